@@ -1,0 +1,269 @@
+//! The command line: `grognard [play|validate|replay|simulate|screenshot]`.
+
+use crate::engine::journal::{Journal, JournalLine};
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::{SaveFile, looks_like_save};
+use crate::engine::table::{Act, Record, Table};
+use crate::games::botn::{self, Action, Botn, Scenario, ai};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Parser, Debug)]
+#[command(name = "grognard", version, about = "A 3D virtual tabletop for Napoleonic board wargames, with their rules enforced")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Open the table on a scenario or a save.
+    Play {
+        file: PathBuf,
+        /// Seed of the table's RNG for a new game (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Free sandbox mode: any piece may be moved by hand.
+        #[arg(long)]
+        sandbox: bool,
+    },
+    /// Check scenario and save files; prints file:line:column: message for each error.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Re-apply a save's log headless and print the digest of the final table.
+    Replay { save: PathBuf },
+    /// Play complete games headless; one JSON line per game, then a summary line.
+    Simulate {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = ai::Player::Random)]
+        players: ai::Player,
+        #[arg(long)]
+        save_dir: Option<PathBuf>,
+    },
+    /// Render the table to a PNG (needs a display, e.g. under xvfb-run).
+    Screenshot {
+        file: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Whose view: french, allied or spectator.
+        #[arg(long, default_value = "spectator")]
+        seat: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// (testing) Play random legal actions with a journal, printing `applied N` after each.
+    #[command(hide = true)]
+    Autoplay {
+        scenario: PathBuf,
+        #[arg(long)]
+        journal: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1_000_000)]
+        actions: u64,
+        #[arg(long, default_value_t = 0)]
+        delay_ms: u64,
+    },
+}
+
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    match cli.command {
+        None => open_window(&botn::data::default_scenario_path(), None, false, None),
+        Some(Command::Play { file, seed, sandbox }) => open_window(&file, seed, sandbox, None),
+        Some(Command::Screenshot { file, out, seat, seed }) => open_window(&file, Some(seed), false, Some((out, seat))),
+        Some(Command::Validate { files }) => validate(&files),
+        Some(Command::Replay { save }) => replay(&save),
+        Some(Command::Simulate { scenario, games, seed, players, save_dir }) => simulate(&scenario, games, seed, players, save_dir.as_deref()),
+        Some(Command::Autoplay { scenario, journal, seed, actions, delay_ms }) => autoplay(&scenario, &journal, seed, actions, delay_ms),
+    }
+}
+
+#[cfg(feature = "gui")]
+fn open_window(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(PathBuf, String)>) -> i32 {
+    crate::table::app::run(file, seed, sandbox, screenshot)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_window(_: &Path, _: Option<u64>, _: bool, _: Option<(PathBuf, String)>) -> i32 {
+    eprintln!("grognard: this build has no window (built without the `gui` feature)");
+    2
+}
+
+/// Checks each file: a scenario loads with all its parts, a save also replays.
+pub fn validate(files: &[PathBuf]) -> i32 {
+    let mut bad = 0;
+    for f in files {
+        match validate_one(f) {
+            Ok(what) => println!("{}: ok ({what})", f.display()),
+            Err(msg) => {
+                bad += 1;
+                println!("{msg}");
+            }
+        }
+    }
+    if bad > 0 { 1 } else { 0 }
+}
+
+fn validate_one(f: &Path) -> Result<String, String> {
+    let text = crate::engine::scenario::read_text(f).map_err(|e| e.to_string())?;
+    if looks_like_save(&text) {
+        let save = SaveFile::<Action>::read(f).map_err(|e| e.to_string())?;
+        let table = botn::load_save(&save, f).map_err(|e| format!("{}:1:1: {e}", f.display()))?;
+        Ok(format!("save of {} actions, digest {}", table.records.len(), table.digest()))
+    } else {
+        // A part file (board, armies, ...) is checked through the scenario files beside it.
+        let parsed: Result<ron::Value, _> = ron::from_str(&text);
+        if let Err(e) = parsed {
+            return Err(format!("{}:{}:{}: {}", f.display(), e.span.start.line, e.span.start.col, e.code));
+        }
+        if text.contains("variant:") {
+            let sc = Scenario::load(f).map_err(|e| e.to_string())?;
+            Ok(format!("scenario \"{}\", {} fields, {} armies", sc.name, sc.fields.len(), sc.armies.len()))
+        } else {
+            let dir = f.parent().unwrap_or(Path::new("."));
+            let scenarios: Vec<PathBuf> = std::fs::read_dir(dir)
+                .map_err(|e| e.to_string())?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("variant:")))
+                .collect();
+            for s in &scenarios {
+                Scenario::load(s).map_err(|e| e.to_string())?;
+            }
+            Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
+        }
+    }
+}
+
+pub fn replay(path: &Path) -> i32 {
+    let save = match SaveFile::<Action>::read(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    match botn::load_save(&save, path) {
+        Ok(table) => {
+            println!("digest {}", table.digest());
+            0
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            1
+        }
+    }
+}
+
+/// One complete game between two players of the given kind; the decision RNG is separate from
+/// the table's, so the table's chance depends only on its own seed and the actions.
+pub fn play_game(sc: Arc<Scenario>, seed: u64, players: ai::Player, max_actions: usize) -> Result<Table<Botn>, String> {
+    let mut table = botn::table_on(sc, seed, Mode::Enforced);
+    let mut chooser = TableRng::from_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut legal = Vec::new();
+    while !table.game.is_over() {
+        if table.records.len() >= max_actions {
+            return Err(format!("seed {seed}: no end after {max_actions} actions"));
+        }
+        table.game.legal_actions(table.mode, &mut legal);
+        let Some(seat) = table.game.active_seat() else { break };
+        if legal.is_empty() {
+            return Err(format!("seed {seed}: dead end, no legal action at {:?}", table.game.step));
+        }
+        let action = ai::choose(&table.game, &legal, players, &mut chooser);
+        table.submit(seat, Act::Game(action.clone())).map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;
+    }
+    Ok(table)
+}
+
+pub fn simulate(path: &Path, games: u64, seed: u64, players: ai::Player, save_dir: Option<&Path>) -> i32 {
+    let sc = match Scenario::load(path) {
+        Ok(sc) => Arc::new(sc),
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    if let Some(dir) = save_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("{}: {e}", dir.display());
+        return 1;
+    }
+    let start = std::time::Instant::now();
+    let (mut actions, mut errors) = (0u64, 0u64);
+    for g in 0..games {
+        let game_seed = seed.wrapping_add(g);
+        match play_game(sc.clone(), game_seed, players, 5000) {
+            Ok(table) => {
+                actions += table.records.len() as u64;
+                let winner = table.game.winner().map(|s| table.game.seat_names()[s.0 as usize]);
+                println!(
+                    "{}",
+                    serde_json::json!({"seed": game_seed, "actions": table.records.len(), "winner": winner, "digest": table.digest()})
+                );
+                if let Some(dir) = save_dir {
+                    let file = dir.join(format!("game-{game_seed}.ron"));
+                    if let Err(e) = botn::save_of(&table).write(&file) {
+                        eprintln!("{}: {e}", file.display());
+                        errors += 1;
+                    }
+                }
+            }
+            Err(e) => {
+                errors += 1;
+                println!("{}", serde_json::json!({"seed": game_seed, "error": e}));
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{}",
+        serde_json::json!({"games": games, "actions": actions, "errors": errors, "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
+    );
+    if errors > 0 { 1 } else { 0 }
+}
+
+fn autoplay(path: &Path, journal_path: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
+    let sc = match Scenario::load(path) {
+        Ok(sc) => Arc::new(sc),
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut table = botn::table_on(sc, seed, Mode::Enforced);
+    let mut journal = match Journal::create(journal_path, &botn::save_of(&table)) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("{}: {e}", journal_path.display());
+            return 1;
+        }
+    };
+    let mut chooser = TableRng::from_seed(seed);
+    let mut legal = Vec::new();
+    let mut applied = 0;
+    while applied < max && !table.game.is_over() {
+        table.game.legal_actions(table.mode, &mut legal);
+        let seat = table.game.active_seat().expect("not over");
+        let action = ai::choose(&table.game, &legal, ai::Player::Random, &mut chooser);
+        let act = Act::Game(action);
+        table.submit(seat, act.clone()).expect("listed actions are legal");
+        journal.append(&JournalLine::Applied(Record { seat, act })).expect("journal written");
+        applied += 1;
+        println!("applied {applied} digest {}", table.digest());
+        if delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        }
+    }
+    0
+}

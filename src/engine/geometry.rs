@@ -1,0 +1,285 @@
+//! Board geometry for the four games: an area graph (Battle of the Nations), a hex grid with
+//! hexside features (Leipzig 1813), squares and octagons with facing (Austerlitz), and regions
+//! with holding areas (Victory & Glory). Path and adjacency queries are index work on these.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Index of a space on a board (a field, a hex, a square, a region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SpaceId(pub u16);
+
+/// The four kinds of terrain of Battle of the Nations; other games add their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    Plain,
+    River,
+    Forest,
+    Hill,
+}
+
+impl Terrain {
+    pub const ALL: [Terrain; 4] = [Terrain::Plain, Terrain::River, Terrain::Forest, Terrain::Hill];
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Plain => "plain",
+            Terrain::River => "river",
+            Terrain::Forest => "forest",
+            Terrain::Hill => "hill",
+        }
+    }
+}
+
+/// A graph of named areas, each adjacent to a list of others (Battle of the Nations' 47 fields).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AreaGraph {
+    /// `neighbours[i]` lists the spaces adjacent to space `i`, sorted.
+    neighbours: Vec<Vec<SpaceId>>,
+}
+
+impl AreaGraph {
+    /// Builds the graph from undirected edges; each edge is stored both ways.
+    pub fn from_edges(count: usize, edges: &[(SpaceId, SpaceId)]) -> Self {
+        let mut neighbours = vec![Vec::new(); count];
+        for &(a, b) in edges {
+            neighbours[a.0 as usize].push(b);
+            neighbours[b.0 as usize].push(a);
+        }
+        for list in &mut neighbours {
+            list.sort();
+            list.dedup();
+        }
+        Self { neighbours }
+    }
+
+    pub fn len(&self) -> usize {
+        self.neighbours.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.neighbours.is_empty()
+    }
+
+    pub fn neighbours(&self, space: SpaceId) -> &[SpaceId] {
+        &self.neighbours[space.0 as usize]
+    }
+
+    pub fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
+        self.neighbours(a).binary_search(&b).is_ok()
+    }
+
+    /// Spaces reachable from `from` (breadth first), to check that a board is connected.
+    pub fn reachable(&self, from: SpaceId) -> Vec<bool> {
+        let mut seen = vec![false; self.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        seen[from.0 as usize] = true;
+        while let Some(s) = queue.pop_front() {
+            for &n in self.neighbours(s) {
+                if !seen[n.0 as usize] {
+                    seen[n.0 as usize] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// What lies along a hexside (Leipzig 1813's rivers, bridges and so on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HexsideFeature {
+    River,
+    MajorRiver,
+    Bridge,
+    MountainPass,
+}
+
+/// A hex grid in axial coordinates (hexx), with features on the sides between hexes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HexGrid {
+    /// The hexes on the map, by axial coordinate.
+    pub hexes: Vec<hexx::Hex>,
+    /// Features keyed by the two hexes they separate, the smaller coordinate first.
+    hexsides: BTreeMap<((i32, i32), (i32, i32)), HexsideFeature>,
+}
+
+impl HexGrid {
+    pub fn new(hexes: Vec<hexx::Hex>) -> Self {
+        Self { hexes, hexsides: BTreeMap::new() }
+    }
+
+    fn key(a: hexx::Hex, b: hexx::Hex) -> ((i32, i32), (i32, i32)) {
+        let (a, b) = ((a.x, a.y), (b.x, b.y));
+        if a <= b { (a, b) } else { (b, a) }
+    }
+
+    pub fn set_hexside(&mut self, a: hexx::Hex, b: hexx::Hex, feature: HexsideFeature) {
+        self.hexsides.insert(Self::key(a, b), feature);
+    }
+
+    pub fn hexside(&self, a: hexx::Hex, b: hexx::Hex) -> Option<HexsideFeature> {
+        self.hexsides.get(&Self::key(a, b)).copied()
+    }
+
+    pub fn contains(&self, h: hexx::Hex) -> bool {
+        self.hexes.contains(&h)
+    }
+
+    /// The neighbours of a hex that are on the map.
+    pub fn neighbours(&self, h: hexx::Hex) -> Vec<hexx::Hex> {
+        h.all_neighbors().into_iter().filter(|n| self.contains(*n)).collect()
+    }
+
+    pub fn distance(a: hexx::Hex, b: hexx::Hex) -> i32 {
+        a.unsigned_distance_to(b) as i32
+    }
+}
+
+/// The shape of a cell in Austerlitz's grid: squares touch 4 neighbours, octagons 8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CellShape {
+    Square,
+    Octagon,
+}
+
+/// A facing: the eight compass directions; squares use only the four orthogonal ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Facing {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Facing {
+    pub const ALL: [Facing; 8] =
+        [Facing::N, Facing::NE, Facing::E, Facing::SE, Facing::S, Facing::SW, Facing::W, Facing::NW];
+
+    pub fn offset(self) -> (i32, i32) {
+        match self {
+            Facing::N => (0, 1),
+            Facing::NE => (1, 1),
+            Facing::E => (1, 0),
+            Facing::SE => (1, -1),
+            Facing::S => (0, -1),
+            Facing::SW => (-1, -1),
+            Facing::W => (-1, 0),
+            Facing::NW => (-1, 1),
+        }
+    }
+
+    pub fn is_diagonal(self) -> bool {
+        matches!(self, Facing::NE | Facing::SE | Facing::SW | Facing::NW)
+    }
+}
+
+/// A grid of squares and octagons (the truncated-square tiling): octagons sit where
+/// `(x + y)` is even and touch all eight neighbours; squares touch only the four orthogonal ones,
+/// so a diagonal step exists only between two octagons.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SquareOctGrid {
+    pub width: i32,
+    pub height: i32,
+}
+
+impl SquareOctGrid {
+    pub fn shape(&self, (x, y): (i32, i32)) -> CellShape {
+        if (x + y).rem_euclid(2) == 0 { CellShape::Octagon } else { CellShape::Square }
+    }
+
+    pub fn contains(&self, (x, y): (i32, i32)) -> bool {
+        (0..self.width).contains(&x) && (0..self.height).contains(&y)
+    }
+
+    /// The cell in direction `facing`, if that side exists and is on the board.
+    pub fn step(&self, cell: (i32, i32), facing: Facing) -> Option<(i32, i32)> {
+        if facing.is_diagonal() && self.shape(cell) == CellShape::Square {
+            return None;
+        }
+        let (dx, dy) = facing.offset();
+        let next = (cell.0 + dx, cell.1 + dy);
+        self.contains(next).then_some(next)
+    }
+
+    pub fn neighbours(&self, cell: (i32, i32)) -> Vec<(Facing, (i32, i32))> {
+        Facing::ALL.iter().filter_map(|&f| self.step(cell, f).map(|n| (f, n))).collect()
+    }
+}
+
+/// Victory & Glory's map: regions (nations) and the holding areas of major nations.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RegionMap {
+    pub regions: Vec<String>,
+    /// `holding_areas[i]` is the holding area of region `i`, if it has one.
+    pub holding_areas: Vec<Option<String>>,
+}
+
+impl RegionMap {
+    pub fn region(&self, name: &str) -> Option<SpaceId> {
+        self.regions.iter().position(|r| r == name).map(|i| SpaceId(i as u16))
+    }
+
+    pub fn holding_area(&self, region: SpaceId) -> Option<&str> {
+        self.holding_areas.get(region.0 as usize).and_then(|h| h.as_deref())
+    }
+}
+
+/// Any of the four geometries; a scenario names one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Geometry {
+    Areas(AreaGraph),
+    Hexes(HexGrid),
+    SquaresOctagons(SquareOctGrid),
+    Regions(RegionMap),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn area_graph_is_symmetric() {
+        let g = AreaGraph::from_edges(3, &[(SpaceId(0), SpaceId(1)), (SpaceId(1), SpaceId(2))]);
+        assert!(g.adjacent(SpaceId(0), SpaceId(1)));
+        assert!(g.adjacent(SpaceId(1), SpaceId(0)));
+        assert!(!g.adjacent(SpaceId(0), SpaceId(2)));
+        assert_eq!(g.reachable(SpaceId(0)), vec![true, true, true]);
+    }
+
+    #[test]
+    fn hexsides_are_shared_by_both_hexes() {
+        let a = hexx::Hex::new(0, 0);
+        let b = hexx::Hex::new(1, 0);
+        let mut grid = HexGrid::new(vec![a, b, hexx::Hex::new(0, 1)]);
+        grid.set_hexside(b, a, HexsideFeature::Bridge);
+        assert_eq!(grid.hexside(a, b), Some(HexsideFeature::Bridge));
+        assert_eq!(grid.neighbours(a).len(), 2);
+        assert_eq!(HexGrid::distance(a, hexx::Hex::new(3, -1)), 3);
+    }
+
+    #[test]
+    fn squares_have_no_diagonal_sides() {
+        let grid = SquareOctGrid { width: 4, height: 4 };
+        assert_eq!(grid.shape((1, 1)), CellShape::Octagon);
+        assert_eq!(grid.shape((1, 2)), CellShape::Square);
+        assert_eq!(grid.neighbours((1, 1)).len(), 8);
+        assert_eq!(grid.neighbours((1, 2)).len(), 4);
+        assert_eq!(grid.step((1, 2), Facing::NE), None);
+        assert_eq!(grid.step((1, 1), Facing::NE), Some((2, 2)));
+    }
+
+    #[test]
+    fn regions_know_their_holding_areas() {
+        let map = RegionMap {
+            regions: vec!["Austria".into(), "Denmark".into()],
+            holding_areas: vec![Some("Austrian holding area".into()), None],
+        };
+        let austria = map.region("Austria").unwrap();
+        assert_eq!(map.holding_area(austria), Some("Austrian holding area"));
+        assert_eq!(map.holding_area(map.region("Denmark").unwrap()), None);
+    }
+}

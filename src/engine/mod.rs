@@ -1,0 +1,13 @@
+//! The game-independent engine: geometry, seeded chance, seats, the action log, saves and the
+//! Bevy plugin that runs a game's rules as systems.
+
+pub mod digest;
+pub mod geometry;
+pub mod journal;
+pub mod plugin;
+pub mod rng;
+pub mod rules;
+pub mod save;
+pub mod scenario;
+pub mod seats;
+pub mod table;

@@ -1,0 +1,97 @@
+//! The engine as a Bevy plugin: actions arrive as `Request` messages from any source (pointer,
+//! egui, AI, replay), one system applies them to the table resource in the `TableSet::Apply`
+//! set, writes the journal, and reports each result as an `Outcome` message for the panels.
+
+use crate::engine::journal::{Journal, JournalLine};
+use crate::engine::rules::Game;
+use crate::engine::seats::SeatId;
+use crate::engine::table::{Act, Record, Table};
+use bevy::prelude::*;
+use std::marker::PhantomData;
+
+/// The table of game `G` (one per app).
+#[derive(Resource)]
+pub struct TableRes<G: Game>(pub Table<G>);
+
+/// The autosave journal, when the app keeps one.
+#[derive(Resource, Default)]
+pub struct JournalRes(pub Option<Journal>);
+
+/// A seat asks for something.
+#[derive(Message, Clone, Debug)]
+pub enum Request<G: Game> {
+    Act { seat: SeatId, act: Act<G::Action> },
+    Undo,
+}
+
+/// The answer to a request, for the prompt bar and the log.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub accepted: bool,
+    /// Why a request was refused, with its rule, in words for the player.
+    pub message: String,
+}
+
+/// Bumped whenever the table changes, so presentation systems redraw only then.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableVersion(pub u64);
+
+/// The ordered chain every frame: apply the rules, then mirror the table into entities, then draw.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TableSet {
+    Apply,
+    Sync,
+    Present,
+}
+
+pub struct EnginePlugin<G: Game>(PhantomData<G>);
+
+impl<G: Game> Default for EnginePlugin<G> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<G: Game> Plugin for EnginePlugin<G> {
+    fn build(&self, app: &mut App) {
+        app.add_message::<Request<G>>()
+            .add_message::<Outcome>()
+            .init_resource::<JournalRes>()
+            .init_resource::<TableVersion>()
+            .configure_sets(Update, (TableSet::Apply, TableSet::Sync, TableSet::Present).chain())
+            .add_systems(Update, apply_requests::<G>.in_set(TableSet::Apply));
+    }
+}
+
+fn apply_requests<G: Game>(
+    mut requests: MessageReader<Request<G>>,
+    mut outcomes: MessageWriter<Outcome>,
+    table: Option<ResMut<TableRes<G>>>,
+    mut journal: ResMut<JournalRes>,
+    mut version: ResMut<TableVersion>,
+) {
+    let Some(mut table) = table else {
+        requests.clear();
+        return;
+    };
+    for request in requests.read() {
+        let result = match request.clone() {
+            Request::Act { seat, act } => table.0.submit(seat, act.clone()).map(|_| JournalLine::Applied(Record { seat, act })),
+            Request::Undo => table.0.undo().map(|_| JournalLine::Undo),
+        };
+        match result {
+            Ok(line) => {
+                version.0 += 1;
+                if let Some(j) = journal.0.as_mut()
+                    && let Err(e) = j.append(&line)
+                {
+                    error!("could not write the journal {}: {e}", j.path().display());
+                }
+                outcomes.write(Outcome { accepted: true, message: String::new() });
+            }
+            Err(e) => {
+                outcomes.write(Outcome { accepted: false, message: e.to_string() });
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! A table: a game's state, the log of what was done to it, and undo back to the last commit
+//! point. Every way of producing actions (pointer, egui, AI, replay) goes through `submit`.
+
+use crate::engine::digest::digest_of;
+use crate::engine::rules::{Game, Mode, NamesRule};
+use crate::engine::seats::SeatId;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// What a seat asks of the table: a game action, or a roll of dice from the tray.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Act<A> {
+    Game(A),
+    /// Roll this many six-sided dice from the tray; values come from the table's RNG.
+    RollDice(u8),
+}
+
+/// One line of the action log, as saved and replayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record<A> {
+    pub seat: SeatId,
+    pub act: Act<A>,
+}
+
+/// A line of the readable log: what happened, with the pieces and dice it involves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Entry<E> {
+    Game { seat: SeatId, event: E },
+    Dice { seat: SeatId, values: Vec<u8> },
+}
+
+/// Why the table refused an action. It names the rule; the table is untouched.
+#[derive(Clone, Debug, Error)]
+pub enum TableError<E: NamesRule> {
+    #[error("{0} (rule: {rule})", rule = .0.rule())]
+    Rule(E),
+    #[error("there is nothing to undo since the last commit point (a roll, a draw, a reveal or a hand-over)")]
+    NothingToUndo,
+    #[error("a roll must be of 1 to 20 dice, not {0}")]
+    BadRoll(u8),
+}
+
+impl<E: NamesRule> TableError<E> {
+    /// The rulebook section the refusal cites, where there is one.
+    pub fn rule(&self) -> Option<&'static str> {
+        match self {
+            TableError::Rule(e) => Some(e.rule()),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Table<G: Game> {
+    pub game: G,
+    pub mode: Mode,
+    pub seed: u64,
+    /// The effective log: undone actions are removed from it.
+    pub records: Vec<Record<G::Action>>,
+    /// The readable log; `entry_marks[i]` is where record `i`'s entries begin.
+    pub entries: Vec<Entry<G::Event>>,
+    entry_marks: Vec<usize>,
+    /// The state at the last commit point and the number of records it includes.
+    checkpoint: G,
+    checkpoint_len: usize,
+    scratch: Vec<G::Event>,
+}
+
+impl<G: Game> Table<G> {
+    pub fn new(game: G, seed: u64, mode: Mode) -> Self {
+        Self {
+            checkpoint: game.clone(),
+            game,
+            mode,
+            seed,
+            records: Vec::new(),
+            entries: Vec::new(),
+            entry_marks: Vec::new(),
+            checkpoint_len: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Checks and applies one act. On error nothing changes.
+    pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<(), TableError<G::Error>> {
+        let commit = match &act {
+            Act::Game(action) => {
+                self.game.check(self.mode, seat, action).map_err(TableError::Rule)?;
+                self.entry_marks.push(self.entries.len());
+                self.scratch.clear();
+                let commit = self.game.apply(seat, action, &mut self.scratch);
+                self.entries.extend(self.scratch.drain(..).map(|event| Entry::Game { seat, event }));
+                commit
+            }
+            &Act::RollDice(count) => {
+                if !(1..=20).contains(&count) {
+                    return Err(TableError::BadRoll(count));
+                }
+                self.entry_marks.push(self.entries.len());
+                let rng = self.game.rng();
+                let values = (0..count).map(|_| rng.d6()).collect();
+                self.entries.push(Entry::Dice { seat, values });
+                true // a roll is never undone, so it can never be re-rolled
+            }
+        };
+        self.records.push(Record { seat, act });
+        if commit {
+            self.checkpoint = self.game.clone();
+            self.checkpoint_len = self.records.len();
+        }
+        Ok(())
+    }
+
+    /// Whether there is an action since the last commit point to take back.
+    pub fn can_undo(&self) -> bool {
+        self.records.len() > self.checkpoint_len
+    }
+
+    /// Takes back the last action, never across a commit point. Replays the actions since the
+    /// checkpoint instead of inverting them, so undo needs no per-action inverse.
+    pub fn undo(&mut self) -> Result<Record<G::Action>, TableError<G::Error>> {
+        if !self.can_undo() {
+            return Err(TableError::NothingToUndo);
+        }
+        let undone = self.records.pop().expect("checked above");
+        let redo: Vec<_> = self.records.drain(self.checkpoint_len..).collect();
+        let mark = self.entry_marks[self.checkpoint_len];
+        self.entries.truncate(mark);
+        self.entry_marks.truncate(self.checkpoint_len);
+        self.game = self.checkpoint.clone();
+        for record in redo {
+            self.submit(record.seat, record.act).expect("an action that applied once applies again");
+        }
+        Ok(undone)
+    }
+
+    /// The entries written by the last record.
+    pub fn last_entries(&self) -> &[Entry<G::Event>] {
+        match self.entry_marks.last() {
+            Some(&mark) => &self.entries[mark..],
+            None => &[],
+        }
+    }
+
+    /// The digest of the table's state (the game state, RNG included).
+    pub fn digest(&self) -> String {
+        digest_of(&self.game)
+    }
+
+    /// Re-applies a log onto this table; on the first bad record, returns its index and error.
+    pub fn replay(
+        &mut self,
+        records: impl IntoIterator<Item = Record<G::Action>>,
+    ) -> Result<(), (usize, Record<G::Action>, TableError<G::Error>)> {
+        for (i, record) in records.into_iter().enumerate() {
+            if let Err(e) = self.submit(record.seat, record.act.clone()) {
+                return Err((i, record, e));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,143 @@
+//! Battle of the Nations' actions (one serializable enum: what the log, saves, the AI and the
+//! window carry) and the typed errors that name the rulebook rule an illegal action breaks.
+
+use super::data::{District, UnitType};
+use super::state::{ArmyId, CardId, HandCard, MarkerId, MissionId};
+use crate::engine::geometry::SpaceId;
+use crate::engine::rules::NamesRule;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Preparation: take a second mission card from this district.
+    DraftDistrict(District),
+    /// Preparation: keep this card of the drafted pair; the other leaves the game.
+    KeepMission(MissionId),
+    /// 1. Lay out an Army Card; `skip` lists villages left out, one scout card paid for each.
+    LayOutArmyCard { army: ArmyId, skip: Vec<SpaceId> },
+    /// 2. Play a Terrain Card: remove an own marker from a field of that terrain.
+    PlayTerrainCard { card: CardId, marker: MarkerId },
+    /// 3. Play a Movement Card: move an own marker to an adjacent field.
+    PlayMovementCard { card: CardId, marker: MarkerId, to: SpaceId },
+    /// 3. (exception) Two Movement Cards: jump over an own army to the field beyond.
+    JumpOverArmy { cards: [CardId; 2], marker: MarkerId, over: SpaceId, to: SpaceId },
+    /// 4. Play a Scout Card: remove an own marker.
+    PlayScoutCard { marker: MarkerId },
+    /// 5. Play a Wild Card: two identical cards used as any Movement Card (`to` given) or any
+    /// Terrain Card (`to` None).
+    PlayWildCard { cards: [CardId; 2], marker: MarkerId, to: Option<SpaceId> },
+    /// 6. Play a Time Card.
+    PlayTimeCard { card: CardId },
+    /// 7. Draw an Action Card from the face-up row.
+    DrawFaceUp { card: CardId },
+    /// 7. Draw an Action Card from the blind pile.
+    DrawBlind,
+    /// Further rules: Napoléon or Schwarzenberg, just placed, becomes this unit type.
+    ChooseUnit { army: ArmyId, unit: UnitType },
+    /// Hand limit at the end of the turn: discard a card.
+    Discard(HandCard),
+    /// Only when no other action is possible: give up the rest of the turn's actions.
+    Pass,
+    /// Sandbox mode only: a free move by hand.
+    Sandbox(SandboxAction),
+}
+
+/// Free moves of the sandbox: any piece moved, flipped or drawn by hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SandboxAction {
+    MoveMarker { marker: MarkerId, to: Option<SpaceId> },
+    MoveArmy { army: ArmyId, to: Option<SpaceId> },
+    FlipArmy { army: ArmyId },
+    DrawBlind,
+    MoveTime { to: u8 },
+}
+
+/// Why an action is illegal, with the rulebook section it comes from.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum BotnError {
+    #[error("it is {active}'s decision now")]
+    NotYourTurn { active: &'static str },
+    #[error("{wanted} is not possible now: {now}")]
+    WrongStep { wanted: &'static str, now: &'static str },
+    #[error("district {0:?} has already given a second card or has none left")]
+    DistrictUsed(District),
+    #[error("that mission card is not one of the pair being chosen from")]
+    NotInDraft,
+    #[error("the army card of {army} has already been laid out")]
+    ArmyCardPlayed { army: String },
+    #[error("the army card of {army} may be laid out only after the time indicator has passed {date}")]
+    TooEarly { army: String, date: String },
+    #[error("{army} needs {needed} markers but has {have}; leave out {missing} villages with scout cards (you hold {scouts})")]
+    NotEnoughMarkers { army: String, needed: usize, have: usize, missing: usize, scouts: usize },
+    #[error("{field} is not a free village of {army}'s army card")]
+    BadSkip { army: String, field: String },
+    #[error("every village of {army}'s card holds an army: no marker can be placed")]
+    NoFreeVillage { army: String },
+    #[error("in the first turn an army card must be laid out before terrain, movement or scout cards")]
+    FirstTurnArmyCard,
+    #[error("that card is not in your hand")]
+    NotInHand,
+    #[error("that is not a {0} card")]
+    WrongCard(&'static str),
+    #[error("that marker is not yours or is not on the board")]
+    NotYourMarker,
+    #[error("the marker is on {field} ({terrain}), not on {card_terrain}")]
+    WrongTerrain { field: String, terrain: &'static str, card_terrain: &'static str },
+    #[error("the last marker of {army} must stay on the board")]
+    LastMarker { army: String },
+    #[error("{army}'s markers are {unit}; the card moves {card}")]
+    WrongUnit { army: String, unit: &'static str, card: String },
+    #[error("{to} is not adjacent to {from}")]
+    NotAdjacent { from: String, to: String },
+    #[error("{field} already holds an army")]
+    FieldHoldsArmy { field: String },
+    #[error("{field} already holds a marker of {army}")]
+    FieldHoldsOwnMarker { field: String, army: String },
+    #[error("a jump must go over a field holding one of your own armies")]
+    JumpNotOverOwnArmy,
+    #[error("you hold no scout card")]
+    NoScoutCard,
+    #[error("a wild card is two identical cards")]
+    NotIdentical,
+    #[error("that card is not in the face-up row")]
+    NotFaceUp,
+    #[error("the draw pile and the discards are empty")]
+    NothingToDraw,
+    #[error("{army} is not waiting for its unit type, or {unit} is not a unit type")]
+    BadUnitChoice { army: String, unit: &'static str },
+    #[error("there are other actions to take; passing is only for a turn with none left")]
+    CannotPass,
+    #[error("free moves by hand are allowed only in sandbox mode")]
+    SandboxOnly,
+    #[error("no such piece, field or card")]
+    NoSuchThing,
+    #[error("the game is over")]
+    GameOver,
+}
+
+impl NamesRule for BotnError {
+    fn rule(&self) -> &'static str {
+        use BotnError::*;
+        match self {
+            NotYourTurn { .. } | WrongStep { .. } | CannotPass => "Game Play - Beginner's Game",
+            DistrictUsed(_) | NotInDraft => "Preparation",
+            ArmyCardPlayed { .. } | TooEarly { .. } | NotEnoughMarkers { .. } | BadSkip { .. } | NoFreeVillage { .. } => {
+                "1. Lay out an Army Card"
+            }
+            FirstTurnArmyCard => "Game Play - Beginner's Game [2]",
+            NotInHand | WrongCard(_) | NotYourMarker => "Game Play - Beginner's Game",
+            WrongTerrain { .. } | LastMarker { .. } => "2. Play a Terrain Card",
+            WrongUnit { .. } | NotAdjacent { .. } | FieldHoldsArmy { .. } | FieldHoldsOwnMarker { .. } | JumpNotOverOwnArmy => {
+                "3. Play a Movement Card"
+            }
+            NoScoutCard => "4. Play a Scout Card",
+            NotIdentical => "5. Play a Wild Card",
+            NotFaceUp | NothingToDraw => "7. Draw an Action Card",
+            BadUnitChoice { .. } => "Further rules",
+            SandboxOnly => "Grognard: enforced mode",
+            NoSuchThing => "Grognard: the table",
+            GameOver => "End of the game",
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Battle of the Nations in the ECS (headless too): the step of play as a Bevy `States`, and the
+//! board's fields, the armies, troop markers, chips, figures, the time indicator and every card as
+//! entities whose components mirror the table after each applied action.
+
+use super::data::Side;
+use super::state::{ArmyId, Botn, CardId, HandCard, MarkerId, MissionId, Step};
+use crate::engine::geometry::SpaceId;
+use crate::engine::plugin::{EnginePlugin, TableRes, TableSet, TableVersion};
+use bevy::prelude::*;
+
+/// The step of the sequence of play, as a Bevy state (rules and panels run `in_state` of it).
+#[derive(States, Default, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BotnPhase {
+    #[default]
+    Preparation,
+    Actions,
+    ChooseUnit,
+    Discard,
+    GameOver,
+}
+
+impl From<Step> for BotnPhase {
+    fn from(s: Step) -> Self {
+        match s {
+            Step::MissionDraft => BotnPhase::Preparation,
+            Step::Actions => BotnPhase::Actions,
+            Step::ChooseUnit => BotnPhase::ChooseUnit,
+            Step::Discard => BotnPhase::Discard,
+            Step::GameOver => BotnPhase::GameOver,
+        }
+    }
+}
+
+/// A field of the board.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct Field(pub SpaceId);
+
+/// Which side a piece or card belongs to.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner(pub Side);
+
+/// A troop marker.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct TroopMarker {
+    pub id: MarkerId,
+    pub army: ArmyId,
+}
+
+/// An army (the general's tile).
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct ArmyPiece(pub ArmyId);
+
+/// Where a piece is: a field, or off the board (in its supply or removed).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct At(pub Option<SpaceId>);
+
+/// An army's current strength, and whether it shows its pale back.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Strength {
+    pub value: i8,
+    pub flipped: bool,
+}
+
+/// The time indicator on the time bar.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct TimeIndicator(pub u8);
+
+/// A victory point indicator (the red and blue cannons).
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct VictoryMarker {
+    pub side: Side,
+    pub points: u8,
+}
+
+/// A "-1" chip in the supply next to the board.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct MinusOneChip(pub u8);
+
+/// A wooden soldier marking a revealed mission's field.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct MissionFigure(pub u8);
+
+/// What a card is.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub enum Card {
+    Action(CardId),
+    /// Scout card number n (they are identical).
+    Scout(u8),
+    Mission(MissionId),
+    /// An army card, by army.
+    Army(ArmyId),
+}
+
+/// Where a card lies. Hidden faces are decided by the rules (`Botn::*_as_seen`), not here.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardPlace {
+    Hand(Side, u8),
+    FaceUp(u8),
+    DrawPile(u8),
+    Discard(u8),
+    OutOfGame,
+    ScoutSupply(u8),
+    /// Napoléon's mission in reveal order (revealed or not).
+    Mission(u8),
+    /// A mission card of the pair being drafted.
+    Draft(u8),
+    /// A mission card not in play.
+    MissionBox,
+    /// An army card in front of its player: face up until laid out, then face down.
+    ArmyCards(Side, u8, bool),
+}
+
+pub struct BotnPlugin;
+
+impl Plugin for BotnPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(EnginePlugin::<Botn>::default())
+            .init_state::<BotnPhase>()
+            .add_systems(Update, sync_entities.in_set(TableSet::Sync));
+    }
+}
+
+/// Spawns the table's entities when a table appears (or its scenario changes) and updates their
+/// components after each change.
+#[allow(clippy::type_complexity)]
+pub fn sync_entities(
+    mut commands: Commands,
+    table: Option<Res<TableRes<Botn>>>,
+    version: Res<TableVersion>,
+    mut last: Local<Option<(u64, usize)>>,
+    mut next_phase: ResMut<NextState<BotnPhase>>,
+    phase: Res<State<BotnPhase>>,
+    existing: Query<Entity, Or<(With<Field>, With<TroopMarker>, With<ArmyPiece>, With<Card>, With<TimeIndicator>, With<VictoryMarker>, With<MinusOneChip>, With<MissionFigure>)>>,
+    mut markers: Query<(&TroopMarker, &mut At), Without<ArmyPiece>>,
+    mut armies: Query<(&ArmyPiece, &mut At, &mut Strength), Without<TroopMarker>>,
+    mut cards: Query<(&Card, &mut CardPlace)>,
+    mut time: Query<&mut TimeIndicator>,
+    mut vps: Query<&mut VictoryMarker>,
+    mut chips: Query<(Entity, &MinusOneChip)>,
+    mut figures: Query<(Entity, &MissionFigure)>,
+) {
+    let Some(table) = table else { return };
+    let game = &table.0.game;
+    // Identity of the table: Arc pointer of its scenario, so a new game or a load respawns.
+    let identity = std::sync::Arc::as_ptr(&game.sc) as usize;
+    let fresh = last.is_none_or(|(_, id)| id != identity);
+    if !fresh && !table.is_changed() && last.is_some_and(|(v, _)| v == version.0) {
+        return;
+    }
+    *last = Some((version.0, identity));
+    let wanted = BotnPhase::from(game.step);
+    if *phase.get() != wanted {
+        next_phase.set(wanted);
+    }
+    if fresh {
+        for e in &existing {
+            commands.entity(e).despawn();
+        }
+        spawn_all(&mut commands, game);
+        return;
+    }
+    for (m, mut at) in &mut markers {
+        let want = At(game.markers[m.id as usize].at);
+        if *at != want {
+            *at = want;
+        }
+    }
+    for (a, mut at, mut strength) in &mut armies {
+        let s = &game.armies[a.0 as usize];
+        let want = At(if s.eliminated { None } else { s.at });
+        if *at != want {
+            *at = want;
+        }
+        let want = Strength { value: s.strength, flipped: s.flipped };
+        if *strength != want {
+            *strength = want;
+        }
+    }
+    for (card, mut place) in &mut cards {
+        let want = card_place(game, *card);
+        if *place != want {
+            *place = want;
+        }
+    }
+    for mut t in &mut time {
+        if t.0 != game.time {
+            t.0 = game.time;
+        }
+    }
+    for mut v in &mut vps {
+        let p = game.vp[v.side.index()];
+        if v.points != p {
+            v.points = p;
+        }
+    }
+    let _ = (&mut chips, &mut figures);
+    let shown = figures.iter().count();
+    for i in shown..game.revealed as usize {
+        commands.spawn((MissionFigure(i as u8), Name::new(format!("Mission figure {}", i + 1))));
+    }
+    for (e, f) in &figures {
+        if f.0 >= game.revealed {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+fn spawn_all(commands: &mut Commands, game: &Botn) {
+    let sc = &game.sc;
+    for (i, f) in sc.fields.iter().enumerate() {
+        commands.spawn((Field(SpaceId(i as u16)), Name::new(f.name.clone())));
+    }
+    for (i, m) in game.markers.iter().enumerate() {
+        commands.spawn((
+            TroopMarker { id: i as MarkerId, army: m.army },
+            Owner(game.army_side(m.army)),
+            At(m.at),
+            Name::new(format!("{} marker", game.army_name(m.army))),
+        ));
+    }
+    for (i, a) in game.armies.iter().enumerate() {
+        commands.spawn((
+            ArmyPiece(i as ArmyId),
+            Owner(game.army_side(i as ArmyId)),
+            At(a.at),
+            Strength { value: a.strength, flipped: a.flipped },
+            Name::new(game.army_name(i as ArmyId).to_string()),
+        ));
+    }
+    for c in 0..sc.action_cards.len() as CardId {
+        let card = Card::Action(c);
+        commands.spawn((card, card_place(game, card), Name::new(sc.action_cards[c as usize].title())));
+    }
+    for s in 0..sc.scout_cards {
+        let card = Card::Scout(s);
+        commands.spawn((card, card_place(game, card), Name::new("Scout card")));
+    }
+    for m in 0..sc.missions.len() as MissionId {
+        let card = Card::Mission(m);
+        commands.spawn((card, card_place(game, card), Name::new("Mission card")));
+    }
+    for a in 0..sc.armies.len() as ArmyId {
+        let card = Card::Army(a);
+        commands.spawn((card, card_place(game, card), Owner(game.army_side(a)), Name::new(format!("Army card {}", sc.armies[a as usize].def.card))));
+    }
+    commands.spawn((TimeIndicator(game.time), Name::new("Time indicator")));
+    for side in [Side::French, Side::Allied] {
+        commands.spawn((VictoryMarker { side, points: game.vp[side.index()] }, Name::new(format!("{} victory points", side.name()))));
+    }
+    for i in 0..game.minus_one_supply {
+        commands.spawn((MinusOneChip(i), Name::new("-1 chip")));
+    }
+}
+
+/// Where a card lies now.
+pub fn card_place(game: &Botn, card: Card) -> CardPlace {
+    match card {
+        Card::Action(c) => {
+            for side in [Side::French, Side::Allied] {
+                if let Some(i) = game.hands[side.index()].iter().position(|h| *h == HandCard::Action(c)) {
+                    return CardPlace::Hand(side, i as u8);
+                }
+            }
+            if let Some(i) = game.face_up.iter().position(|&x| x == c) {
+                return CardPlace::FaceUp(i as u8);
+            }
+            if let Some(i) = game.draw_pile.iter().position(|&x| x == c) {
+                return CardPlace::DrawPile(i as u8);
+            }
+            if let Some(i) = game.discard.iter().position(|&x| x == c) {
+                return CardPlace::Discard(i as u8);
+            }
+            CardPlace::OutOfGame
+        }
+        Card::Scout(n) => {
+            // Scout cards are identical: the first ones fill the hands, the rest the supply.
+            let mut n = n as usize;
+            for side in [Side::French, Side::Allied] {
+                let held: Vec<usize> = game.hands[side.index()]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| **h == HandCard::Scout)
+                    .map(|(i, _)| i)
+                    .collect();
+                if n < held.len() {
+                    return CardPlace::Hand(side, held[n] as u8);
+                }
+                n -= held.len();
+            }
+            CardPlace::ScoutSupply(n as u8)
+        }
+        Card::Mission(m) => {
+            if let Some(i) = game.missions.iter().position(|&x| x == m) {
+                CardPlace::Mission(i as u8)
+            } else if let Some(i) = game.draft_pair.iter().position(|&x| x == m) {
+                CardPlace::Draft(i as u8)
+            } else {
+                CardPlace::MissionBox
+            }
+        }
+        Card::Army(a) => {
+            let side = game.army_side(a);
+            let index = game.sc.armies.iter().take(a as usize).filter(|x| x.def.side == side).count();
+            CardPlace::ArmyCards(side, index as u8, game.armies[a as usize].card_played)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! The state of a Battle of the Nations table: where every marker, army and card is, the time
+//! bar, the victory points and the seeded RNG. Plain data, so it clones for undo and hashes for
+//! digests; the scenario it refers to is shared and not part of the digest.
+
+use super::data::{District, Scenario, Side, UnitType};
+use crate::engine::geometry::SpaceId;
+use crate::engine::rng::TableRng;
+use crate::engine::seats::{SeatId, Viewer, Visibility};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Index of an army (and of its army card) in the scenario's list.
+pub type ArmyId = u8;
+/// Index of an action card in the scenario's deck.
+pub type CardId = u8;
+/// Index of a troop marker.
+pub type MarkerId = u8;
+/// Index of a mission card.
+pub type MissionId = u8;
+
+/// The step of the sequence of play the table is in; each is a Bevy state in the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+pub enum Step {
+    /// Preparation: Napoléon takes a second mission card from two districts and keeps one of each pair.
+    #[default]
+    MissionDraft,
+    /// A turn of five actions.
+    Actions,
+    /// Napoléon or Schwarzenberg was placed: its owner chooses its unit type.
+    ChooseUnit,
+    /// End of a turn with more than 8 cards in hand: discard down to 8.
+    Discard,
+    GameOver,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArmyState {
+    pub card_played: bool,
+    /// The field of a placed army.
+    pub at: Option<SpaceId>,
+    /// Current army strength (printed strength less losses).
+    pub strength: i8,
+    /// Shown on its pale back (after its first loss).
+    pub flipped: bool,
+    /// Chosen unit type of Napoléon or Schwarzenberg once placed.
+    pub chosen_unit: Option<UnitType>,
+    /// Removed from play (strength below one, or its last marker cleared away).
+    pub eliminated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MarkerState {
+    pub army: ArmyId,
+    /// On the board, or None (in the army's supply or removed next to the board).
+    pub at: Option<SpaceId>,
+    /// Removed markers lie upside down next to the board and are not used again.
+    pub removed: bool,
+}
+
+/// A card in a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum HandCard {
+    Action(CardId),
+    Scout,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Botn {
+    #[serde(skip)]
+    pub sc: Arc<Scenario>,
+    pub rng: TableRng,
+    pub step: Step,
+    pub active: Side,
+    pub turn: u16,
+    pub actions_left: u8,
+    /// Whether each side has completed its first turn (the first-turn restriction).
+    pub had_first_turn: [bool; 2],
+    /// Whether the active side has laid out an army card this turn.
+    pub army_card_this_turn: bool,
+    /// Position on the time bar (index into the scenario's time spaces).
+    pub time: u8,
+    pub vp: [u8; 2],
+    pub armies: Vec<ArmyState>,
+    pub markers: Vec<MarkerState>,
+    pub hands: [Vec<HandCard>; 2],
+    pub scout_supply: u8,
+    pub minus_one_supply: u8,
+    pub draw_pile: Vec<CardId>,
+    pub face_up: Vec<CardId>,
+    pub discard: Vec<CardId>,
+    /// Time cards leave the game when played.
+    pub out_of_game: Vec<CardId>,
+    /// Each district's shuffled mission cards not yet dealt.
+    pub mission_piles: Vec<Vec<MissionId>>,
+    /// Napoléon's missions, in the order they will be revealed.
+    pub missions: Vec<MissionId>,
+    pub revealed: u8,
+    /// The two cards of the district being drafted.
+    pub draft_pair: Vec<MissionId>,
+    pub drafted: Vec<District>,
+    /// Placed armies whose unit type the owner must choose.
+    pub pending_units: Vec<ArmyId>,
+}
+
+pub fn seat_of(side: Side) -> SeatId {
+    SeatId(side as u8)
+}
+
+pub fn side_of(seat: SeatId) -> Side {
+    if seat.0 == 0 { Side::French } else { Side::Allied }
+}
+
+impl Botn {
+    pub fn army_side(&self, army: ArmyId) -> Side {
+        self.sc.armies[army as usize].def.side
+    }
+
+    pub fn army_name(&self, army: ArmyId) -> &str {
+        &self.sc.armies[army as usize].def.name
+    }
+
+    /// The unit type an army's markers move as (`All` for Napoléon and Schwarzenberg unplaced).
+    pub fn army_unit(&self, army: ArmyId) -> UnitType {
+        self.armies[army as usize].chosen_unit.unwrap_or(self.sc.armies[army as usize].def.unit)
+    }
+
+    pub fn army_at(&self, field: SpaceId) -> Option<ArmyId> {
+        self.armies.iter().position(|a| a.at == Some(field)).map(|i| i as ArmyId)
+    }
+
+    pub fn markers_on_board(&self, army: ArmyId) -> impl Iterator<Item = (MarkerId, SpaceId)> + '_ {
+        self.markers
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| m.army == army)
+            .filter_map(|(i, m)| m.at.map(|at| (i as MarkerId, at)))
+    }
+
+    pub fn markers_in_supply(&self, army: ArmyId) -> Vec<MarkerId> {
+        self.markers
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.army == army && m.at.is_none() && !m.removed)
+            .map(|(i, _)| i as MarkerId)
+            .collect()
+    }
+
+    pub fn markers_at(&self, field: SpaceId) -> impl Iterator<Item = MarkerId> + '_ {
+        self.markers.iter().enumerate().filter(move |(_, m)| m.at == Some(field)).map(|(i, _)| i as MarkerId)
+    }
+
+    pub fn hand_size(&self, side: Side) -> usize {
+        self.hands[side.index()].len()
+    }
+
+    pub fn scouts_in_hand(&self, side: Side) -> usize {
+        self.hands[side.index()].iter().filter(|c| **c == HandCard::Scout).count()
+    }
+
+    pub fn time_label(&self) -> &str {
+        &self.sc.time[self.time as usize].label
+    }
+
+    /// The date the time indicator stands on or last passed.
+    pub fn current_date(&self) -> Option<&str> {
+        self.sc.time[..=self.time as usize].iter().rev().find_map(|t| t.date.as_deref())
+    }
+
+    /// Whether the time indicator has passed the last date (19.10.).
+    pub fn past_last_date(&self) -> bool {
+        self.time as usize > self.sc.last_date_index()
+    }
+
+    /// Who may see mission card `m`: Napoléon once he holds it, everyone once it is revealed.
+    pub fn mission_visibility(&self, m: MissionId) -> Visibility {
+        match self.missions.iter().position(|&x| x == m) {
+            Some(i) if i < self.revealed as usize => Visibility::Public,
+            Some(_) => Visibility::Owner(seat_of(Side::French)),
+            None if self.draft_pair.contains(&m) => Visibility::Owner(seat_of(Side::French)),
+            None => Visibility::Nobody,
+        }
+    }
+
+    /// The cards of `side`'s hand as `viewer` may see them: None for a card whose face is hidden.
+    pub fn hand_as_seen(&self, side: Side, viewer: Viewer) -> Vec<Option<HandCard>> {
+        let vis = Visibility::Owner(seat_of(side));
+        self.hands[side.index()].iter().map(|c| vis.visible_to(viewer).then_some(*c)).collect()
+    }
+
+    /// Napoléon's missions as `viewer` may see them.
+    pub fn missions_as_seen(&self, viewer: Viewer) -> Vec<Option<MissionId>> {
+        self.missions.iter().map(|&m| self.mission_visibility(m).visible_to(viewer).then_some(m)).collect()
+    }
+}

@@ -1,0 +1,198 @@
+//! Words for the log and the prompt: each event and action of Battle of the Nations as a player
+//! reads it, through the eyes of the seat that is looking (a blind draw is "a card" to the other).
+
+use super::actions::{Action, SandboxAction};
+use super::rules::Event;
+use super::state::{Botn, HandCard, seat_of};
+use crate::engine::seats::{Viewer, Visibility};
+use crate::engine::table::Entry;
+
+/// A piece of a log line: plain text, or a name that links to a piece or field on the table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Span {
+    Text(String),
+    Army(u8),
+    Field(u16),
+}
+
+fn t(s: impl Into<String>) -> Span {
+    Span::Text(s.into())
+}
+
+pub fn card_name(game: &Botn, card: HandCard) -> String {
+    match card {
+        HandCard::Action(c) => game.sc.action_cards[c as usize].title(),
+        HandCard::Scout => "Scout".to_string(),
+    }
+}
+
+/// One log entry as spans.
+pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
+    let (seat, event) = match entry {
+        Entry::Dice { seat, values } => {
+            let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            return vec![t(format!("{} rolled {}d6: {}", game_seat(game, seat.0), values.len(), list.join(", ")))];
+        }
+        Entry::Game { seat, event } => (seat, event),
+    };
+    let _ = seat;
+    let sc = &game.sc;
+    match event {
+        Event::MissionsDealt { count } => vec![t(format!("Napoléon receives {count} mission cards, one from each district"))],
+        Event::SecondMission { district } => vec![t(format!("Napoléon takes a second mission card from the {district:?} district"))],
+        Event::MissionKept { district } => vec![t(format!("Napoléon keeps one {district:?} mission; the other leaves the game"))],
+        Event::ArmyCardLaidOut { army, fields, scouts } => {
+            let mut v = vec![t("Army card "), Span::Army(*army), t(" laid out: markers on ")];
+            for (i, f) in fields.iter().enumerate() {
+                if i > 0 {
+                    v.push(t(", "));
+                }
+                v.push(Span::Field(f.0));
+            }
+            if *scouts > 0 {
+                v.push(t(format!(" ({scouts} scout card{} paid)", if *scouts > 1 { "s" } else { "" })));
+            }
+            v
+        }
+        Event::MarkerRemoved { army, field } => vec![t("Marker of "), Span::Army(*army), t(" removed from "), Span::Field(field.0)],
+        Event::MarkerMoved { army, from, to } => {
+            vec![t("Marker of "), Span::Army(*army), t(" moves "), Span::Field(from.0), t(" → "), Span::Field(to.0)]
+        }
+        Event::ArmyPlaced { army, field, cleared, own, scout } => {
+            let mut v = vec![Span::Army(*army), t(" placed on "), Span::Field(field.0), t(format!(" ({cleared} markers cleared"))];
+            if *own {
+                v.push(t(format!(", +1 victory point{}, time +1)", if *scout { ", a scout card" } else { "" })));
+            } else {
+                v.push(t(", the other side's army: no point, no time)"));
+            }
+            v
+        }
+        Event::ArmyLost { army } => vec![Span::Army(*army), t(" lost its last markers before it could be placed: out of play")],
+        Event::UnitChosen { army, unit } => vec![Span::Army(*army), t(format!(" will fight as {}", unit.name()))],
+        Event::CardPlayed { side, card } => vec![t(format!("{} plays {}", side.name(), sc.action_cards[*card as usize].title()))],
+        Event::ScoutPlayed { side } => vec![t(format!("{} plays a scout card (time +1)", side.name()))],
+        Event::TimeAdvanced { to } => vec![t(format!("Time indicator → {}", sc.time[*to as usize].label))],
+        Event::MissionRevealed { mission } => {
+            let m = &sc.missions[*mission as usize];
+            vec![
+                t(format!("Mission revealed ({:?}): ", m.def.district)),
+                Span::Field(m.field.0),
+                t(format!(" — French {} / Allied {} points", m.def.french, m.def.allied)),
+            ]
+        }
+        Event::DrewFaceUp { side, card } => vec![t(format!("{} draws {} from the face-up row", side.name(), sc.action_cards[*card as usize].title()))],
+        Event::DrewBlind { side, card } => {
+            if Visibility::Owner(seat_of(*side)).visible_to(viewer) {
+                vec![t(format!("{} draws {} from the blind pile", side.name(), sc.action_cards[*card as usize].title()))]
+            } else {
+                vec![t(format!("{} draws a card from the blind pile", side.name()))]
+            }
+        }
+        Event::Reshuffled { cards } => vec![t(format!("The discard pile ({cards} cards) is shuffled into a new draw pile"))],
+        Event::Discarded { side, card } => vec![t(format!("{} discards {} (hand limit 8)", side.name(), card_name(game, *card)))],
+        Event::Passed { side } => vec![t(format!("{} has no possible action and passes", side.name()))],
+        Event::TurnBegan { side, turn } => vec![t(format!("— Turn {turn}: {} —", side.name()))],
+        Event::GameEnded => vec![t("The time indicator has passed 19.10.: the game is over")],
+        Event::Sandbox(s) => vec![t(format!("Sandbox: {}", sandbox_text(game, s)))],
+    }
+}
+
+fn game_seat(game: &Botn, seat: u8) -> &'static str {
+    use crate::engine::rules::Game;
+    game.seat_names()[seat as usize]
+}
+
+pub fn plain(game: &Botn, spans: &[Span]) -> String {
+    spans
+        .iter()
+        .map(|s| match s {
+            Span::Text(x) => x.clone(),
+            Span::Army(a) => game.army_name(*a).to_string(),
+            Span::Field(f) => game.sc.fields[*f as usize].name.clone(),
+        })
+        .collect()
+}
+
+fn sandbox_text(game: &Botn, s: &SandboxAction) -> String {
+    let place = |to: &Option<crate::engine::geometry::SpaceId>| match to {
+        Some(f) => game.sc.field_name(*f).to_string(),
+        None => "off the board".to_string(),
+    };
+    match s {
+        SandboxAction::MoveMarker { marker, to } => {
+            format!("a marker of {} moved to {}", game.army_name(game.markers[*marker as usize].army), place(to))
+        }
+        SandboxAction::MoveArmy { army, to } => format!("{} moved to {}", game.army_name(*army), place(to)),
+        SandboxAction::FlipArmy { army } => format!("{} flipped", game.army_name(*army)),
+        SandboxAction::DrawBlind => "a card drawn by hand".to_string(),
+        SandboxAction::MoveTime { to } => format!("time indicator set to {}", game.sc.time[*to as usize].label),
+    }
+}
+
+/// A short label for a legal action, for its button.
+pub fn action_label(game: &Botn, action: &Action) -> String {
+    let sc = &game.sc;
+    let field = |f: &crate::engine::geometry::SpaceId| sc.field_name(*f).to_string();
+    let marker = |m: &u8| game.army_name(game.markers[*m as usize].army).to_string();
+    match action {
+        Action::DraftDistrict(d) => format!("Second mission from {d:?}"),
+        Action::KeepMission(m) => {
+            let m = &sc.missions[*m as usize];
+            format!("Keep {} ({}/{})", sc.field_name(m.field), m.def.french, m.def.allied)
+        }
+        Action::LayOutArmyCard { army, skip } => {
+            let mut s = format!("Army card: {}", game.army_name(*army));
+            if !skip.is_empty() {
+                s += &format!(" (scout: skip {})", skip.iter().map(field).collect::<Vec<_>>().join(", "));
+            }
+            s
+        }
+        Action::PlayTerrainCard { marker: m, .. } => {
+            let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
+            format!("Terrain: remove {} from {at}", marker(m))
+        }
+        Action::PlayMovementCard { marker: m, to, .. } => {
+            let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
+            format!("Move {} {at} → {}", marker(m), field(to))
+        }
+        Action::JumpOverArmy { marker: m, over, to, .. } => format!("Jump {} over {} → {}", marker(m), field(over), field(to)),
+        Action::PlayScoutCard { marker: m } => {
+            let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
+            format!("Scout: remove {} from {at}", marker(m))
+        }
+        Action::PlayWildCard { marker: m, to, .. } => match to {
+            Some(to) => format!("Wild: move {} → {}", marker(m), field(to)),
+            None => format!("Wild: remove {}", marker(m)),
+        },
+        Action::PlayTimeCard { .. } => "Time card (+1)".to_string(),
+        Action::DrawFaceUp { card } => format!("Draw {}", sc.action_cards[*card as usize].title()),
+        Action::DrawBlind => "Draw blind".to_string(),
+        Action::ChooseUnit { army, unit } => format!("{} as {}", game.army_name(*army), unit.name()),
+        Action::Discard(c) => format!("Discard {}", card_name(game, *c)),
+        Action::Pass => "Pass (no action possible)".to_string(),
+        Action::Sandbox(s) => sandbox_text(game, s),
+    }
+}
+
+/// What the active seat is asked to do now.
+pub fn prompt(game: &Botn) -> String {
+    use super::state::Step;
+    let who = game.active.name();
+    match game.step {
+        Step::MissionDraft if game.draft_pair.is_empty() => {
+            format!("Napoléon: choose a district to take a second mission card from ({} of 2)", game.drafted.len() + 1)
+        }
+        Step::MissionDraft => "Napoléon: keep one of the two mission cards".to_string(),
+        Step::Actions => format!(
+            "{who}: {} action{} left — lay out an army card, play a card, or draw",
+            game.actions_left,
+            if game.actions_left == 1 { "" } else { "s" }
+        ),
+        Step::ChooseUnit => "Choose the unit type of the army just placed".to_string(),
+        Step::Discard => format!("{who}: discard down to 8 cards"),
+        Step::GameOver => format!(
+            "Game over — victory points: French {}, Allied {}",
+            game.vp[0], game.vp[1]
+        ),
+    }
+}

@@ -1,0 +1,3 @@
+//! The games Grognard enforces, one module per game.
+
+pub mod botn;

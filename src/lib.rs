@@ -1,0 +1,13 @@
+//! Grognard: a virtual tabletop for Napoleonic board wargames, with their rules enforced.
+//!
+//! The rules (`engine`, `games`) build and run without any renderer; the 3D table (`table`) and
+//! the egui panels (`ui`) are behind the default `gui` feature.
+
+pub mod cli;
+pub mod engine;
+pub mod games;
+
+#[cfg(feature = "gui")]
+pub mod table;
+#[cfg(feature = "gui")]
+pub mod ui;
