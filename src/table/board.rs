@@ -1,0 +1,193 @@
+//! The board drawn from the scenario's geometry: a field disc per area, coloured by terrain, roads
+//! between adjacent fields, the time bar and the victory point bar. Fields are pickable so that a
+//! dragged piece can be dropped on them and hovering tells their name and terrain.
+
+use super::session::Session;
+use crate::engine::geometry::{SpaceId, Terrain};
+use crate::engine::plugin::{TableRes, TableSet};
+use crate::games::botn::Botn;
+use crate::games::botn::plugin::Field;
+use bevy::prelude::*;
+
+/// World units per kilometre of the map.
+pub const SCALE: f32 = 1.0;
+pub const FIELD_RADIUS: f32 = 0.62;
+
+/// The table position of a point of the map (x east, y north in km).
+pub fn map_to_world(pos: (f32, f32)) -> Vec3 {
+    Vec3::new(pos.0 * SCALE, 0.0, -pos.1 * SCALE)
+}
+
+pub fn field_world(game: &Botn, f: SpaceId) -> Vec3 {
+    map_to_world(game.sc.fields[f.0 as usize].pos)
+}
+
+/// The world position of space `i` of the time bar (along the south edge).
+pub fn time_bar_world(i: usize) -> Vec3 {
+    Vec3::new(-6.6 + i as f32 * 0.78, 0.0, 12.6)
+}
+
+/// The world position of point `p` of the victory point bar (along the north edge, two rows).
+pub fn vp_bar_world(p: u8) -> Vec3 {
+    let p = p as f32;
+    Vec3::new(-6.6 + (p % 20.0) * 0.88, 0.0, -12.4 - (p / 20.0).floor() * 0.8)
+}
+
+pub fn terrain_color(t: Terrain) -> Color {
+    match t {
+        Terrain::Plain => Color::srgb(0.80, 0.76, 0.50),
+        Terrain::River => Color::srgb(0.38, 0.60, 0.78),
+        Terrain::Forest => Color::srgb(0.30, 0.52, 0.28),
+        Terrain::Hill => Color::srgb(0.66, 0.50, 0.34),
+    }
+}
+
+/// Materials the board reuses, so lighting a field is a handle swap, not a new material.
+#[derive(Resource)]
+pub struct BoardMaterials {
+    pub terrain: [Handle<StandardMaterial>; 4],
+    pub highlight: Handle<StandardMaterial>,
+    pub focus: Handle<StandardMaterial>,
+}
+
+pub struct BoardPlugin;
+
+impl Plugin for BoardPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, setup_board).add_systems(
+            Update,
+            (dress_fields, light_fields).chain().in_set(TableSet::Present),
+        );
+    }
+}
+
+fn setup_board(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    table: Res<TableRes<Botn>>,
+) {
+    let game = &table.0.game;
+    let terrain = Terrain::ALL.map(|t| materials.add(StandardMaterial { base_color: terrain_color(t), perceptual_roughness: 0.9, ..default() }));
+    let highlight = materials.add(StandardMaterial { base_color: Color::srgb(0.35, 0.95, 0.35), emissive: LinearRgba::rgb(0.1, 0.6, 0.1), ..default() });
+    let focus = materials.add(StandardMaterial { base_color: Color::srgb(1.0, 0.85, 0.2), emissive: LinearRgba::rgb(0.6, 0.5, 0.0), ..default() });
+    commands.insert_resource(BoardMaterials { terrain, highlight, focus });
+
+    // The wooden table and the printed board.
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(60.0, 0.4, 44.0))),
+        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.33, 0.22, 0.14), perceptual_roughness: 0.8, ..default() })),
+        Transform::from_xyz(6.0, -0.45, 0.0),
+        Pickable::IGNORE,
+        Name::new("Table top"),
+    ));
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(21.0, 0.1, 28.6))),
+        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), perceptual_roughness: 1.0, ..default() })),
+        Transform::from_xyz(2.5, -0.1, 0.0),
+        Pickable::IGNORE,
+        Name::new("Board"),
+    ));
+    // Roads between adjacent fields.
+    let road = materials.add(StandardMaterial { base_color: Color::srgb(0.55, 0.47, 0.36), ..default() });
+    for a in 0..game.sc.fields.len() {
+        for &b in game.sc.graph.neighbours(SpaceId(a as u16)) {
+            if (b.0 as usize) < a {
+                continue;
+            }
+            let (pa, pb) = (field_world(game, SpaceId(a as u16)), field_world(game, b));
+            let length = pa.distance(pb);
+            let mid = (pa + pb) / 2.0;
+            commands.spawn((
+                Mesh3d(meshes.add(Cuboid::new(0.07, 0.01, length))),
+                MeshMaterial3d(road.clone()),
+                Transform::from_translation(mid + Vec3::Y * -0.04).looking_at(pb + Vec3::Y * -0.04, Vec3::Y),
+                Pickable::IGNORE,
+            ));
+        }
+    }
+    // Time bar and victory point bar spaces.
+    let slot = materials.add(StandardMaterial { base_color: Color::srgb(0.78, 0.72, 0.60), ..default() });
+    let date = materials.add(StandardMaterial { base_color: Color::srgb(0.60, 0.50, 0.36), ..default() });
+    let fight = materials.add(StandardMaterial { base_color: Color::srgb(0.70, 0.25, 0.22), ..default() });
+    for (i, t) in game.sc.time.iter().enumerate() {
+        let m = if t.fight { fight.clone() } else if t.date.is_some() { date.clone() } else { slot.clone() };
+        commands.spawn((
+            Mesh3d(meshes.add(Cuboid::new(0.66, 0.03, 0.66))),
+            MeshMaterial3d(m),
+            Transform::from_translation(time_bar_world(i) + Vec3::Y * -0.03),
+            Pickable::IGNORE,
+        ));
+    }
+    for p in 0..=game.sc.victory_points {
+        commands.spawn((
+            Mesh3d(meshes.add(Cuboid::new(0.74, 0.03, 0.62))),
+            MeshMaterial3d(slot.clone()),
+            Transform::from_translation(vp_bar_world(p) + Vec3::Y * -0.03),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+/// Gives each field entity its disc, coloured by terrain, with hover details.
+fn dress_fields(
+    mut commands: Commands,
+    fields: Query<(Entity, &Field), Added<Field>>,
+    table: Res<TableRes<Botn>>,
+    mats: Res<BoardMaterials>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    let game = &table.0.game;
+    let disc = meshes.add(Cylinder::new(FIELD_RADIUS, 0.06));
+    for (e, f) in &fields {
+        let def = &game.sc.fields[f.0.0 as usize];
+        let ti = Terrain::ALL.iter().position(|t| *t == def.terrain).unwrap_or(0);
+        commands
+            .entity(e)
+            .insert((Mesh3d(disc.clone()), MeshMaterial3d(mats.terrain[ti].clone()), Transform::from_translation(field_world(game, f.0))))
+            .observe(|over: On<Pointer<Over>>, fields: Query<&Field>, table: Res<TableRes<Botn>>, mut session: ResMut<Session>| {
+                if let Ok(f) = fields.get(over.entity) {
+                    session.hovered = Some(describe_field(&table.0.game, f.0));
+                }
+            })
+            .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| session.hovered = None);
+    }
+}
+
+pub fn describe_field(game: &Botn, f: SpaceId) -> String {
+    let def = &game.sc.fields[f.0 as usize];
+    let mut s = format!("{} — {} ({:?} district)", def.name, def.terrain.name(), def.district);
+    if let Some(a) = game.army_at(f) {
+        s += &format!("\nArmy: {}", game.army_name(a));
+    }
+    let markers: Vec<&str> = game.markers_at(f).map(|m| game.army_name(game.markers[m as usize].army)).collect();
+    if !markers.is_empty() {
+        s += &format!("\nMarkers: {}", markers.join(", "));
+    }
+    s
+}
+
+/// Lights the legal destinations of a dragged piece and a field picked in the log.
+fn light_fields(
+    session: Res<Session>,
+    table: Res<TableRes<Botn>>,
+    mats: Res<BoardMaterials>,
+    mut fields: Query<(&Field, &mut MeshMaterial3d<StandardMaterial>)>,
+) {
+    if !session.is_changed() {
+        return;
+    }
+    for (f, mut m) in &mut fields {
+        let want = if session.focus == Some(f.0) {
+            mats.focus.clone()
+        } else if session.highlight.contains(&f.0) {
+            mats.highlight.clone()
+        } else {
+            let t = table.0.game.sc.fields[f.0.0 as usize].terrain;
+            mats.terrain[Terrain::ALL.iter().position(|x| *x == t).unwrap_or(0)].clone()
+        };
+        if m.0 != want {
+            m.0 = want;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The camera, with the controls players know from Tabletop Simulator: right-drag orbits,
+//! middle-drag (or WASD / arrows) pans, the wheel zooms, Space resets, Ctrl+1..4 stores a view
+//! and 1..4 recalls it (for streamers). Input over egui panels is left to egui.
+
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+
+/// Where the camera looks from: a point on the table, a distance and two angles.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct OrbitCamera {
+    pub focus: Vec3,
+    pub distance: f32,
+    /// Rotation about the vertical axis, radians.
+    pub yaw: f32,
+    /// Angle above the table, radians.
+    pub pitch: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self { focus: Vec3::new(3.6, 0.0, 1.2), distance: 33.0, yaw: 0.0, pitch: 1.2 }
+    }
+}
+
+impl OrbitCamera {
+    pub fn transform(&self) -> Transform {
+        let offset = Vec3::new(
+            self.distance * self.pitch.cos() * self.yaw.sin(),
+            self.distance * self.pitch.sin(),
+            self.distance * self.pitch.cos() * self.yaw.cos(),
+        );
+        Transform::from_translation(self.focus + offset).looking_at(self.focus, Vec3::Y)
+    }
+}
+
+/// Up to four stored views.
+#[derive(Resource, Default)]
+pub struct SavedViews(pub [Option<OrbitCamera>; 4]);
+
+pub struct CameraPlugin;
+
+impl Plugin for CameraPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SavedViews>().add_systems(Startup, spawn_camera).add_systems(
+            Update,
+            (
+                orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
+                keys.run_if(not(egui_wants_any_keyboard_input)),
+                apply_orbit,
+            )
+                .chain(),
+        );
+    }
+}
+
+fn spawn_camera(mut commands: Commands) {
+    let orbit = OrbitCamera::default();
+    commands.spawn((Camera3d::default(), orbit.transform(), orbit, Name::new("Table camera")));
+    commands.spawn((
+        DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },
+        Transform::from_xyz(-8.0, 20.0, 10.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight { brightness: 500.0, ..default() });
+}
+
+fn orbit_with_mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    mut cams: Query<&mut OrbitCamera>,
+) {
+    let Ok(mut cam) = cams.single_mut() else { return };
+    let delta = motion.delta;
+    if buttons.pressed(MouseButton::Right) && delta != Vec2::ZERO {
+        cam.yaw -= delta.x * 0.005;
+        cam.pitch = (cam.pitch + delta.y * 0.004).clamp(0.25, 1.55);
+    }
+    if buttons.pressed(MouseButton::Middle) && delta != Vec2::ZERO {
+        let scale = cam.distance * 0.0015;
+        let (s, c) = cam.yaw.sin_cos();
+        let right = Vec3::new(c, 0.0, -s);
+        let forward = Vec3::new(-s, 0.0, -c);
+        cam.focus += (-right * delta.x + forward * delta.y) * scale;
+    }
+    if scroll.delta.y != 0.0 {
+        let lines = match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        };
+        cam.distance = (cam.distance * (1.0 - lines * 0.1)).clamp(4.0, 80.0);
+    }
+}
+
+fn keys(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut cams: Query<&mut OrbitCamera>, mut views: ResMut<SavedViews>) {
+    let Ok(mut cam) = cams.single_mut() else { return };
+    let step = cam.distance * 0.8 * time.delta_secs();
+    let (s, c) = cam.yaw.sin_cos();
+    let right = Vec3::new(c, 0.0, -s);
+    let forward = Vec3::new(-s, 0.0, -c);
+    let mut pan = Vec3::ZERO;
+    if keys.any_pressed([KeyCode::KeyW, KeyCode::ArrowUp]) {
+        pan += forward;
+    }
+    if keys.any_pressed([KeyCode::KeyS, KeyCode::ArrowDown]) {
+        pan -= forward;
+    }
+    if keys.any_pressed([KeyCode::KeyA, KeyCode::ArrowLeft]) {
+        pan -= right;
+    }
+    if keys.any_pressed([KeyCode::KeyD, KeyCode::ArrowRight]) {
+        pan += right;
+    }
+    if pan != Vec3::ZERO {
+        cam.focus += pan * step;
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        *cam = OrbitCamera::default();
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    for (i, key) in [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4].into_iter().enumerate() {
+        if keys.just_pressed(key) {
+            if ctrl {
+                views.0[i] = Some(*cam);
+            } else if let Some(v) = views.0[i] {
+                *cam = v;
+            }
+        }
+    }
+}
+
+fn apply_orbit(mut cams: Query<(&OrbitCamera, &mut Transform), Changed<OrbitCamera>>) {
+    for (orbit, mut tf) in &mut cams {
+        *tf = orbit.transform();
+    }
+}

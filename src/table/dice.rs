@@ -1,0 +1,221 @@
+//! Dice that tumble and land on the value the rules drew. The rules roll from the table's seeded
+//! RNG and log the values; here the throw is simulated with avian3d in a throwaway physics world,
+//! the face that lands up is read off, and the die's visible mesh is turned on its body so that
+//! the drawn value is the one that ends on top. The recording is then played back: no snap at
+//! the end, and every viewer sees the same throw.
+
+use crate::engine::plugin::{Outcome, TableRes, TableSet};
+use crate::engine::rng::TableRng;
+use crate::engine::table::Entry;
+use crate::games::botn::Botn;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::RequestRedraw;
+use std::time::Duration;
+
+/// Edge of a die, in table units.
+pub const DIE: f32 = 0.5;
+/// The centre of the dice tray on the table.
+pub const TRAY: Vec3 = Vec3::new(17.0, 0.0, 5.0);
+const TRAY_HALF: f32 = 2.2;
+pub const STEPS_PER_SECOND: f32 = 60.0;
+
+/// The body-local outward normal of the face showing `value` (opposite faces add up to 7).
+pub fn face_normal(value: u8) -> Vec3 {
+    match value {
+        1 => Vec3::Y,
+        6 => Vec3::NEG_Y,
+        2 => Vec3::X,
+        5 => Vec3::NEG_X,
+        3 => Vec3::Z,
+        _ => Vec3::NEG_Z,
+    }
+}
+
+/// The value on top for a die body at this rotation: the face whose normal points most upward.
+pub fn up_face(rotation: Quat) -> u8 {
+    (1..=6).max_by(|&a, &b| (rotation * face_normal(a)).y.total_cmp(&(rotation * face_normal(b)).y)).expect("six faces")
+}
+
+/// The rotation of the visible mesh on its body that brings face `wanted` to where face
+/// `landed` is. Always a symmetry of the cube, so mesh and collider still match.
+pub fn correction(wanted: u8, landed: u8) -> Quat {
+    let (from, to) = (face_normal(wanted), face_normal(landed));
+    if from.dot(to) < -0.5 {
+        // Opposite faces: half a turn about a cube axis perpendicular to both.
+        let axis = if from.x.abs() > 0.5 { Vec3::Y } else { Vec3::X };
+        Quat::from_axis_angle(axis, std::f32::consts::PI)
+    } else {
+        Quat::from_rotation_arc(from, to)
+    }
+}
+
+/// The recorded path of one die: position and rotation of its body at each physics step.
+pub type Track = Vec<(Vec3, Quat)>;
+
+/// Throws `count` dice in a fresh headless physics world from parameters drawn from `rng`, and
+/// records every step until all have come to rest (or ten seconds have passed).
+pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        PhysicsPlugins::default(),
+        bevy::asset::AssetPlugin::default(),
+        bevy::mesh::MeshPlugin,
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / STEPS_PER_SECOND)))
+    .insert_resource(Gravity(Vec3::NEG_Y * 9.81 * 3.0));
+    app.finish();
+    let world = app.world_mut();
+    world.spawn((RigidBody::Static, Collider::cuboid(20.0, 1.0, 20.0), Transform::from_translation(TRAY - Vec3::Y * 0.5)));
+    for (x, z, w, d) in [(TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF), (-TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF), (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.4), (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.4)] {
+        world.spawn((RigidBody::Static, Collider::cuboid(w, 3.0, d), Transform::from_translation(TRAY + Vec3::new(x, 1.5, z))));
+    }
+    let mut dice = Vec::new();
+    for i in 0..count {
+        let spread = (i as f32 - (count as f32 - 1.0) / 2.0) * 0.7;
+        let pos = TRAY + Vec3::new(-1.4 + rng.unit() * 0.4, 1.2 + rng.unit() * 0.8, spread.clamp(-1.6, 1.6));
+        let rot = Quat::from_euler(EulerRot::XYZ, rng.unit() * 6.28, rng.unit() * 6.28, rng.unit() * 6.28);
+        let vel = Vec3::new(5.0 + rng.unit() * 3.0, 1.0 + rng.unit() * 2.0, (rng.unit() - 0.5) * 3.0);
+        let spin = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5) * 24.0;
+        let e = world
+            .spawn((
+                RigidBody::Dynamic,
+                Collider::cuboid(DIE, DIE, DIE),
+                Transform::from_translation(pos).with_rotation(rot),
+                LinearVelocity(vel),
+                AngularVelocity(spin),
+                Friction::new(0.6),
+                Restitution::new(0.3),
+            ))
+            .id();
+        dice.push(e);
+    }
+    let mut tracks: Vec<Track> = vec![Vec::new(); count];
+    app.update(); // the first update only initialises time
+    for _ in 0..(10.0 * STEPS_PER_SECOND) as usize {
+        app.update();
+        let world = app.world();
+        let mut resting = true;
+        for (i, &e) in dice.iter().enumerate() {
+            let tf = world.get::<Transform>(e).expect("die body");
+            tracks[i].push((tf.translation, tf.rotation));
+            let asleep = world.get::<Sleeping>(e).is_some();
+            let still = world.get::<LinearVelocity>(e).is_some_and(|v| v.0.length() < 0.02)
+                && world.get::<AngularVelocity>(e).is_some_and(|v| v.0.length() < 0.02);
+            resting &= asleep || still;
+        }
+        if resting && tracks[0].len() > 20 {
+            break;
+        }
+    }
+    tracks
+}
+
+/// A die being played back on the table.
+#[derive(Component)]
+pub struct RollingDie {
+    track: Track,
+    started: f32,
+}
+
+/// The visible die mesh, a child of the body, turned by the correction.
+#[derive(Component)]
+pub struct DieFace;
+
+pub struct DicePlugin;
+
+impl Plugin for DicePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_tray).add_systems(Update, (start_roll, play_back).chain().in_set(TableSet::Present));
+    }
+}
+
+fn spawn_tray(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let felt = materials.add(Color::srgb(0.12, 0.32, 0.18));
+    let wood = materials.add(Color::srgb(0.45, 0.30, 0.18));
+    commands.spawn((Mesh3d(meshes.add(Cuboid::new(2.0 * TRAY_HALF, 0.05, 2.0 * TRAY_HALF))), MeshMaterial3d(felt), Transform::from_translation(TRAY - Vec3::Y * 0.02), Name::new("Dice tray")));
+    for (x, z, w, d) in [(TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF), (-TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF), (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.2), (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.2)] {
+        commands.spawn((Mesh3d(meshes.add(Cuboid::new(w, 0.35, d))), MeshMaterial3d(wood.clone()), Transform::from_translation(TRAY + Vec3::new(x, 0.15, z))));
+    }
+}
+
+/// Pip positions on a face, in the face's own 2D coordinates.
+fn pips(value: u8) -> Vec<Vec2> {
+    let a = 0.26;
+    let c = Vec2::ZERO;
+    let (tl, tr, bl, br) = (Vec2::new(-a, a), Vec2::new(a, a), Vec2::new(-a, -a), Vec2::new(a, -a));
+    let (ml, mr) = (Vec2::new(-a, 0.0), Vec2::new(a, 0.0));
+    match value {
+        1 => vec![c],
+        2 => vec![tl, br],
+        3 => vec![tl, c, br],
+        4 => vec![tl, tr, bl, br],
+        5 => vec![tl, tr, c, bl, br],
+        _ => vec![tl, tr, ml, mr, bl, br],
+    }
+}
+
+/// Spawns the dice of the last roll when the table logs one.
+fn start_roll(
+    mut outcomes: MessageReader<Outcome>,
+    table: Res<TableRes<Botn>>,
+    old: Query<Entity, With<RollingDie>>,
+    time: Res<Time>,
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    if !outcomes.read().any(|o| o.accepted) {
+        return;
+    }
+    let Some(Entry::Dice { values, .. }) = table.0.last_entries().last() else { return };
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    // Throw parameters come from the seed and the roll's place in the log: the same throw for
+    // every viewer and every replay, without drawing on the table's RNG.
+    let mut rng = TableRng::from_seed(table.0.seed ^ (table.0.records.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let tracks = simulate_throw(values.len(), &mut rng);
+    let body = meshes.add(Cuboid::new(DIE, DIE, DIE));
+    let pip = meshes.add(Cylinder::new(DIE * 0.09, 0.01));
+    let ivory = materials.add(StandardMaterial { base_color: Color::srgb(0.95, 0.93, 0.86), perceptual_roughness: 0.4, ..default() });
+    let black = materials.add(Color::srgb(0.05, 0.05, 0.05));
+    for (track, &value) in tracks.into_iter().zip(values.iter()) {
+        let landed = up_face(track.last().expect("recorded").1);
+        let first = track[0];
+        commands
+            .spawn((Transform::from_translation(first.0).with_rotation(first.1), Visibility::default(), RollingDie { track, started: time.elapsed_secs() }, Name::new(format!("Die showing {value}"))))
+            .with_children(|die| {
+                die.spawn((Mesh3d(body.clone()), MeshMaterial3d(ivory.clone()), Transform::from_rotation(correction(value, landed)), DieFace)).with_children(|face| {
+                    for v in 1..=6u8 {
+                        let n = face_normal(v);
+                        let (u, w) = (n.any_orthonormal_vector(), n.cross(n.any_orthonormal_vector()));
+                        for p in pips(v) {
+                            let pos = n * (DIE / 2.0 + 0.003) + (u * p.x + w * p.y) * DIE;
+                            face.spawn((Mesh3d(pip.clone()), MeshMaterial3d(black.clone()), Transform::from_translation(pos).with_rotation(Quat::from_rotation_arc(Vec3::Y, n))));
+                        }
+                    }
+                });
+            });
+    }
+}
+
+fn play_back(time: Res<Time>, mut dice: Query<(&RollingDie, &mut Transform)>, mut redraw: MessageWriter<RequestRedraw>) {
+    let mut moving = false;
+    for (die, mut tf) in &mut dice {
+        let step = ((time.elapsed_secs() - die.started) * STEPS_PER_SECOND) as usize;
+        let last = die.track.len() - 1;
+        let (pos, rot) = die.track[step.min(last)];
+        if tf.translation != pos || tf.rotation != rot {
+            tf.translation = pos;
+            tf.rotation = rot;
+        }
+        moving |= step < last;
+    }
+    if moving {
+        redraw.write(RequestRedraw);
+    }
+}

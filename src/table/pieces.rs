@@ -1,0 +1,451 @@
+//! Pieces and cards on the table: troop markers, armies, chips, figures, the time indicator, the
+//! victory point cannons and every card get a mesh; they glide to where the rules put them.
+//! Dragging a troop marker lights its legal destinations (from the legal-action list); a drop
+//! elsewhere snaps back and says which rule forbids it.
+
+use super::board::{FIELD_RADIUS, field_world, map_to_world, time_bar_world, vp_bar_world};
+use super::session::Session;
+use crate::engine::geometry::SpaceId;
+use crate::engine::plugin::{Request, TableRes, TableSet};
+use crate::engine::rules::{Game, Mode};
+use crate::engine::table::Act;
+use crate::games::botn::plugin::*;
+use crate::games::botn::state::{HandCard, MarkerId};
+use crate::games::botn::{Action, Botn, SandboxAction, Side};
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+
+pub fn side_color(side: Side, pale: bool) -> Color {
+    match (side, pale) {
+        (Side::French, false) => Color::srgb(0.16, 0.30, 0.75),
+        (Side::French, true) => Color::srgb(0.55, 0.65, 0.92),
+        (Side::Allied, false) => Color::srgb(0.78, 0.18, 0.14),
+        (Side::Allied, true) => Color::srgb(0.95, 0.60, 0.55),
+    }
+}
+
+/// Where a piece should be; the glide system moves it there.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Target(pub Transform);
+
+/// The piece being dragged, and where it came from.
+#[derive(Resource, Default)]
+pub struct Dragging {
+    pub entity: Option<Entity>,
+    pub origin: Vec3,
+}
+
+pub struct PiecesPlugin;
+
+impl Plugin for PiecesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Dragging>().add_systems(
+            Update,
+            (dress_pieces, place_pieces, glide).chain().in_set(TableSet::Present),
+        );
+    }
+}
+
+#[derive(Resource)]
+struct PieceMeshes {
+    marker: Handle<Mesh>,
+    army: Handle<Mesh>,
+    card: Handle<Mesh>,
+    chip: Handle<Mesh>,
+    figure: Handle<Mesh>,
+    cannon: Handle<Mesh>,
+    mats: [Handle<StandardMaterial>; 4],
+    card_back: Handle<StandardMaterial>,
+    card_face: Handle<StandardMaterial>,
+    brass: Handle<StandardMaterial>,
+    grey: Handle<StandardMaterial>,
+}
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn dress_pieces(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut store: Local<Option<PieceMeshesHandle>>,
+    markers: Query<(Entity, &Owner), Added<TroopMarker>>,
+    armies: Query<(Entity, &Owner), Added<ArmyPiece>>,
+    cards: Query<Entity, Added<Card>>,
+    time: Query<Entity, Added<TimeIndicator>>,
+    vps: Query<(Entity, &VictoryMarker), Added<VictoryMarker>>,
+    chips: Query<Entity, Added<MinusOneChip>>,
+    figures: Query<Entity, Added<MissionFigure>>,
+) {
+    let m = store.get_or_insert_with(|| {
+        PieceMeshesHandle(PieceMeshes {
+            marker: meshes.add(Cylinder::new(0.2, 0.12)),
+            army: meshes.add(Cuboid::new(0.78, 0.26, 0.78)),
+            card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
+            chip: meshes.add(Cylinder::new(0.16, 0.05)),
+            figure: meshes.add(Capsule3d::new(0.12, 0.35)),
+            cannon: meshes.add(Cylinder::new(0.2, 0.3)),
+            mats: [
+                materials.add(side_color(Side::French, false)),
+                materials.add(side_color(Side::French, true)),
+                materials.add(side_color(Side::Allied, false)),
+                materials.add(side_color(Side::Allied, true)),
+            ],
+            card_back: materials.add(Color::srgb(0.25, 0.22, 0.35)),
+            card_face: materials.add(Color::srgb(0.96, 0.94, 0.86)),
+            brass: materials.add(StandardMaterial { base_color: Color::srgb(0.85, 0.65, 0.2), metallic: 0.6, ..default() }),
+            grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
+        })
+    });
+    let m = &m.0;
+    let side_mat = |s: Side| m.mats[s.index() * 2].clone();
+    for (e, owner) in &markers {
+        commands
+            .entity(e)
+            .insert((Mesh3d(m.marker.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
+            .observe(hover_piece::<Pointer<Over>>)
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| s.hovered = None)
+            .observe(drag_start)
+            .observe(drag_move)
+            .observe(drag_end);
+    }
+    for (e, owner) in &armies {
+        commands
+            .entity(e)
+            .insert((Mesh3d(m.army.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
+            .observe(hover_piece::<Pointer<Over>>)
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| s.hovered = None)
+            .observe(drag_start)
+            .observe(drag_move)
+            .observe(drag_end);
+    }
+    for e in &cards {
+        commands.entity(e).insert((Mesh3d(m.card.clone()), MeshMaterial3d(m.card_back.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+    }
+    for e in &time {
+        commands.entity(e).insert((Mesh3d(m.cannon.clone()), MeshMaterial3d(m.brass.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+    }
+    for (e, v) in &vps {
+        commands.entity(e).insert((Mesh3d(m.cannon.clone()), MeshMaterial3d(side_mat(v.side)), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+    }
+    for e in &chips {
+        commands.entity(e).insert((Mesh3d(m.chip.clone()), MeshMaterial3d(m.grey.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+    }
+    for e in &figures {
+        commands.entity(e).insert((Mesh3d(m.figure.clone()), MeshMaterial3d(m.card_face.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+    }
+    let _ = (&m.card_face, &m.mats);
+}
+
+struct PieceMeshesHandle(PieceMeshes);
+
+/// Where each marker stands within its field: a ring of eight slots around the army's place.
+pub fn marker_offset(game: &Botn, marker: MarkerId, field: SpaceId) -> Vec3 {
+    let slot = game.markers_at(field).position(|m| m == marker).unwrap_or(0) as f32;
+    let angle = slot * std::f32::consts::TAU / 8.0 + 0.4;
+    Vec3::new(angle.cos(), 0.0, angle.sin()) * (FIELD_RADIUS * 0.62)
+}
+
+/// Off-board positions: army cards in columns beside the board, decks and the face-up row right.
+pub fn card_world(place: CardPlace) -> Option<(Vec3, bool)> {
+    let face_up_row = |i: u8| Vec3::new(14.0 + i as f32 * 1.2, 0.0, -6.2);
+    Some(match place {
+        CardPlace::ArmyCards(Side::French, i, played) => (Vec3::new(-10.0 - (i / 8) as f32 * 1.1, 0.0, -9.8 + (i % 8) as f32 * 1.45), !played),
+        CardPlace::ArmyCards(Side::Allied, i, played) => (Vec3::new(-11.3 - (i / 8) as f32 * 1.1 - 1.1, 0.0, -9.8 + (i % 8) as f32 * 1.45), !played),
+        CardPlace::FaceUp(i) => (face_up_row(i), true),
+        CardPlace::DrawPile(i) => (Vec3::new(14.0, i as f32 * 0.022, -3.8), false),
+        CardPlace::Discard(i) => (Vec3::new(15.2, i as f32 * 0.022, -3.8), true),
+        CardPlace::ScoutSupply(i) => (Vec3::new(16.4, i as f32 * 0.022, -3.8), true),
+        CardPlace::Mission(i) => (Vec3::new(14.0 + i as f32 * 1.2, 0.0, -9.4), false),
+        CardPlace::Draft(i) => (Vec3::new(14.0 + i as f32 * 1.2, 0.0, -11.2), false),
+        CardPlace::Hand(Side::French, i) => (Vec3::new(-1.5 + i as f32 * 0.95, 0.0, 15.2), false),
+        CardPlace::Hand(Side::Allied, i) => (Vec3::new(-1.5 + i as f32 * 0.95, 0.0, -15.0), false),
+        CardPlace::OutOfGame | CardPlace::MissionBox => return None,
+    })
+}
+
+/// Sets each piece's target from the table after every change.
+#[allow(clippy::type_complexity)]
+fn place_pieces(
+    table: Res<TableRes<Botn>>,
+    mut q: ParamSet<(
+        Query<(Entity, &TroopMarker, &At, Option<&mut Target>)>,
+        Query<(Entity, &ArmyPiece, &At, &Strength, Option<&mut Target>)>,
+        Query<(Entity, &Card, &CardPlace, Option<&mut Target>)>,
+        Query<(Entity, &TimeIndicator, Option<&mut Target>)>,
+        Query<(Entity, &VictoryMarker, Option<&mut Target>)>,
+        Query<(Entity, &MinusOneChip, Option<&mut Target>)>,
+        Query<(Entity, &MissionFigure, Option<&mut Target>)>,
+    )>,
+    dragging: Res<Dragging>,
+    mut commands: Commands,
+) {
+    let game = &table.0.game;
+    let hidden = Transform::from_xyz(0.0, -5.0, 0.0);
+    let set = |commands: &mut Commands, e: Entity, cur: Option<Mut<Target>>, want: Transform| match cur {
+        Some(mut t) if t.0 != want => t.0 = want,
+        Some(_) => {}
+        None => {
+            commands.entity(e).insert(Target(want));
+        }
+    };
+    for (e, m, at, cur) in &mut q.p0() {
+        if dragging.entity == Some(e) {
+            continue;
+        }
+        let supply = Transform::from_xyz(-7.5 + m.id as f32 * 0.0, -5.0, 0.0);
+        let want = match at.0 {
+            Some(f) => Transform::from_translation(field_world(game, f) + marker_offset(game, m.id, f) + Vec3::Y * 0.09),
+            None => supply,
+        };
+        set(&mut commands, e, cur, want);
+    }
+    for (e, _a, at, s, cur) in &mut q.p1() {
+        if dragging.entity == Some(e) {
+            continue;
+        }
+        let want = match at.0 {
+            Some(f) => {
+                let rot = if s.flipped { Quat::from_rotation_y(0.2) } else { Quat::IDENTITY };
+                Transform::from_translation(field_world(game, f) + Vec3::Y * 0.16).with_rotation(rot)
+            }
+            None => hidden,
+        };
+        set(&mut commands, e, cur, want);
+    }
+    for (e, _c, place, cur) in &mut q.p2() {
+        let want = match card_world(*place) {
+            Some((pos, face_up)) => {
+                let rot = if face_up { Quat::IDENTITY } else { Quat::from_rotation_z(std::f32::consts::PI) };
+                Transform::from_translation(pos + Vec3::Y * 0.02).with_rotation(rot)
+            }
+            None => hidden,
+        };
+        set(&mut commands, e, cur, want);
+    }
+    for (e, t, cur) in &mut q.p3() {
+        set(&mut commands, e, cur, Transform::from_translation(time_bar_world(t.0 as usize) + Vec3::Y * 0.15));
+    }
+    for (e, v, cur) in &mut q.p4() {
+        let off = if v.side == Side::French { Vec3::new(-0.17, 0.15, 0.0) } else { Vec3::new(0.17, 0.15, 0.0) };
+        set(&mut commands, e, cur, Transform::from_translation(vp_bar_world(v.points) + off));
+    }
+    for (e, c, cur) in &mut q.p5() {
+        set(&mut commands, e, cur, Transform::from_translation(Vec3::new(17.6 + (c.0 % 3) as f32 * 0.4, 0.03, -3.8 + (c.0 / 3) as f32 * 0.4)));
+    }
+    for (e, f, cur) in &mut q.p6() {
+        let want = game
+            .missions
+            .get(f.0 as usize)
+            .map(|&m| field_world(game, game.sc.missions[m as usize].field) + Vec3::new(0.0, 0.3, -0.45))
+            .unwrap_or(Vec3::Y * -5.0);
+        set(&mut commands, e, cur, Transform::from_translation(want));
+    }
+    let _ = map_to_world((0.0, 0.0));
+}
+
+/// Moves pieces smoothly to their targets and keeps frames coming while anything moves.
+fn glide(time: Res<Time>, mut q: Query<(&Target, &mut Transform)>, mut redraw: MessageWriter<RequestRedraw>) {
+    let k = 1.0 - (-14.0 * time.delta_secs().min(0.1)).exp();
+    let mut moving = false;
+    for (target, mut tf) in &mut q {
+        let d = target.0.translation - tf.translation;
+        let snap = d.length() < 0.002 && tf.rotation.angle_between(target.0.rotation) < 0.002;
+        if snap {
+            if *tf != target.0 {
+                *tf = target.0;
+            }
+            continue;
+        }
+        // Pieces leaving or joining the table jump; pieces on it glide.
+        if tf.translation.y < -4.0 || target.0.translation.y < -4.0 {
+            *tf = target.0;
+            continue;
+        }
+        moving = true;
+        tf.translation += d * k;
+        tf.rotation = tf.rotation.slerp(target.0.rotation, k);
+    }
+    if moving {
+        redraw.write(RequestRedraw);
+    }
+}
+
+fn hover_piece<E: EntityEvent>(
+    ev: On<E>,
+    markers: Query<&TroopMarker>,
+    armies: Query<&ArmyPiece>,
+    table: Res<TableRes<Botn>>,
+    mut session: ResMut<Session>,
+) {
+    let game = &table.0.game;
+    let e = ev.event_target();
+    let army = markers.get(e).map(|m| m.army).or_else(|_| armies.get(e).map(|a| a.0));
+    let Ok(army) = army else { return };
+    let def = &game.sc.armies[army as usize].def;
+    let st = &game.armies[army as usize];
+    let kind = if markers.get(e).is_ok() { "troop marker" } else { "army" };
+    let mut s = format!(
+        "{} — {} of {} ({}, card {})\nUnit: {}   Strength: {}{}",
+        def.name,
+        kind,
+        def.side.name(),
+        if st.card_played { "card laid out" } else { "card in hand" },
+        def.card,
+        game.army_unit(army).name(),
+        st.strength,
+        if st.flipped { " (flipped)" } else { "" }
+    );
+    if let Some(f) = markers.get(e).ok().and_then(|m| game.markers[m.id as usize].at) {
+        s += &format!("\nOn {}", game.sc.field_name(f));
+    }
+    session.hovered = Some(s);
+}
+
+/// Legal destinations of a marker for the seat at the controls, from the legal-action list.
+pub fn marker_destinations(table: &crate::engine::table::Table<Botn>, seat: Option<crate::engine::seats::SeatId>, marker: MarkerId) -> Vec<(SpaceId, Action)> {
+    let game = &table.game;
+    if table.mode == Mode::Sandbox {
+        return (0..game.sc.fields.len() as u16)
+            .map(|f| (SpaceId(f), Action::Sandbox(SandboxAction::MoveMarker { marker, to: Some(SpaceId(f)) })))
+            .collect();
+    }
+    if seat.is_none() || game.active_seat() != seat {
+        return Vec::new();
+    }
+    let mut legal = Vec::new();
+    game.legal_actions(table.mode, &mut legal);
+    legal
+        .into_iter()
+        .filter_map(|a| match &a {
+            Action::PlayMovementCard { marker: m, to, .. } | Action::JumpOverArmy { marker: m, to, .. } if *m == marker => Some((*to, a)),
+            Action::PlayWildCard { marker: m, to: Some(to), .. } if *m == marker => Some((*to, a)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Why a marker may not go to `to`: the rules' own refusal of the nearest possible move.
+pub fn refusal(table: &crate::engine::table::Table<Botn>, seat: Option<crate::engine::seats::SeatId>, marker: MarkerId, to: Option<SpaceId>) -> String {
+    let game = &table.game;
+    let Some(to) = to else { return "Dropped off the board: troop markers move from field to field (3. Play a Movement Card)".into() };
+    let Some(seat) = seat else { return "A spectator cannot move pieces".into() };
+    let side = crate::games::botn::state::side_of(seat);
+    let card = game.hands[side.index()].iter().find_map(|c| match c {
+        HandCard::Action(id) if matches!(game.sc.action_cards[*id as usize], crate::games::botn::data::ActionCard::Move(_) | crate::games::botn::data::ActionCard::MoveArmy(_)) => Some(*id),
+        _ => None,
+    });
+    let Some(card) = card else {
+        return "You hold no Movement Card (rule: 3. Play a Movement Card)".into();
+    };
+    let action = Action::PlayMovementCard { card, marker, to };
+    match game.check(table.mode, seat, &action) {
+        Err(e) => format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)),
+        Ok(()) => "None of your Movement Cards moves this marker there (rule: 3. Play a Movement Card)".into(),
+    }
+}
+
+fn drag_start(
+    ev: On<Pointer<DragStart>>,
+    markers: Query<(&TroopMarker, &Transform)>,
+    armies: Query<&Transform, With<ArmyPiece>>,
+    table: Res<TableRes<Botn>>,
+    mut session: ResMut<Session>,
+    mut dragging: ResMut<Dragging>,
+    mut commands: Commands,
+) {
+    if ev.button != PointerButton::Primary {
+        return;
+    }
+    let e = ev.entity;
+    if let Ok((m, tf)) = markers.get(e) {
+        session.highlight = marker_destinations(&table.0, session.seat(), m.id).into_iter().map(|(f, _)| f).collect();
+        dragging.origin = tf.translation;
+    } else if let Ok(tf) = armies.get(e) {
+        if table.0.mode != Mode::Sandbox {
+            session.notice = Some("Armies are never moved (3. Play a Movement Card: only troop markers)".into());
+            return;
+        }
+        dragging.origin = tf.translation;
+    } else {
+        return;
+    }
+    dragging.entity = Some(e);
+    // The dragged piece must not hide the fields under it from the pointer.
+    commands.entity(e).insert(Pickable::IGNORE);
+}
+
+fn drag_move(
+    ev: On<Pointer<Drag>>,
+    dragging: Res<Dragging>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    mut tfs: Query<&mut Transform>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if dragging.entity != Some(ev.entity) {
+        return;
+    }
+    let Ok((cam, cam_tf)) = cams.single() else { return };
+    let Ok(ray) = cam.viewport_to_world(cam_tf, ev.pointer_location.position) else { return };
+    let Some(d) = ray.intersect_plane(Vec3::Y * 0.4, InfinitePlane3d::new(Vec3::Y)) else { return };
+    if let Ok(mut tf) = tfs.get_mut(ev.entity) {
+        tf.translation = ray.get_point(d);
+        redraw.write(RequestRedraw);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drag_end(
+    ev: On<Pointer<DragEnd>>,
+    mut dragging: ResMut<Dragging>,
+    markers: Query<&TroopMarker>,
+    armies: Query<&ArmyPiece>,
+    tfs: Query<&Transform>,
+    table: Res<TableRes<Botn>>,
+    mut session: ResMut<Session>,
+    mut requests: MessageWriter<Request<Botn>>,
+    mut commands: Commands,
+    mut targets: Query<&mut Target>,
+) {
+    if dragging.entity != Some(ev.entity) {
+        return;
+    }
+    dragging.entity = None;
+    commands.entity(ev.entity).remove::<Pickable>();
+    let game = &table.0.game;
+    let pos = tfs.get(ev.entity).map(|t| t.translation).unwrap_or(dragging.origin);
+    // The field nearest the drop point, if the drop is on one.
+    let field = (0..game.sc.fields.len() as u16)
+        .map(SpaceId)
+        .map(|f| (f, field_world(game, f).xz().distance(pos.xz())))
+        .filter(|(_, d)| *d < FIELD_RADIUS * 1.4)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(f, _)| f);
+    session.highlight.clear();
+    let seat = session.seat().or(game.active_seat()).unwrap_or(crate::engine::seats::SeatId(0));
+    let request = if let Ok(m) = markers.get(ev.entity) {
+        let legal = marker_destinations(&table.0, session.seat(), m.id);
+        match legal.into_iter().find(|(f, _)| Some(*f) == field) {
+            Some((_, action)) => Some(action),
+            None => {
+                session.notice = Some(refusal(&table.0, session.seat(), m.id, field));
+                None
+            }
+        }
+    } else if let Ok(a) = armies.get(ev.entity) {
+        Some(Action::Sandbox(SandboxAction::MoveArmy { army: a.0, to: field }))
+    } else {
+        None
+    };
+    match request {
+        Some(action) => {
+            session.notice = None;
+            requests.write(Request::Act { seat, act: Act::Game(action) });
+        }
+        None => {
+            // Snap back: glide from the drop point to where the rules still have it.
+            if let Ok(mut t) = targets.get_mut(ev.entity) {
+                t.set_changed();
+            }
+            let _ = dragging.origin;
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! egui overlays: the prompt with the legal actions as buttons, the log with linked names, the
+//! tracks, the player aids, the hand, the dice tray, the menu (new game, save, load, resume),
+//! the hot-seat hand-over screen, and the labels drawn over the 3D pieces. H or F11 hides all
+//! panels for a clean picture; F1 shows the controls.
+
+pub mod overlay;
+pub mod panels;
+
+use crate::engine::plugin::{Outcome, Request};
+use crate::games::botn::Botn;
+use crate::table::session::Session;
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(EguiPrimaryContextPass, (overlay::labels, panels::panels).chain())
+            .add_systems(Update, (hotkeys.run_if(not(egui_wants_any_keyboard_input)), remember_refusals));
+    }
+}
+
+fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut session: ResMut<Session>, mut requests: MessageWriter<Request<Botn>>) {
+    if keys.any_just_pressed([KeyCode::KeyH, KeyCode::F11]) {
+        session.panels_hidden = !session.panels_hidden;
+    }
+    if keys.just_pressed(KeyCode::F1) || keys.just_pressed(KeyCode::Slash) {
+        session.show_help = !session.show_help;
+    }
+    if keys.just_pressed(KeyCode::KeyR) && session.handover_to.is_none() {
+        let seat = session.seat().unwrap_or(crate::engine::seats::SeatId(0));
+        requests.write(Request::Act { seat, act: crate::engine::table::Act::RollDice(session.dice_count) });
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        requests.write(Request::Undo);
+    }
+}
+
+/// A refused request is shown to the player with its rule.
+fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<Session>) {
+    for o in outcomes.read() {
+        if o.accepted {
+            session.notice = None;
+        } else {
+            session.notice = Some(o.message.clone());
+        }
+    }
+}

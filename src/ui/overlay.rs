@@ -1,0 +1,124 @@
+//! Labels drawn over the 3D table: field names, the army on each troop marker and army, card
+//! faces that the viewer may see, the time bar's dates. Drawn on egui's background layer, so
+//! they never take a click from the table.
+
+use crate::engine::plugin::TableRes;
+use crate::engine::seats::Viewer;
+use crate::games::botn::Botn;
+use crate::games::botn::plugin::*;
+use crate::games::botn::state::HandCard;
+use crate::table::board::{time_bar_world, vp_bar_world};
+use crate::table::session::Session;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+/// A card title broken into short lines, to fit the card's face.
+fn card_face(title: &str) -> String {
+    title.replace(": ", "\n").replace('/', "/\n")
+}
+
+fn abbreviation(name: &str) -> String {
+    name.chars().take(4).collect()
+}
+
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn labels(
+    mut contexts: EguiContexts,
+    table: Res<TableRes<Botn>>,
+    session: Res<Session>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    fields: Query<(&Field, &GlobalTransform)>,
+    markers: Query<(&TroopMarker, &GlobalTransform)>,
+    armies: Query<(&ArmyPiece, &Strength, &GlobalTransform)>,
+    cards: Query<(&Card, &CardPlace, &GlobalTransform)>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
+    let game = &table.0.game;
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("table-labels")));
+    let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x, v.y));
+    let text = |pos: egui::Pos2, s: &str, size: f32, fg: egui::Color32, bg: Option<egui::Color32>| {
+        let galley = painter.layout_no_wrap(s.to_string(), egui::FontId::proportional(size), fg);
+        let rect = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
+        if let Some(bg) = bg {
+            painter.rect_filled(rect.expand(1.5), 2.0, bg);
+        }
+        painter.galley(rect.min, galley, fg);
+    };
+    let dark = egui::Color32::from_rgb(30, 24, 18);
+    // Field names under each disc.
+    for (f, tf) in &fields {
+        if let Some(p) = to_screen(tf.translation() + Vec3::new(0.0, 0.0, 0.78)) {
+            text(p, game.sc.field_name(f.0), 11.0, dark, Some(egui::Color32::from_rgba_unmultiplied(240, 232, 210, 200)));
+        }
+    }
+    for (m, tf) in &markers {
+        if tf.translation().y < -1.0 {
+            continue;
+        }
+        if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.1) {
+            text(p, &abbreviation(game.army_name(m.army)), 10.0, egui::Color32::WHITE, None);
+        }
+    }
+    for (a, s, tf) in &armies {
+        if tf.translation().y < -1.0 {
+            continue;
+        }
+        if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.2) {
+            text(p, &format!("{} {}", game.army_name(a.0), s.value), 12.0, egui::Color32::WHITE, Some(egui::Color32::from_black_alpha(150)));
+        }
+    }
+    // Card faces the viewer may see.
+    for (card, place, tf) in &cards {
+        if tf.translation().y < -1.0 {
+            continue;
+        }
+        let label = match (card, place) {
+            (Card::Action(c), CardPlace::FaceUp(_) | CardPlace::Discard(_)) => Some(card_face(&game.sc.action_cards[*c as usize].title())),
+            (Card::Action(c), CardPlace::Hand(side, _)) => game
+                .hand_as_seen(*side, session.viewer)
+                .into_iter()
+                .flatten()
+                .any(|h| h == HandCard::Action(*c))
+                .then(|| card_face(&game.sc.action_cards[*c as usize].title())),
+            (Card::Scout(_), CardPlace::ScoutSupply(0)) => Some(format!("Scout ×{}", game.scout_supply)),
+            (Card::Scout(_), CardPlace::Hand(side, _)) => {
+                crate::engine::seats::Visibility::Owner(crate::games::botn::state::seat_of(*side)).visible_to(session.viewer).then(|| "Scout".to_string())
+            }
+            (Card::Mission(m), CardPlace::Mission(_) | CardPlace::Draft(_)) => game.mission_visibility(*m).visible_to(session.viewer).then(|| {
+                let def = &game.sc.missions[*m as usize];
+                format!("{:?}\n{}\n{} / {}", def.def.district, game.sc.field_name(def.field), def.def.french, def.def.allied)
+            }),
+            (Card::Army(a), CardPlace::ArmyCards(_, _, played)) => {
+                let def = &game.sc.armies[*a as usize].def;
+                Some(if *played { format!("{}\n(used)", def.card) } else { format!("{} {}\n{} {}", def.card, def.name, def.unit.name(), def.strength) })
+            }
+            (Card::Action(_), CardPlace::DrawPile(0)) => Some(format!("Pile {}", game.draw_pile.len())),
+            _ => None,
+        };
+        if let Some(label) = label
+            && let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.05)
+        {
+            text(p, &label, 9.5, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
+        }
+    }
+    for (i, t) in game.sc.time.iter().enumerate() {
+        if t.label != "·"
+            && let Some(p) = to_screen(time_bar_world(i) + Vec3::new(0.0, 0.0, 0.6))
+        {
+            let color = if t.fight { egui::Color32::from_rgb(150, 30, 25) } else { dark };
+            text(p, &t.label, 10.0, color, None);
+        }
+    }
+    for p in (0..=game.sc.victory_points).step_by(5) {
+        if let Some(s) = to_screen(vp_bar_world(p) + Vec3::new(0.0, 0.0, 0.45)) {
+            text(s, &p.to_string(), 9.0, egui::Color32::from_gray(220), None);
+        }
+    }
+    if session.viewer == Viewer::Spectator
+        && let Some(p) = to_screen(Vec3::new(2.5, 0.0, 14.3))
+    {
+        text(p, "Spectator view: hands and hidden missions are not shown", 11.0, egui::Color32::from_gray(230), None);
+    }
+    Ok(())
+}
