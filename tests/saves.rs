@@ -1,0 +1,172 @@
+//! Saves, replays, the autosave journal, undo, and the errors for malformed files.
+mod common;
+use common::*;
+use grognard::engine::journal::{Journal, JournalLine};
+use grognard::engine::rules::Mode;
+use grognard::engine::save::SaveFile;
+use grognard::engine::table::{Act, Record};
+use grognard::games::botn::{self, Action, Scenario};
+use std::path::Path;
+
+#[test]
+fn a_save_round_trips_to_the_same_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = new_table(21);
+    play_random(&mut t, 60, 21);
+    t.submit(FRENCH, Act::RollDice(3)).unwrap();
+    let path = dir.path().join("game.ron");
+    botn::save_of(&t).write(&path).unwrap();
+    let save = SaveFile::<Action>::read(&path).unwrap();
+    assert_eq!(save.seed, 21);
+    assert_eq!(save.format, grognard::engine::save::FORMAT_VERSION);
+    assert_eq!(save.scenario.hash, t.game.sc.hash);
+    let loaded = botn::load_save(&save, &path).unwrap();
+    assert_eq!(loaded.digest(), t.digest());
+    assert_eq!(loaded.records, t.records);
+}
+
+#[test]
+fn replaying_a_log_twice_gives_the_same_digest() {
+    let mut t = new_table(22);
+    play_random(&mut t, 200, 22);
+    let save = botn::save_of(&t);
+    let a = botn::load_save(&save, Path::new("x.ron")).unwrap().digest();
+    let b = botn::load_save(&save, Path::new("x.ron")).unwrap().digest();
+    assert_eq!(a, b);
+    assert_eq!(a, t.digest());
+}
+
+#[test]
+fn a_bad_action_in_a_log_is_named() {
+    let mut t = new_table(23);
+    play_random(&mut t, 10, 23);
+    let mut save = botn::save_of(&t);
+    save.log.insert(3, Record { seat: ALLIED, act: Act::Game(Action::DrawBlind) });
+    let err = botn::load_save(&save, Path::new("x.ron")).err().expect("refused").to_string();
+    assert!(err.starts_with("action 4 of the log (Game(DrawBlind)) is illegal"), "{err}");
+}
+
+#[test]
+fn undo_goes_back_to_the_last_commit_point_and_never_rerolls() {
+    let mut t = after_draft(24);
+    let marmont = army(&t, "Marmont");
+    let start = t.digest();
+    t.submit(FRENCH, Act::Game(Action::LayOutArmyCard { army: marmont, skip: vec![] })).unwrap();
+    assert!(t.can_undo());
+    t.undo().unwrap();
+    assert_eq!(t.digest(), start, "undo restores the table exactly");
+    t.submit(FRENCH, Act::Game(Action::LayOutArmyCard { army: marmont, skip: vec![] })).unwrap();
+    t.submit(FRENCH, Act::RollDice(2)).unwrap();
+    let rolled = t.entries.last().cloned();
+    assert!(!t.can_undo(), "a roll is a commit point");
+    assert!(t.undo().is_err());
+    assert_eq!(t.entries.last().cloned(), rolled);
+    // A blind draw is a commit point too; a face-up draw is not.
+    let fu = t.game.face_up[0];
+    t.submit(FRENCH, Act::Game(Action::DrawFaceUp { card: fu })).unwrap();
+    assert!(t.can_undo());
+    t.submit(FRENCH, Act::Game(Action::DrawBlind)).unwrap();
+    assert!(!t.can_undo());
+}
+
+#[test]
+fn dice_rolls_come_from_the_seeded_table_rng() {
+    let mut a = new_table(25);
+    let mut b = new_table(25);
+    a.submit(FRENCH, Act::RollDice(6)).unwrap();
+    b.submit(FRENCH, Act::RollDice(6)).unwrap();
+    assert_eq!(a.entries, b.entries);
+    let grognard::engine::table::Entry::Dice { values, .. } = &a.entries[0] else { panic!() };
+    assert_eq!(values.len(), 6);
+    assert!(values.iter().all(|v| (1..=6).contains(v)));
+    assert!(a.submit(FRENCH, Act::RollDice(0)).is_err());
+}
+
+#[test]
+fn the_journal_reads_back_with_undos_and_a_torn_last_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.ron");
+    let mut t = new_table(26);
+    let mut j = Journal::create(&path, &botn::save_of(&t)).unwrap();
+    let mut rng = grognard::engine::rng::TableRng::from_seed(26);
+    for _ in 0..15 {
+        let l = legal(&t);
+        let seat = grognard::engine::rules::Game::active_seat(&t.game).unwrap();
+        let act = Act::Game(l[rng.below(l.len())].clone());
+        t.submit(seat, act.clone()).unwrap();
+        j.append(&JournalLine::Applied(Record { seat, act })).unwrap();
+    }
+    if t.can_undo() {
+        t.undo().unwrap();
+        j.append::<Action>(&JournalLine::Undo).unwrap();
+    }
+    drop(j);
+    // A kill in the middle of a write leaves half a line.
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("Applied((seat:(0),act:Game(Dr");
+    std::fs::write(&path, text).unwrap();
+    let save = Journal::read::<Action>(&path).unwrap();
+    assert_eq!(save.log, t.records);
+    assert_eq!(botn::load_save(&save, &path).unwrap().digest(), t.digest());
+}
+
+fn broken_scenario(edit: impl Fn(&str, &str) -> String, file: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = scenario_path().parent().unwrap().to_path_buf();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let text = if name == file { edit(&name, &text) } else { text };
+        std::fs::write(dir.path().join(&name), text).unwrap();
+    }
+    let path = dir.path().join("beginner.ron");
+    (dir, path)
+}
+
+#[test]
+fn a_malformed_scenario_names_file_line_and_field() {
+    // A missing field.
+    let (_d, path) = broken_scenario(|_, t| t.replacen("terrain: River, ", "", 1), "board.ron");
+    let err = Scenario::load(&path).unwrap_err();
+    assert!(err.file.ends_with("board.ron"), "{err}");
+    assert!(err.message.contains("terrain"), "{err}");
+    let line = std::fs::read_to_string(&err.file).unwrap().lines().nth(err.line - 1).unwrap().to_string();
+    assert!(line.contains("Plösen") || line.contains("Möckern") || line.contains("name"), "{err} -> {line}");
+    // A reference to a field that does not exist.
+    let (_d, path) = broken_scenario(|_, t| t.replace("\"Plaußig\", \"Seehausen\"", "\"Plaussig\", \"Seehausen\""), "armies.ron");
+    let err = Scenario::load(&path).unwrap_err();
+    assert!(err.file.ends_with("armies.ron"));
+    assert!(err.message.contains("villages") && err.message.contains("Plaussig"), "{err}");
+    let line = std::fs::read_to_string(&err.file).unwrap().lines().nth(err.line - 1).unwrap().to_string();
+    assert!(line.contains("Platow"), "{err} -> {line}");
+    // A syntax error.
+    let (_d, path) = broken_scenario(|_, t| t.replacen("(label: \"14.10.\"", "(label \"14.10.\"", 1), "tracks.ron");
+    let err = Scenario::load(&path).unwrap_err();
+    assert!(err.file.ends_with("tracks.ron"));
+    let text = std::fs::read_to_string(&err.file).unwrap();
+    let expected = text.lines().position(|l| l.contains("(label \"14.10.\"")).unwrap() + 1;
+    assert_eq!(err.line, expected, "{err}");
+    assert!(err.to_string().contains(&format!("tracks.ron:{expected}:")), "{err}");
+}
+
+#[test]
+fn a_changed_scenario_is_seen_on_the_next_start() {
+    // The data is read at start: an edit shows without a rebuild.
+    let (_d, path) = broken_scenario(|_, t| t.replace("(card: 4,  name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 4", "(card: 4,  name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 5"), "armies.ron");
+    let t = botn::new_table(&path, 1, Mode::Enforced).unwrap();
+    assert_eq!(t.game.armies[t.game.sc.army_id("Yorck").unwrap()].strength, 5);
+    assert_ne!(t.game.sc.hash, new_table(1).game.sc.hash, "a save on the old data would be refused");
+}
+
+#[test]
+fn a_malformed_save_names_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.ron");
+    let mut text = botn::save_of(&new_table(27)).to_ron();
+    text = text.replacen("seed: 27", "seed: \"x\"", 1);
+    std::fs::write(&path, &text).unwrap();
+    let err = SaveFile::<Action>::read(&path).unwrap_err();
+    let line = text.lines().nth(err.line - 1).unwrap();
+    assert!(line.contains("seed"), "{err}");
+}
