@@ -95,7 +95,8 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
     }
     let mut tracks: Vec<Track> = vec![Vec::new(); count];
     app.update(); // the first update only initialises time
-    for _ in 0..(10.0 * STEPS_PER_SECOND) as usize {
+    let mut still_for = 0;
+    for _ in 0..(12.0 * STEPS_PER_SECOND) as usize {
         app.update();
         let world = app.world();
         let mut resting = true;
@@ -103,12 +104,32 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
             let tf = world.get::<Transform>(e).expect("die body");
             tracks[i].push((tf.translation, tf.rotation));
             let asleep = world.get::<Sleeping>(e).is_some();
-            let still = world.get::<LinearVelocity>(e).is_some_and(|v| v.0.length() < 0.02)
-                && world.get::<AngularVelocity>(e).is_some_and(|v| v.0.length() < 0.02);
+            let still = world.get::<LinearVelocity>(e).is_some_and(|v| v.0.length() < 0.03)
+                && world.get::<AngularVelocity>(e).is_some_and(|v| v.0.length() < 0.03);
             resting &= asleep || still;
         }
-        if resting && tracks[0].len() > 20 {
-            break;
+        still_for = if resting { still_for + 1 } else { 0 };
+        if still_for >= 20 {
+            // A die cocked against a wall or another die is nudged until it lies flat, as a
+            // player would; the nudge is part of the recorded throw.
+            let cocked: Vec<Entity> = dice
+                .iter()
+                .copied()
+                .filter(|&e| {
+                    let r = app.world().get::<Transform>(e).expect("die body").rotation;
+                    (r * face_normal(up_face(r))).y < 0.98
+                })
+                .collect();
+            if cocked.is_empty() {
+                break;
+            }
+            for e in cocked {
+                let kick = Vec3::new(rng.unit() - 0.5, 0.0, rng.unit() - 0.5) * 6.0;
+                let mut entity = app.world_mut().entity_mut(e);
+                entity.remove::<Sleeping>();
+                entity.insert((AngularVelocity(kick), LinearVelocity(Vec3::Y * 2.0 + kick.zyx() * 0.2)));
+            }
+            still_for = 0;
         }
     }
     tracks

@@ -77,7 +77,7 @@ fn dress_pieces(
 ) {
     let m = store.get_or_insert_with(|| {
         PieceMeshesHandle(PieceMeshes {
-            marker: meshes.add(Cylinder::new(0.2, 0.12)),
+            marker: meshes.add(Cylinder::new(0.25, 0.14)),
             army: meshes.add(Cuboid::new(0.78, 0.26, 0.78)),
             card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
             chip: meshes.add(Cylinder::new(0.16, 0.05)),
@@ -140,24 +140,26 @@ struct PieceMeshesHandle(PieceMeshes);
 /// Where each marker stands within its field: a ring of eight slots around the army's place.
 pub fn marker_offset(game: &Botn, marker: MarkerId, field: SpaceId) -> Vec3 {
     let slot = game.markers_at(field).position(|m| m == marker).unwrap_or(0) as f32;
-    let angle = slot * std::f32::consts::TAU / 8.0 + 0.4;
-    Vec3::new(angle.cos(), 0.0, angle.sin()) * (FIELD_RADIUS * 0.62)
+    // Successive slots are 135° apart, so two or three markers never sit side by side.
+    let angle = slot * std::f32::consts::TAU * 3.0 / 8.0 - 2.4;
+    Vec3::new(angle.cos(), 0.0, angle.sin()) * (FIELD_RADIUS * 0.72)
 }
 
 /// Off-board positions: army cards in columns beside the board, decks and the face-up row right.
 pub fn card_world(place: CardPlace) -> Option<(Vec3, bool)> {
     let face_up_row = |i: u8| Vec3::new(14.0 + i as f32 * 1.2, 0.0, -6.2);
     Some(match place {
-        CardPlace::ArmyCards(Side::French, i, played) => (Vec3::new(-10.0 - (i / 8) as f32 * 1.1, 0.0, -9.8 + (i % 8) as f32 * 1.45), !played),
-        CardPlace::ArmyCards(Side::Allied, i, played) => (Vec3::new(-11.3 - (i / 8) as f32 * 1.1 - 1.1, 0.0, -9.8 + (i % 8) as f32 * 1.45), !played),
+        // Each side's army cards in a row in front of its player: French south, Allied north.
+        CardPlace::ArmyCards(Side::French, i, played) => (Vec3::new(-4.5 + i as f32 * 1.6, 0.0, 14.6), !played),
+        CardPlace::ArmyCards(Side::Allied, i, played) => (Vec3::new(-5.5 + i as f32 * 1.6, 0.0, -14.8), !played),
         CardPlace::FaceUp(i) => (face_up_row(i), true),
         CardPlace::DrawPile(i) => (Vec3::new(14.0, i as f32 * 0.022, -3.8), false),
         CardPlace::Discard(i) => (Vec3::new(15.2, i as f32 * 0.022, -3.8), true),
         CardPlace::ScoutSupply(i) => (Vec3::new(16.4, i as f32 * 0.022, -3.8), true),
         CardPlace::Mission(i) => (Vec3::new(14.0 + i as f32 * 1.2, 0.0, -9.4), false),
         CardPlace::Draft(i) => (Vec3::new(14.0 + i as f32 * 1.2, 0.0, -11.2), false),
-        CardPlace::Hand(Side::French, i) => (Vec3::new(-1.5 + i as f32 * 0.95, 0.0, 15.2), false),
-        CardPlace::Hand(Side::Allied, i) => (Vec3::new(-1.5 + i as f32 * 0.95, 0.0, -15.0), false),
+        CardPlace::Hand(Side::French, i) => (Vec3::new(-1.5 + i as f32 * 1.2, 0.0, 16.4), false),
+        CardPlace::Hand(Side::Allied, i) => (Vec3::new(-1.5 + i as f32 * 1.2, 0.0, -16.6), false),
         CardPlace::OutOfGame | CardPlace::MissionBox => return None,
     })
 }

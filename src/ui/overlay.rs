@@ -12,6 +12,16 @@ use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+/// The horizontal direction from the nearest field centre to a marker.
+fn markers_outward(pos: Vec3, fields: &Query<(&Field, &GlobalTransform)>) -> Vec3 {
+    let centre = fields
+        .iter()
+        .map(|(_, tf)| tf.translation())
+        .min_by(|a, b| a.xz().distance(pos.xz()).total_cmp(&b.xz().distance(pos.xz())))
+        .unwrap_or(pos);
+    (pos - centre).with_y(0.0).normalize_or_zero()
+}
+
 /// A card title broken into short lines, to fit the card's face.
 fn card_face(title: &str) -> String {
     title.replace(": ", "\n").replace('/', "/\n")
@@ -52,12 +62,19 @@ pub fn labels(
             text(p, game.sc.field_name(f.0), 11.0, dark, Some(egui::Color32::from_rgba_unmultiplied(240, 232, 210, 200)));
         }
     }
+    // Each marker carries its army's name on a chip of its side's colour.
     for (m, tf) in &markers {
         if tf.translation().y < -1.0 {
             continue;
         }
-        if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.1) {
-            text(p, &abbreviation(game.army_name(m.army)), 10.0, egui::Color32::WHITE, None);
+        // The label sits on the outer side of the marker, away from the field's other markers.
+        let out = markers_outward(tf.translation(), &fields);
+        if let Some(p) = to_screen(tf.translation() + out * 0.25 + Vec3::Y * 0.1) {
+            let bg = match game.army_side(m.army) {
+                crate::games::botn::Side::French => egui::Color32::from_rgb(38, 70, 180),
+                crate::games::botn::Side::Allied => egui::Color32::from_rgb(190, 40, 30),
+            };
+            text(p, &abbreviation(game.army_name(m.army)), 10.5, egui::Color32::WHITE, Some(bg));
         }
     }
     for (a, s, tf) in &armies {

@@ -235,16 +235,20 @@ pub fn panels(
     });
 
     // Tracks and log.
-    egui::Window::new("Tracks").anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0]).default_width(300.0).resizable(false).show(&ctx, |ui| {
-        ui.label(format!("Turn {} — {} to act", game.turn, game.active.name()));
+    egui::Window::new("Tracks").anchor(egui::Align2::CENTER_TOP, [0.0, 6.0]).title_bar(false).resizable(false).show(&ctx, |ui| {
         let date = game.current_date().unwrap_or("before 14.10.");
-        ui.label(format!("Time: {} (date {date}) — space {} of {}", game.time_label(), game.time, game.sc.time.len() - 1));
-        ui.add(egui::ProgressBar::new(game.time as f32 / (game.sc.time.len() - 1) as f32).desired_width(280.0));
-        ui.label(format!("Victory points — French {}  ·  Allied {}", game.vp[0], game.vp[1]));
-        ui.label(format!("Draw pile {} · discards {} · scout cards in supply {}", game.draw_pile.len(), game.discard.len(), game.scout_supply));
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("Turn {} · {}", game.turn, game.active.name())).strong());
+            ui.separator();
+            ui.label(format!("Time {} ({date})", game.time_label()));
+            ui.add(egui::ProgressBar::new(game.time as f32 / (game.sc.time.len() - 1) as f32).desired_width(90.0));
+            ui.separator();
+            ui.label(format!("VP French {} · Allied {}", game.vp[0], game.vp[1]));
+        });
+        ui.label(egui::RichText::new(format!("Draw pile {} · discards {} · scout cards in supply {}", game.draw_pile.len(), game.discard.len(), game.scout_supply)).small());
     });
-    egui::Window::new("Log").anchor(egui::Align2::RIGHT_TOP, [-6.0, 150.0]).default_width(300.0).max_height(height * 0.45).resizable(false).show(&ctx, |ui| {
-        egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.42).show(ui, |ui| {
+    egui::Window::new("Log").anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0]).default_width(300.0).max_height(height * 0.38).resizable(false).show(&ctx, |ui| {
+        egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
             for entry in table.0.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                 ui.horizontal_wrapped(|ui| {
                     ui.spacing_mut().item_spacing.x = 0.0;
@@ -270,7 +274,7 @@ pub fn panels(
             }
         });
     });
-    egui::Window::new("Player aids").anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0]).default_width(300.0).default_open(false).show(&ctx, |ui| {
+    egui::Window::new("Player aids").anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0]).default_width(300.0).default_open(false).show(&ctx, |ui| {
         let aids = &game.sc.aids;
         ui.label(egui::RichText::new("5 actions per turn").strong());
         for a in &aids.actions {

@@ -1,0 +1,68 @@
+//! Render smoke test: the window under Xvfb takes a screenshot of the table, and the board, the
+//! terrain of the fields and both sides' pieces are in it.
+#![cfg(feature = "gui")]
+use std::process::Command;
+
+fn count(img: &[u8], channels: usize, pred: impl Fn(u8, u8, u8) -> bool) -> usize {
+    img.chunks(channels).filter(|p| pred(p[0], p[1], p[2])).count()
+}
+
+#[test]
+fn screenshot_shows_board_and_pieces() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("table.png");
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/battle-of-the-nations/beginner.ron");
+    // A save with armies laid out, so that pieces of both sides stand on the board.
+    let mut t = grognard::games::botn::new_table(std::path::Path::new(scenario), 3, grognard::engine::rules::Mode::Enforced).unwrap();
+    use grognard::engine::table::Act;
+    use grognard::games::botn::Action;
+    use grognard::games::botn::data::District;
+    let s = grognard::engine::seats::SeatId(0);
+    for d in [District::North, District::South] {
+        t.submit(s, Act::Game(Action::DraftDistrict(d))).unwrap();
+        let k = t.game.draft_pair[0];
+        t.submit(s, Act::Game(Action::KeepMission(k))).unwrap();
+    }
+    let marmont = t.game.sc.army_id("Marmont").unwrap() as u8;
+    t.submit(s, Act::Game(Action::LayOutArmyCard { army: marmont, skip: vec![] })).unwrap();
+    for _ in 0..4 {
+        t.submit(s, Act::Game(Action::DrawBlind)).unwrap();
+    }
+    let langeron = t.game.sc.army_id("Langeron").unwrap() as u8;
+    t.submit(grognard::engine::seats::SeatId(1), Act::Game(Action::LayOutArmyCard { army: langeron, skip: vec![] })).unwrap();
+    let save = tmp.path().join("game.ron");
+    grognard::games::botn::save_of(&t).write(&save).unwrap();
+
+    let status = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_grognard"), "screenshot"])
+        .arg(&save)
+        .arg("--out")
+        .arg(&out)
+        .args(["--seat", "spectator"])
+        .env("GROGNARD_HOME", tmp.path())
+        .status()
+        .expect("xvfb-run is installed (see the README)");
+    assert!(status.success());
+    if let Some(keep) = std::env::var_os("GROGNARD_KEEP_SHOT") {
+        std::fs::copy(&out, keep).unwrap();
+    }
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let img = &buf[..info.buffer_size()];
+    let ch = info.color_type.samples();
+    assert_eq!((info.width, info.height), (1280, 800));
+    let total = img.len() / ch;
+    // The printed board (parchment) covers a good part of the picture.
+    let parchment = count(img, ch, |r, g, b| r > 200 && g > 190 && b > 160 && r >= b);
+    assert!(parchment > total / 10, "board: {parchment} of {total}");
+    // River fields (blue) and forest fields (green) are drawn.
+    let river = count(img, ch, |r, g, b| b > 150 && r < 140 && g > 110 && g < 190);
+    let forest = count(img, ch, |r, g, b| g > 100 && r < 100 && b < 100);
+    assert!(river > 500 && forest > 300, "river {river}, forest {forest}");
+    // French (deep blue) and Allied (red) markers stand on the board.
+    let french = count(img, ch, |r, g, b| b > 120 && r < 70 && g < 110);
+    let allied = count(img, ch, |r, g, b| r > 140 && g < 70 && b < 70);
+    assert!(french > 100 && allied > 100, "french {french}, allied {allied}");
+}
