@@ -1,1 +1,59 @@
-fn main() {}
+//! Benchmarks: applying actions to a table, and replaying a whole game's log.
+//! Run with `cargo bench --no-default-features`.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use grognard::cli::play_game;
+use grognard::engine::rules::{Game, Mode};
+use grognard::engine::table::Act;
+use grognard::games::botn::{self, Scenario, ai::Player};
+use std::path::Path;
+use std::sync::Arc;
+
+fn scenario() -> Arc<Scenario> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
+    Arc::new(Scenario::load(&path).expect("scenario loads"))
+}
+
+fn benches(c: &mut Criterion) {
+    let sc = scenario();
+    let game = play_game(sc.clone(), 7, Player::Random, 5000).expect("a complete game");
+    let log = game.records.clone();
+    println!("reference game: {} actions", log.len());
+
+    c.bench_function("apply one action (check + apply, legal list)", |b| {
+        b.iter_batched(
+            || botn::table_on(sc.clone(), 7, Mode::Enforced),
+            |mut t| {
+                // The first 20 actions of the reference game, each listed, checked and applied.
+                let mut legal = Vec::new();
+                for r in log.iter().take(20) {
+                    t.game.legal_actions(t.mode, &mut legal);
+                    t.submit(r.seat, r.act.clone()).unwrap();
+                }
+                t
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    c.bench_function("replay a complete game log", |b| {
+        b.iter_batched(
+            || botn::table_on(sc.clone(), 7, Mode::Enforced),
+            |mut t| {
+                t.replay(log.iter().cloned()).unwrap();
+                t
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    c.bench_function("complete random game", |b| b.iter(|| play_game(sc.clone(), 11, Player::Random, 5000).unwrap()));
+    c.bench_function("roll 10 dice", |b| {
+        b.iter_batched(
+            || botn::table_on(sc.clone(), 7, Mode::Enforced),
+            |mut t| t.submit(grognard::engine::seats::SeatId(0), Act::RollDice(10)).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(actions, benches);
+criterion_main!(actions);

@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Parser, Debug)]
-#[command(name = "grognard", version, about = "A 3D virtual tabletop for Napoleonic board wargames, with their rules enforced")]
+#[command(
+    name = "grognard",
+    version,
+    about = "A 3D virtual tabletop for Napoleonic board wargames, with their rules enforced"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -82,8 +86,12 @@ pub fn run() -> i32 {
         Some(Command::Screenshot { file, out, seat, seed }) => open_window(&file, Some(seed), false, Some((out, seat))),
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
-        Some(Command::Simulate { scenario, games, seed, players, save_dir }) => simulate(&scenario, games, seed, players, save_dir.as_deref()),
-        Some(Command::Autoplay { scenario, journal, seed, actions, delay_ms }) => autoplay(&scenario, &journal, seed, actions, delay_ms),
+        Some(Command::Simulate { scenario, games, seed, players, save_dir }) => {
+            simulate(&scenario, games, seed, players, save_dir.as_deref())
+        }
+        Some(Command::Autoplay { scenario, journal, seed, actions, delay_ms }) => {
+            autoplay(&scenario, &journal, seed, actions, delay_ms)
+        }
     }
 }
 
@@ -180,7 +188,9 @@ pub fn play_game(sc: Arc<Scenario>, seed: u64, players: ai::Player, max_actions:
             return Err(format!("seed {seed}: dead end, no legal action at {:?}", table.game.step));
         }
         let action = ai::choose(&table.game, &legal, players, &mut chooser);
-        table.submit(seat, Act::Game(action.clone())).map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;
+        table
+            .submit(seat, Act::Game(action.clone()))
+            .map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;
     }
     Ok(table)
 }

@@ -21,7 +21,8 @@ fn validate_accepts_the_shipped_data_and_names_errors() {
         std::fs::copy(f, tmp.path().join(f.file_name().unwrap())).unwrap();
     }
     let armies = tmp.path().join("armies.ron");
-    let text = std::fs::read_to_string(&armies).unwrap().replacen("strength: 2, markers: 3", "strength: two, markers: 3", 1);
+    let text =
+        std::fs::read_to_string(&armies).unwrap().replacen("strength: 2, markers: 3", "strength: two, markers: 3", 1);
     std::fs::write(&armies, &text).unwrap();
     let out = grognard().arg("validate").arg(&armies).arg(tmp.path().join("beginner.ron")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -42,11 +43,18 @@ fn replay_prints_the_digest_and_names_the_first_bad_action() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("digest {}", t.digest()));
     let mut save = botn::save_of(&t);
     save.log.truncate(5);
-    save.log.push(grognard::engine::table::Record { seat: ALLIED, act: grognard::engine::table::Act::Game(botn::Action::Pass) });
+    save.log.push(grognard::engine::table::Record {
+        seat: ALLIED,
+        act: grognard::engine::table::Act::Game(botn::Action::Pass),
+    });
     save.write(&path).unwrap();
     let out = grognard().arg("replay").arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("action 6 of the log"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("action 6 of the log"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -54,7 +62,17 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
     let tmp = tempfile::tempdir().unwrap();
     for players in ["random", "ai"] {
         let out = grognard()
-            .args(["simulate", scenario_path().to_str().unwrap(), "--games", "4", "--seed", "7", "--players", players, "--save-dir"])
+            .args([
+                "simulate",
+                scenario_path().to_str().unwrap(),
+                "--games",
+                "4",
+                "--seed",
+                "7",
+                "--players",
+                players,
+                "--save-dir",
+            ])
             .arg(tmp.path())
             .output()
             .unwrap();
@@ -71,7 +89,10 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
             assert!(game["winner"].is_string());
             let save = tmp.path().join(format!("game-{seed}.ron"));
             let out = grognard().arg("replay").arg(&save).output().unwrap();
-            assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("digest {}", game["digest"].as_str().unwrap()));
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).trim(),
+                format!("digest {}", game["digest"].as_str().unwrap())
+            );
         }
     }
 }

@@ -32,4 +32,3 @@ fn the_same_throw_twice_follows_the_same_path() {
     let b = simulate_throw(2, &mut TableRng::from_seed(99));
     assert_eq!(a, b);
 }
-

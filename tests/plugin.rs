@@ -21,7 +21,12 @@ fn send(app: &mut App, seat: grognard::engine::seats::SeatId, action: Action) ->
     app.update();
     app.update(); // the state transition applies on the next frame
     let msgs = app.world().resource::<Messages<Outcome>>();
-    msgs.iter_current_update_messages().cloned().collect::<Vec<_>>().into_iter().chain(msgs.get_cursor().read(msgs).cloned()).collect()
+    msgs.iter_current_update_messages()
+        .cloned()
+        .collect::<Vec<_>>()
+        .into_iter()
+        .chain(msgs.get_cursor().read(msgs).cloned())
+        .collect()
 }
 
 #[test]
@@ -54,7 +59,11 @@ fn requests_apply_through_the_message_and_phases_follow() {
     let marmont = app.world().resource::<TableRes<Botn>>().0.game.sc.army_id("Marmont").unwrap() as u8;
     send(&mut app, FRENCH, Action::LayOutArmyCard { army: marmont, skip: vec![] });
     let world = app.world_mut();
-    let on_board: Vec<_> = world.query::<(&TroopMarker, &At)>().iter(world).filter(|(m, at)| m.army == marmont && at.0.is_some()).collect();
+    let on_board: Vec<_> = world
+        .query::<(&TroopMarker, &At)>()
+        .iter(world)
+        .filter(|(m, at)| m.army == marmont && at.0.is_some())
+        .collect();
     assert_eq!(on_board.len(), 3);
     // A refused request reports its rule and changes nothing.
     let before = app.world().resource::<TableRes<Botn>>().0.digest();

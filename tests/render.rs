@@ -13,7 +13,9 @@ fn screenshot_shows_board_and_pieces() {
     let out = tmp.path().join("table.png");
     let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/battle-of-the-nations/beginner.ron");
     // A save with armies laid out, so that pieces of both sides stand on the board.
-    let mut t = grognard::games::botn::new_table(std::path::Path::new(scenario), 3, grognard::engine::rules::Mode::Enforced).unwrap();
+    let mut t =
+        grognard::games::botn::new_table(std::path::Path::new(scenario), 3, grognard::engine::rules::Mode::Enforced)
+            .unwrap();
     use grognard::engine::table::Act;
     use grognard::games::botn::Action;
     use grognard::games::botn::data::District;
@@ -29,7 +31,8 @@ fn screenshot_shows_board_and_pieces() {
         t.submit(s, Act::Game(Action::DrawBlind)).unwrap();
     }
     let langeron = t.game.sc.army_id("Langeron").unwrap() as u8;
-    t.submit(grognard::engine::seats::SeatId(1), Act::Game(Action::LayOutArmyCard { army: langeron, skip: vec![] })).unwrap();
+    t.submit(grognard::engine::seats::SeatId(1), Act::Game(Action::LayOutArmyCard { army: langeron, skip: vec![] }))
+        .unwrap();
     let save = tmp.path().join("game.ron");
     grognard::games::botn::save_of(&t).write(&save).unwrap();
 

@@ -117,7 +117,13 @@ fn first_turn_needs_an_army_card_first() {
     // Game Play [2]: in the first turn an army card before actions 2, 3, 4.
     let t = after_draft(8);
     let l = legal(&t);
-    assert!(l.iter().all(|a| matches!(a, Action::LayOutArmyCard { .. } | Action::DrawFaceUp { .. } | Action::DrawBlind | Action::PlayTimeCard { .. })), "{l:?}");
+    assert!(
+        l.iter().all(|a| matches!(
+            a,
+            Action::LayOutArmyCard { .. } | Action::DrawFaceUp { .. } | Action::DrawBlind | Action::PlayTimeCard { .. }
+        )),
+        "{l:?}"
+    );
     assert!(l.iter().any(|a| matches!(a, Action::LayOutArmyCard { .. })));
 }
 
@@ -127,15 +133,24 @@ fn terrain_card_example() {
     // plain fields, so he must choose one.
     let mut t = to_allied_turn(9);
     let langeron = lay_out_langeron(&mut t);
-    let [plain] = give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..] else { panic!() };
+    let [plain] =
+        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..]
+    else {
+        panic!()
+    };
     let choices: Vec<u8> = legal(&t)
         .into_iter()
         .filter_map(|a| match a {
-            Action::PlayTerrainCard { card, marker } if card == plain && t.game.markers[marker as usize].army == langeron => Some(marker),
+            Action::PlayTerrainCard { card, marker }
+                if card == plain && t.game.markers[marker as usize].army == langeron =>
+            {
+                Some(marker)
+            }
             _ => None,
         })
         .collect();
-    let mut fields: Vec<&str> = choices.iter().map(|m| t.game.sc.field_name(t.game.markers[*m as usize].at.unwrap())).collect();
+    let mut fields: Vec<&str> =
+        choices.iter().map(|m| t.game.sc.field_name(t.game.markers[*m as usize].at.unwrap())).collect();
     fields.sort();
     assert_eq!(fields, ["Breitenfeld", "Klein-Wiederitzsch"]);
     // Plösen is a hill: a plain card cannot remove that marker.
@@ -153,7 +168,10 @@ fn movement_card_example() {
     // adjacent field, never onto a field already holding a Langeron marker, never off the board.
     let mut t = to_allied_turn(10);
     let langeron = lay_out_langeron(&mut t);
-    let [card] = give_cards(&mut t, Side::Allied, &[ActionCard::Move(vec![UnitType::Cavalry, UnitType::Infantry])])[..] else { panic!() };
+    let [card] = give_cards(&mut t, Side::Allied, &[ActionCard::Move(vec![UnitType::Cavalry, UnitType::Infantry])])[..]
+    else {
+        panic!()
+    };
     let from = marker_on(&t, langeron, "Breitenfeld");
     let plosen = field(&t, "Plösen");
     let before = t.digest();
@@ -162,7 +180,9 @@ fn movement_card_example() {
     assert!(err.to_string().contains("already holds a marker of Langeron"), "{err}");
     assert_eq!(t.digest(), before, "a refused action leaves the table untouched");
     // Not adjacent: Breitenfeld to Taucha.
-    let err = t.submit(ALLIED, Act::Game(Action::PlayMovementCard { card, marker: from, to: field(&t, "Taucha") })).unwrap_err();
+    let err = t
+        .submit(ALLIED, Act::Game(Action::PlayMovementCard { card, marker: from, to: field(&t, "Taucha") }))
+        .unwrap_err();
     assert!(err.to_string().contains("not adjacent"), "{err}");
     // A legal move: one field, time +1, the card discarded.
     let to = field(&t, "Seehausen");
@@ -172,7 +192,9 @@ fn movement_card_example() {
     assert_eq!(t.game.time, time + 1);
     // Only units shown on the card may move: Langeron is infantry, this card moves cavalry.
     let [cav] = give_cards(&mut t, Side::Allied, &[ActionCard::Move(vec![UnitType::Cavalry])])[..] else { panic!() };
-    let err = t.submit(ALLIED, Act::Game(Action::PlayMovementCard { card: cav, marker: from, to: field(&t, "Breitenfeld") })).unwrap_err();
+    let err = t
+        .submit(ALLIED, Act::Game(Action::PlayMovementCard { card: cav, marker: from, to: field(&t, "Breitenfeld") }))
+        .unwrap_err();
     assert!(err.to_string().contains("markers are infantry"), "{err}");
 }
 
@@ -187,15 +209,27 @@ fn placing_an_army_scores_and_clears_the_field() {
     t.game.hands[1].extend(scout);
     t.game.scout_supply -= 1;
     // Remove Langeron's markers on Plösen and Klein-Wiederitzsch with scout card + plain card.
-    let [plain] = give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..] else { panic!() };
-    t.submit(ALLIED, Act::Game(Action::PlayTerrainCard { card: plain, marker: marker_on(&t, langeron, "Klein-Wiederitzsch") })).unwrap();
+    let [plain] =
+        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..]
+    else {
+        panic!()
+    };
+    t.submit(
+        ALLIED,
+        Act::Game(Action::PlayTerrainCard { card: plain, marker: marker_on(&t, langeron, "Klein-Wiederitzsch") }),
+    )
+    .unwrap();
     let (vp, time) = (t.game.vp, t.game.time);
     let marmont_before = t.game.markers_on_board(marmont).count();
     t.submit(ALLIED, Act::Game(Action::PlayScoutCard { marker: marker_on(&t, langeron, "Plösen") })).unwrap();
     let breitenfeld = field(&t, "Breitenfeld");
     assert_eq!(t.game.armies[langeron as usize].at, Some(breitenfeld));
     assert_eq!(t.game.markers_at(breitenfeld).count(), 0, "the field is cleared");
-    assert_eq!(t.game.markers_on_board(marmont).count(), marmont_before - 1, "Marmont's marker on Breitenfeld went too");
+    assert_eq!(
+        t.game.markers_on_board(marmont).count(),
+        marmont_before - 1,
+        "Marmont's marker on Breitenfeld went too"
+    );
     assert_eq!(t.game.vp, [vp[0], vp[1] + 1]);
     assert_eq!(t.game.time, time + 2, "scout card +1 and own army placed +1");
     assert_eq!(t.game.scouts_in_hand(Side::Allied), 1, "a scout card for the placed army");
@@ -212,10 +246,18 @@ fn cascade_places_the_other_sides_army_without_points() {
     let moeckern = marker_on(&t, marmont, "Möckern");
     t.game.markers[moeckern as usize].at = None;
     t.game.markers[moeckern as usize].removed = true;
-    let [plain] = give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..] else { panic!() };
+    let [plain] =
+        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..]
+    else {
+        panic!()
+    };
     t.game.hands[1].push(HandCard::Scout);
     t.game.scout_supply -= 1;
-    t.submit(ALLIED, Act::Game(Action::PlayTerrainCard { card: plain, marker: marker_on(&t, langeron, "Klein-Wiederitzsch") })).unwrap();
+    t.submit(
+        ALLIED,
+        Act::Game(Action::PlayTerrainCard { card: plain, marker: marker_on(&t, langeron, "Klein-Wiederitzsch") }),
+    )
+    .unwrap();
     let (vp, time) = (t.game.vp, t.game.time);
     // Langeron placed on Breitenfeld clears Marmont's marker: Marmont is down to Lindenthal.
     t.submit(ALLIED, Act::Game(Action::PlayScoutCard { marker: marker_on(&t, langeron, "Plösen") })).unwrap();
@@ -231,7 +273,9 @@ fn time_bar_reveals_missions_and_ends_the_game() {
     let mut t = after_draft(13);
     let marmont = army(&t, "Marmont");
     t.submit(FRENCH, Act::Game(Action::LayOutArmyCard { army: marmont, skip: vec![] })).unwrap();
-    let [time_card, time_card2] = give_cards(&mut t, Side::French, &[ActionCard::Time, ActionCard::Time])[..] else { panic!() };
+    let [time_card, time_card2] = give_cards(&mut t, Side::French, &[ActionCard::Time, ActionCard::Time])[..] else {
+        panic!()
+    };
     t.game.time = 4;
     t.submit(FRENCH, Act::Game(Action::PlayTimeCard { card: time_card })).unwrap();
     assert_eq!(t.game.time_label(), "15.10.");
@@ -276,15 +320,25 @@ fn wild_card_is_two_identical_cards_for_one_time_step() {
     // 5. Play a Wild Card.
     let mut t = to_allied_turn(15);
     let langeron = lay_out_langeron(&mut t);
-    let ids = give_cards(&mut t, Side::Allied, &[ActionCard::Move(vec![UnitType::Artillery]), ActionCard::Move(vec![UnitType::Artillery])]);
+    let ids = give_cards(
+        &mut t,
+        Side::Allied,
+        &[ActionCard::Move(vec![UnitType::Artillery]), ActionCard::Move(vec![UnitType::Artillery])],
+    );
     let from = marker_on(&t, langeron, "Breitenfeld");
     let to = field(&t, "Seehausen");
     let time = t.game.time;
     t.submit(ALLIED, Act::Game(Action::PlayWildCard { cards: [ids[0], ids[1]], marker: from, to: Some(to) })).unwrap();
     assert_eq!(t.game.markers[from as usize].at, Some(to), "any movement card: an artillery pair moves infantry");
     assert_eq!(t.game.time, time + 1, "the time indicator moves only one point");
-    let ids = give_cards(&mut t, Side::Allied, &[ActionCard::Time, ActionCard::Terrain(grognard::engine::geometry::Terrain::Hill)]);
-    let err = t.submit(ALLIED, Act::Game(Action::PlayWildCard { cards: [ids[0], ids[1]], marker: from, to: None })).unwrap_err();
+    let ids = give_cards(
+        &mut t,
+        Side::Allied,
+        &[ActionCard::Time, ActionCard::Terrain(grognard::engine::geometry::Terrain::Hill)],
+    );
+    let err = t
+        .submit(ALLIED, Act::Game(Action::PlayWildCard { cards: [ids[0], ids[1]], marker: from, to: None }))
+        .unwrap_err();
     assert_eq!(err.rule(), Some("5. Play a Wild Card"));
 }
 
@@ -296,7 +350,11 @@ fn illegal_actions_name_the_rule_and_change_nothing() {
         (ALLIED, Action::DrawBlind, "Game Play - Beginner's Game"),
         (FRENCH, Action::PlayScoutCard { marker: 0 }, "Game Play - Beginner's Game [2]"),
         (FRENCH, Action::LayOutArmyCard { army: army(&t, "Yorck"), skip: vec![] }, "Grognard: the table"),
-        (FRENCH, Action::Sandbox(grognard::games::botn::SandboxAction::FlipArmy { army: 0 }), "Grognard: enforced mode"),
+        (
+            FRENCH,
+            Action::Sandbox(grognard::games::botn::SandboxAction::FlipArmy { army: 0 }),
+            "Grognard: enforced mode",
+        ),
         (FRENCH, Action::Pass, "Game Play - Beginner's Game"),
     ];
     for (seat, action, rule) in cases {

@@ -42,7 +42,7 @@ fn a_bad_action_in_a_log_is_named() {
     play_random(&mut t, 10, 23);
     let mut save = botn::save_of(&t);
     save.log.insert(3, Record { seat: ALLIED, act: Act::Game(Action::DrawBlind) });
-    let err = botn::load_save(&save, Path::new("x.ron")).err().expect("refused").to_string();
+    let err = botn::load_save(&save, Path::new("x.ron")).expect_err("refused").to_string();
     assert!(err.starts_with("action 4 of the log (Game(DrawBlind)) is illegal"), "{err}");
 }
 
@@ -134,7 +134,8 @@ fn a_malformed_scenario_names_file_line_and_field() {
     let line = std::fs::read_to_string(&err.file).unwrap().lines().nth(err.line - 1).unwrap().to_string();
     assert!(line.contains("Plösen") || line.contains("Möckern") || line.contains("name"), "{err} -> {line}");
     // A reference to a field that does not exist.
-    let (_d, path) = broken_scenario(|_, t| t.replace("\"Plaußig\", \"Seehausen\"", "\"Plaussig\", \"Seehausen\""), "armies.ron");
+    let (_d, path) =
+        broken_scenario(|_, t| t.replace("\"Plaußig\", \"Seehausen\"", "\"Plaussig\", \"Seehausen\""), "armies.ron");
     let err = Scenario::load(&path).unwrap_err();
     assert!(err.file.ends_with("armies.ron"));
     assert!(err.message.contains("villages") && err.message.contains("Plaussig"), "{err}");
@@ -153,7 +154,15 @@ fn a_malformed_scenario_names_file_line_and_field() {
 #[test]
 fn a_changed_scenario_is_seen_on_the_next_start() {
     // The data is read at start: an edit shows without a rebuild.
-    let (_d, path) = broken_scenario(|_, t| t.replace("(card: 4,  name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 4", "(card: 4,  name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 5"), "armies.ron");
+    let (_d, path) = broken_scenario(
+        |_, t| {
+            t.replace(
+                "(card: 4,  name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 4",
+                "(card: 4,  name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 5",
+            )
+        },
+        "armies.ron",
+    );
     let t = botn::new_table(&path, 1, Mode::Enforced).unwrap();
     assert_eq!(t.game.armies[t.game.sc.army_id("Yorck").unwrap()].strength, 5);
     assert_ne!(t.game.sc.hash, new_table(1).game.sc.hash, "a save on the old data would be refused");

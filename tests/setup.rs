@@ -37,7 +37,8 @@ fn preparation_board_and_armies() {
     let marmont = &g.sc.armies[army(&t, "Marmont") as usize].def;
     assert_eq!((marmont.card, marmont.markers), (17, 3));
     // The army card example: Langeron's villages.
-    let langeron: Vec<&str> = g.sc.armies[army(&t, "Langeron") as usize].villages.iter().map(|v| g.sc.field_name(*v)).collect();
+    let langeron: Vec<&str> =
+        g.sc.armies[army(&t, "Langeron") as usize].villages.iter().map(|v| g.sc.field_name(*v)).collect();
     assert_eq!(langeron, ["Breitenfeld", "Plösen", "Klein-Wiederitzsch"]);
 }
 
@@ -52,15 +53,22 @@ fn preparation_cards_tracks_and_start_player() {
     assert_eq!(g.face_up.len(), 4);
     assert_eq!(g.draw_pile.len(), 40 - 12);
     assert!(g.discard.is_empty() && g.out_of_game.is_empty());
-    let mut all: Vec<u8> = g.hands.iter().flatten().map(|c| match c {
-        HandCard::Action(id) => *id,
-        HandCard::Scout => panic!("no scout card in a starting hand"),
-    }).chain(g.face_up.iter().copied()).chain(g.draw_pile.iter().copied()).collect();
+    let mut all: Vec<u8> = g
+        .hands
+        .iter()
+        .flatten()
+        .map(|c| match c {
+            HandCard::Action(id) => *id,
+            HandCard::Scout => panic!("no scout card in a starting hand"),
+        })
+        .chain(g.face_up.iter().copied())
+        .chain(g.draw_pile.iter().copied())
+        .collect();
     all.sort();
     assert_eq!(all, (0..40).collect::<Vec<u8>>(), "every action card is somewhere, once");
     assert!(g.sc.action_cards.iter().any(|c| matches!(c, ActionCard::Terrain(_))));
     assert!(g.sc.action_cards.iter().any(|c| matches!(c, ActionCard::Move(_))));
-    assert!(g.sc.action_cards.iter().any(|c| *c == ActionCard::Time));
+    assert!(g.sc.action_cards.contains(&ActionCard::Time));
     // Scout cards and -1 chips face up next to the board.
     assert_eq!(g.scout_supply, 6);
     assert_eq!(g.minus_one_supply, 6);
@@ -80,7 +88,8 @@ fn preparation_mission_cards() {
     let mut t = new_table(3);
     // Napoléon receives one card from each district.
     let districts = |t: &grognard::engine::table::Table<grognard::games::botn::Botn>| {
-        let mut d: Vec<District> = t.game.missions.iter().map(|&m| t.game.sc.missions[m as usize].def.district).collect();
+        let mut d: Vec<District> =
+            t.game.missions.iter().map(|&m| t.game.sc.missions[m as usize].def.district).collect();
         d.sort();
         d
     };

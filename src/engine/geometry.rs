@@ -94,13 +94,16 @@ pub enum HexsideFeature {
     MountainPass,
 }
 
+/// Two hexes' axial coordinates, the smaller first: the key of the side between them.
+type HexsideKey = ((i32, i32), (i32, i32));
+
 /// A hex grid in axial coordinates (hexx), with features on the sides between hexes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HexGrid {
     /// The hexes on the map, by axial coordinate.
     pub hexes: Vec<hexx::Hex>,
     /// Features keyed by the two hexes they separate, the smaller coordinate first.
-    hexsides: BTreeMap<((i32, i32), (i32, i32)), HexsideFeature>,
+    hexsides: BTreeMap<HexsideKey, HexsideFeature>,
 }
 
 impl HexGrid {
@@ -108,7 +111,7 @@ impl HexGrid {
         Self { hexes, hexsides: BTreeMap::new() }
     }
 
-    fn key(a: hexx::Hex, b: hexx::Hex) -> ((i32, i32), (i32, i32)) {
+    fn key(a: hexx::Hex, b: hexx::Hex) -> HexsideKey {
         let (a, b) = ((a.x, a.y), (b.x, b.y));
         if a <= b { (a, b) } else { (b, a) }
     }

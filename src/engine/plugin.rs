@@ -76,7 +76,9 @@ fn apply_requests<G: Game>(
     };
     for request in requests.read() {
         let result = match request.clone() {
-            Request::Act { seat, act } => table.0.submit(seat, act.clone()).map(|_| JournalLine::Applied(Record { seat, act })),
+            Request::Act { seat, act } => {
+                table.0.submit(seat, act.clone()).map(|_| JournalLine::Applied(Record { seat, act }))
+            }
             Request::Undo => table.0.undo().map(|_| JournalLine::Undo),
         };
         match result {

@@ -52,7 +52,10 @@ impl<A: Serialize + DeserializeOwned> SaveFile<A> {
                 &text,
                 "",
                 "format",
-                format!("field `format`: save format {} is not supported (this build reads {FORMAT_VERSION})", save.format),
+                format!(
+                    "field `format`: save format {} is not supported (this build reads {FORMAT_VERSION})",
+                    save.format
+                ),
             ));
         }
         Ok(save)

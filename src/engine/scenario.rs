@@ -53,15 +53,14 @@ pub fn read_text(path: &Path) -> Result<String, DataError> {
 /// Parses RON text into `T`; a syntax error or a missing, unknown or mistyped field is reported
 /// with its position.
 pub fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, DataError> {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(text)
-        .map_err(|e| DataError {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME).from_str(text).map_err(
+        |e| DataError {
             file: path.to_path_buf(),
             line: e.span.start.line,
             column: e.span.start.col,
             message: e.code.to_string(),
-        })
+        },
+    )
 }
 
 pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<(T, String), DataError> {

@@ -50,6 +50,9 @@ impl<E: NamesRule> TableError<E> {
     }
 }
 
+/// Where a replay stopped: the index of the bad record, the record, and why it was refused.
+pub type ReplayFailure<G> = (usize, Record<<G as Game>::Action>, TableError<<G as Game>::Error>);
+
 #[derive(Clone, Debug)]
 pub struct Table<G: Game> {
     pub game: G,
@@ -148,10 +151,7 @@ impl<G: Game> Table<G> {
     }
 
     /// Re-applies a log onto this table; on the first bad record, returns its index and error.
-    pub fn replay(
-        &mut self,
-        records: impl IntoIterator<Item = Record<G::Action>>,
-    ) -> Result<(), (usize, Record<G::Action>, TableError<G::Error>)> {
+    pub fn replay(&mut self, records: impl IntoIterator<Item = Record<G::Action>>) -> Result<(), ReplayFailure<G>> {
         for (i, record) in records.into_iter().enumerate() {
             if let Err(e) = self.submit(record.seat, record.act.clone()) {
                 return Err((i, record, e));

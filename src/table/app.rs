@@ -140,7 +140,12 @@ fn follow_active_seat(table: Res<TableRes<Botn>>, version: Res<TableVersion>, mu
     }
 }
 
-fn take_screenshot(mut commands: Commands, mut session: ResMut<Session>, mut exit: MessageWriter<AppExit>, mut waited: Local<u32>) {
+fn take_screenshot(
+    mut commands: Commands,
+    mut session: ResMut<Session>,
+    mut exit: MessageWriter<AppExit>,
+    mut waited: Local<u32>,
+) {
     let Some((path, frames)) = session.screenshot.clone() else { return };
     *waited += 1;
     if *waited == frames {

@@ -54,10 +54,8 @@ pub struct BoardPlugin;
 
 impl Plugin for BoardPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, setup_board).add_systems(
-            Update,
-            (dress_fields, light_fields).chain().in_set(TableSet::Present),
-        );
+        app.add_systems(Startup, setup_board)
+            .add_systems(Update, (dress_fields, light_fields).chain().in_set(TableSet::Present));
     }
 }
 
@@ -68,22 +66,40 @@ fn setup_board(
     table: Res<TableRes<Botn>>,
 ) {
     let game = &table.0.game;
-    let terrain = Terrain::ALL.map(|t| materials.add(StandardMaterial { base_color: terrain_color(t), perceptual_roughness: 0.9, ..default() }));
-    let highlight = materials.add(StandardMaterial { base_color: Color::srgb(0.35, 0.95, 0.35), emissive: LinearRgba::rgb(0.1, 0.6, 0.1), ..default() });
-    let focus = materials.add(StandardMaterial { base_color: Color::srgb(1.0, 0.85, 0.2), emissive: LinearRgba::rgb(0.6, 0.5, 0.0), ..default() });
+    let terrain = Terrain::ALL.map(|t| {
+        materials.add(StandardMaterial { base_color: terrain_color(t), perceptual_roughness: 0.9, ..default() })
+    });
+    let highlight = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.35, 0.95, 0.35),
+        emissive: LinearRgba::rgb(0.1, 0.6, 0.1),
+        ..default()
+    });
+    let focus = materials.add(StandardMaterial {
+        base_color: Color::srgb(1.0, 0.85, 0.2),
+        emissive: LinearRgba::rgb(0.6, 0.5, 0.0),
+        ..default()
+    });
     commands.insert_resource(BoardMaterials { terrain, highlight, focus });
 
     // The wooden table and the printed board.
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(60.0, 0.4, 44.0))),
-        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.33, 0.22, 0.14), perceptual_roughness: 0.8, ..default() })),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgb(0.33, 0.22, 0.14),
+            perceptual_roughness: 0.8,
+            ..default()
+        })),
         Transform::from_xyz(6.0, -0.45, 0.0),
         Pickable::IGNORE,
         Name::new("Table top"),
     ));
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(21.0, 0.1, 28.6))),
-        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), perceptual_roughness: 1.0, ..default() })),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgb(0.93, 0.89, 0.78),
+            perceptual_roughness: 1.0,
+            ..default()
+        })),
         Transform::from_xyz(2.5, -0.1, 0.0),
         Pickable::IGNORE,
         Name::new("Board"),
@@ -111,7 +127,13 @@ fn setup_board(
     let date = materials.add(StandardMaterial { base_color: Color::srgb(0.60, 0.50, 0.36), ..default() });
     let fight = materials.add(StandardMaterial { base_color: Color::srgb(0.70, 0.25, 0.22), ..default() });
     for (i, t) in game.sc.time.iter().enumerate() {
-        let m = if t.fight { fight.clone() } else if t.date.is_some() { date.clone() } else { slot.clone() };
+        let m = if t.fight {
+            fight.clone()
+        } else if t.date.is_some() {
+            date.clone()
+        } else {
+            slot.clone()
+        };
         commands.spawn((
             Mesh3d(meshes.add(Cuboid::new(0.66, 0.03, 0.66))),
             MeshMaterial3d(m),
@@ -144,12 +166,21 @@ fn dress_fields(
         let ti = Terrain::ALL.iter().position(|t| *t == def.terrain).unwrap_or(0);
         commands
             .entity(e)
-            .insert((Mesh3d(disc.clone()), MeshMaterial3d(mats.terrain[ti].clone()), Transform::from_translation(field_world(game, f.0))))
-            .observe(|over: On<Pointer<Over>>, fields: Query<&Field>, table: Res<TableRes<Botn>>, mut session: ResMut<Session>| {
-                if let Ok(f) = fields.get(over.entity) {
-                    session.hovered = Some(describe_field(&table.0.game, f.0));
-                }
-            })
+            .insert((
+                Mesh3d(disc.clone()),
+                MeshMaterial3d(mats.terrain[ti].clone()),
+                Transform::from_translation(field_world(game, f.0)),
+            ))
+            .observe(
+                |over: On<Pointer<Over>>,
+                 fields: Query<&Field>,
+                 table: Res<TableRes<Botn>>,
+                 mut session: ResMut<Session>| {
+                    if let Ok(f) = fields.get(over.entity) {
+                        session.hovered = Some(describe_field(&table.0.game, f.0));
+                    }
+                },
+            )
             .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| session.hovered = None);
     }
 }

@@ -92,7 +92,12 @@ fn orbit_with_mouse(
     }
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut cams: Query<&mut OrbitCamera>, mut views: ResMut<SavedViews>) {
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    mut cams: Query<&mut OrbitCamera>,
+    mut views: ResMut<SavedViews>,
+) {
     let Ok(mut cam) = cams.single_mut() else { return };
     let step = cam.distance * 0.8 * time.delta_secs();
     let (s, c) = cam.yaw.sin_cos();

@@ -12,6 +12,7 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::RequestRedraw;
+use std::f32::consts::TAU;
 use std::time::Duration;
 
 /// Edge of a die, in table units.
@@ -69,15 +70,28 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
     .insert_resource(Gravity(Vec3::NEG_Y * 9.81 * 3.0));
     app.finish();
     let world = app.world_mut();
-    world.spawn((RigidBody::Static, Collider::cuboid(20.0, 1.0, 20.0), Transform::from_translation(TRAY - Vec3::Y * 0.5)));
-    for (x, z, w, d) in [(TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF), (-TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF), (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.4), (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.4)] {
-        world.spawn((RigidBody::Static, Collider::cuboid(w, 3.0, d), Transform::from_translation(TRAY + Vec3::new(x, 1.5, z))));
+    world.spawn((
+        RigidBody::Static,
+        Collider::cuboid(20.0, 1.0, 20.0),
+        Transform::from_translation(TRAY - Vec3::Y * 0.5),
+    ));
+    for (x, z, w, d) in [
+        (TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF),
+        (-TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF),
+        (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.4),
+        (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.4),
+    ] {
+        world.spawn((
+            RigidBody::Static,
+            Collider::cuboid(w, 3.0, d),
+            Transform::from_translation(TRAY + Vec3::new(x, 1.5, z)),
+        ));
     }
     let mut dice = Vec::new();
     for i in 0..count {
         let spread = (i as f32 - (count as f32 - 1.0) / 2.0) * 0.7;
         let pos = TRAY + Vec3::new(-1.4 + rng.unit() * 0.4, 1.2 + rng.unit() * 0.8, spread.clamp(-1.6, 1.6));
-        let rot = Quat::from_euler(EulerRot::XYZ, rng.unit() * 6.28, rng.unit() * 6.28, rng.unit() * 6.28);
+        let rot = Quat::from_euler(EulerRot::XYZ, rng.unit() * TAU, rng.unit() * TAU, rng.unit() * TAU);
         let vel = Vec3::new(5.0 + rng.unit() * 3.0, 1.0 + rng.unit() * 2.0, (rng.unit() - 0.5) * 3.0);
         let spin = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5) * 24.0;
         let e = world
@@ -150,16 +164,35 @@ pub struct DicePlugin;
 
 impl Plugin for DicePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_tray).add_systems(Update, (start_roll, play_back).chain().in_set(TableSet::Present));
+        app.add_systems(Startup, spawn_tray)
+            .add_systems(Update, (start_roll, play_back).chain().in_set(TableSet::Present));
     }
 }
 
-fn spawn_tray(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
+fn spawn_tray(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
     let felt = materials.add(Color::srgb(0.12, 0.32, 0.18));
     let wood = materials.add(Color::srgb(0.45, 0.30, 0.18));
-    commands.spawn((Mesh3d(meshes.add(Cuboid::new(2.0 * TRAY_HALF, 0.05, 2.0 * TRAY_HALF))), MeshMaterial3d(felt), Transform::from_translation(TRAY - Vec3::Y * 0.02), Name::new("Dice tray")));
-    for (x, z, w, d) in [(TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF), (-TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF), (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.2), (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.2)] {
-        commands.spawn((Mesh3d(meshes.add(Cuboid::new(w, 0.35, d))), MeshMaterial3d(wood.clone()), Transform::from_translation(TRAY + Vec3::new(x, 0.15, z))));
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(2.0 * TRAY_HALF, 0.05, 2.0 * TRAY_HALF))),
+        MeshMaterial3d(felt),
+        Transform::from_translation(TRAY - Vec3::Y * 0.02),
+        Name::new("Dice tray"),
+    ));
+    for (x, z, w, d) in [
+        (TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF),
+        (-TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF),
+        (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.2),
+        (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.2),
+    ] {
+        commands.spawn((
+            Mesh3d(meshes.add(Cuboid::new(w, 0.35, d))),
+            MeshMaterial3d(wood.clone()),
+            Transform::from_translation(TRAY + Vec3::new(x, 0.15, z)),
+        ));
     }
 }
 
@@ -198,25 +231,45 @@ fn start_roll(
     }
     // Throw parameters come from the seed and the roll's place in the log: the same throw for
     // every viewer and every replay, without drawing on the table's RNG.
-    let mut rng = TableRng::from_seed(table.0.seed ^ (table.0.records.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng =
+        TableRng::from_seed(table.0.seed ^ (table.0.records.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let tracks = simulate_throw(values.len(), &mut rng);
     let body = meshes.add(Cuboid::new(DIE, DIE, DIE));
     let pip = meshes.add(Cylinder::new(DIE * 0.09, 0.01));
-    let ivory = materials.add(StandardMaterial { base_color: Color::srgb(0.95, 0.93, 0.86), perceptual_roughness: 0.4, ..default() });
+    let ivory = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.95, 0.93, 0.86),
+        perceptual_roughness: 0.4,
+        ..default()
+    });
     let black = materials.add(Color::srgb(0.05, 0.05, 0.05));
     for (track, &value) in tracks.into_iter().zip(values.iter()) {
         let landed = up_face(track.last().expect("recorded").1);
         let first = track[0];
         commands
-            .spawn((Transform::from_translation(first.0).with_rotation(first.1), Visibility::default(), RollingDie { track, started: time.elapsed_secs() }, Name::new(format!("Die showing {value}"))))
+            .spawn((
+                Transform::from_translation(first.0).with_rotation(first.1),
+                Visibility::default(),
+                RollingDie { track, started: time.elapsed_secs() },
+                Name::new(format!("Die showing {value}")),
+            ))
             .with_children(|die| {
-                die.spawn((Mesh3d(body.clone()), MeshMaterial3d(ivory.clone()), Transform::from_rotation(correction(value, landed)), DieFace)).with_children(|face| {
+                die.spawn((
+                    Mesh3d(body.clone()),
+                    MeshMaterial3d(ivory.clone()),
+                    Transform::from_rotation(correction(value, landed)),
+                    DieFace,
+                ))
+                .with_children(|face| {
                     for v in 1..=6u8 {
                         let n = face_normal(v);
                         let (u, w) = (n.any_orthonormal_vector(), n.cross(n.any_orthonormal_vector()));
                         for p in pips(v) {
                             let pos = n * (DIE / 2.0 + 0.003) + (u * p.x + w * p.y) * DIE;
-                            face.spawn((Mesh3d(pip.clone()), MeshMaterial3d(black.clone()), Transform::from_translation(pos).with_rotation(Quat::from_rotation_arc(Vec3::Y, n))));
+                            face.spawn((
+                                Mesh3d(pip.clone()),
+                                MeshMaterial3d(black.clone()),
+                                Transform::from_translation(pos).with_rotation(Quat::from_rotation_arc(Vec3::Y, n)),
+                            ));
                         }
                     }
                 });
@@ -224,7 +277,11 @@ fn start_roll(
     }
 }
 
-fn play_back(time: Res<Time>, mut dice: Query<(&RollingDie, &mut Transform)>, mut redraw: MessageWriter<RequestRedraw>) {
+fn play_back(
+    time: Res<Time>,
+    mut dice: Query<(&RollingDie, &mut Transform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
     let mut moving = false;
     for (die, mut tf) in &mut dice {
         let step = ((time.elapsed_secs() - die.started) * STEPS_PER_SECOND) as usize;

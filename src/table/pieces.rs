@@ -39,10 +39,8 @@ pub struct PiecesPlugin;
 
 impl Plugin for PiecesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Dragging>().add_systems(
-            Update,
-            (dress_pieces, place_pieces, glide).chain().in_set(TableSet::Present),
-        );
+        app.init_resource::<Dragging>()
+            .add_systems(Update, (dress_pieces, place_pieces, glide).chain().in_set(TableSet::Present));
     }
 }
 
@@ -91,7 +89,11 @@ fn dress_pieces(
             ],
             card_back: materials.add(Color::srgb(0.25, 0.22, 0.35)),
             card_face: materials.add(Color::srgb(0.96, 0.94, 0.86)),
-            brass: materials.add(StandardMaterial { base_color: Color::srgb(0.85, 0.65, 0.2), metallic: 0.6, ..default() }),
+            brass: materials.add(StandardMaterial {
+                base_color: Color::srgb(0.85, 0.65, 0.2),
+                metallic: 0.6,
+                ..default()
+            }),
             grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
         })
     });
@@ -118,19 +120,44 @@ fn dress_pieces(
             .observe(drag_end);
     }
     for e in &cards {
-        commands.entity(e).insert((Mesh3d(m.card.clone()), MeshMaterial3d(m.card_back.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+        commands.entity(e).insert((
+            Mesh3d(m.card.clone()),
+            MeshMaterial3d(m.card_back.clone()),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+            Pickable::IGNORE,
+        ));
     }
     for e in &time {
-        commands.entity(e).insert((Mesh3d(m.cannon.clone()), MeshMaterial3d(m.brass.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+        commands.entity(e).insert((
+            Mesh3d(m.cannon.clone()),
+            MeshMaterial3d(m.brass.clone()),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+            Pickable::IGNORE,
+        ));
     }
     for (e, v) in &vps {
-        commands.entity(e).insert((Mesh3d(m.cannon.clone()), MeshMaterial3d(side_mat(v.side)), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+        commands.entity(e).insert((
+            Mesh3d(m.cannon.clone()),
+            MeshMaterial3d(side_mat(v.side)),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+            Pickable::IGNORE,
+        ));
     }
     for e in &chips {
-        commands.entity(e).insert((Mesh3d(m.chip.clone()), MeshMaterial3d(m.grey.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+        commands.entity(e).insert((
+            Mesh3d(m.chip.clone()),
+            MeshMaterial3d(m.grey.clone()),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+            Pickable::IGNORE,
+        ));
     }
     for e in &figures {
-        commands.entity(e).insert((Mesh3d(m.figure.clone()), MeshMaterial3d(m.card_face.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Pickable::IGNORE));
+        commands.entity(e).insert((
+            Mesh3d(m.figure.clone()),
+            MeshMaterial3d(m.card_face.clone()),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+            Pickable::IGNORE,
+        ));
     }
     let _ = (&m.card_face, &m.mats);
 }
@@ -195,7 +222,9 @@ fn place_pieces(
         }
         let supply = Transform::from_xyz(-7.5 + m.id as f32 * 0.0, -5.0, 0.0);
         let want = match at.0 {
-            Some(f) => Transform::from_translation(field_world(game, f) + marker_offset(game, m.id, f) + Vec3::Y * 0.09),
+            Some(f) => {
+                Transform::from_translation(field_world(game, f) + marker_offset(game, m.id, f) + Vec3::Y * 0.09)
+            }
             None => supply,
         };
         set(&mut commands, e, cur, want);
@@ -231,7 +260,12 @@ fn place_pieces(
         set(&mut commands, e, cur, Transform::from_translation(vp_bar_world(v.points) + off));
     }
     for (e, c, cur) in &mut q.p5() {
-        set(&mut commands, e, cur, Transform::from_translation(Vec3::new(17.6 + (c.0 % 3) as f32 * 0.4, 0.03, -3.8 + (c.0 / 3) as f32 * 0.4)));
+        set(
+            &mut commands,
+            e,
+            cur,
+            Transform::from_translation(Vec3::new(17.6 + (c.0 % 3) as f32 * 0.4, 0.03, -3.8 + (c.0 / 3) as f32 * 0.4)),
+        );
     }
     for (e, f, cur) in &mut q.p6() {
         let want = game
@@ -303,7 +337,11 @@ fn hover_piece<E: EntityEvent>(
 }
 
 /// Legal destinations of a marker for the seat at the controls, from the legal-action list.
-pub fn marker_destinations(table: &crate::engine::table::Table<Botn>, seat: Option<crate::engine::seats::SeatId>, marker: MarkerId) -> Vec<(SpaceId, Action)> {
+pub fn marker_destinations(
+    table: &crate::engine::table::Table<Botn>,
+    seat: Option<crate::engine::seats::SeatId>,
+    marker: MarkerId,
+) -> Vec<(SpaceId, Action)> {
     let game = &table.game;
     if table.mode == Mode::Sandbox {
         return (0..game.sc.fields.len() as u16)
@@ -318,7 +356,11 @@ pub fn marker_destinations(table: &crate::engine::table::Table<Botn>, seat: Opti
     legal
         .into_iter()
         .filter_map(|a| match &a {
-            Action::PlayMovementCard { marker: m, to, .. } | Action::JumpOverArmy { marker: m, to, .. } if *m == marker => Some((*to, a)),
+            Action::PlayMovementCard { marker: m, to, .. } | Action::JumpOverArmy { marker: m, to, .. }
+                if *m == marker =>
+            {
+                Some((*to, a))
+            }
             Action::PlayWildCard { marker: m, to: Some(to), .. } if *m == marker => Some((*to, a)),
             _ => None,
         })
@@ -326,13 +368,27 @@ pub fn marker_destinations(table: &crate::engine::table::Table<Botn>, seat: Opti
 }
 
 /// Why a marker may not go to `to`: the rules' own refusal of the nearest possible move.
-pub fn refusal(table: &crate::engine::table::Table<Botn>, seat: Option<crate::engine::seats::SeatId>, marker: MarkerId, to: Option<SpaceId>) -> String {
+pub fn refusal(
+    table: &crate::engine::table::Table<Botn>,
+    seat: Option<crate::engine::seats::SeatId>,
+    marker: MarkerId,
+    to: Option<SpaceId>,
+) -> String {
     let game = &table.game;
-    let Some(to) = to else { return "Dropped off the board: troop markers move from field to field (3. Play a Movement Card)".into() };
+    let Some(to) = to else {
+        return "Dropped off the board: troop markers move from field to field (3. Play a Movement Card)".into();
+    };
     let Some(seat) = seat else { return "A spectator cannot move pieces".into() };
     let side = crate::games::botn::state::side_of(seat);
     let card = game.hands[side.index()].iter().find_map(|c| match c {
-        HandCard::Action(id) if matches!(game.sc.action_cards[*id as usize], crate::games::botn::data::ActionCard::Move(_) | crate::games::botn::data::ActionCard::MoveArmy(_)) => Some(*id),
+        HandCard::Action(id)
+            if matches!(
+                game.sc.action_cards[*id as usize],
+                crate::games::botn::data::ActionCard::Move(_) | crate::games::botn::data::ActionCard::MoveArmy(_)
+            ) =>
+        {
+            Some(*id)
+        }
         _ => None,
     });
     let Some(card) = card else {

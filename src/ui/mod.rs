@@ -22,7 +22,21 @@ impl Plugin for UiPlugin {
     }
 }
 
-fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut session: ResMut<Session>, mut requests: MessageWriter<Request<Botn>>) {
+fn hotkeys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut session: ResMut<Session>,
+    mut requests: MessageWriter<Request<Botn>>,
+    mut commands: Commands,
+    mut shots: Local<u32>,
+) {
+    if keys.just_pressed(KeyCode::F12) {
+        // A screenshot of the window, numbered in the working directory.
+        use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+        *shots += 1;
+        let path = format!("grognard-{:03}.png", *shots);
+        session.notice = Some(format!("Screenshot saved to {path}"));
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    }
     if keys.any_just_pressed([KeyCode::KeyH, KeyCode::F11]) {
         session.panels_hidden = !session.panels_hidden;
     }

@@ -59,7 +59,13 @@ pub fn labels(
     // Field names under each disc.
     for (f, tf) in &fields {
         if let Some(p) = to_screen(tf.translation() + Vec3::new(0.0, 0.0, 0.78)) {
-            text(p, game.sc.field_name(f.0), 11.0, dark, Some(egui::Color32::from_rgba_unmultiplied(240, 232, 210, 200)));
+            text(
+                p,
+                game.sc.field_name(f.0),
+                11.0,
+                dark,
+                Some(egui::Color32::from_rgba_unmultiplied(240, 232, 210, 200)),
+            );
         }
     }
     // Each marker carries its army's name on a chip of its side's colour.
@@ -82,7 +88,13 @@ pub fn labels(
             continue;
         }
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.2) {
-            text(p, &format!("{} {}", game.army_name(a.0), s.value), 12.0, egui::Color32::WHITE, Some(egui::Color32::from_black_alpha(150)));
+            text(
+                p,
+                &format!("{} {}", game.army_name(a.0), s.value),
+                12.0,
+                egui::Color32::WHITE,
+                Some(egui::Color32::from_black_alpha(150)),
+            );
         }
     }
     // Card faces the viewer may see.
@@ -91,7 +103,9 @@ pub fn labels(
             continue;
         }
         let label = match (card, place) {
-            (Card::Action(c), CardPlace::FaceUp(_) | CardPlace::Discard(_)) => Some(card_face(&game.sc.action_cards[*c as usize].title())),
+            (Card::Action(c), CardPlace::FaceUp(_) | CardPlace::Discard(_)) => {
+                Some(card_face(&game.sc.action_cards[*c as usize].title()))
+            }
             (Card::Action(c), CardPlace::Hand(side, _)) => game
                 .hand_as_seen(*side, session.viewer)
                 .into_iter()
@@ -100,15 +114,34 @@ pub fn labels(
                 .then(|| card_face(&game.sc.action_cards[*c as usize].title())),
             (Card::Scout(_), CardPlace::ScoutSupply(0)) => Some(format!("Scout ×{}", game.scout_supply)),
             (Card::Scout(_), CardPlace::Hand(side, _)) => {
-                crate::engine::seats::Visibility::Owner(crate::games::botn::state::seat_of(*side)).visible_to(session.viewer).then(|| "Scout".to_string())
+                crate::engine::seats::Visibility::Owner(crate::games::botn::state::seat_of(*side))
+                    .visible_to(session.viewer)
+                    .then(|| "Scout".to_string())
             }
-            (Card::Mission(m), CardPlace::Mission(_) | CardPlace::Draft(_)) => game.mission_visibility(*m).visible_to(session.viewer).then(|| {
-                let def = &game.sc.missions[*m as usize];
-                format!("{:?}\n{}\n{} / {}", def.def.district, game.sc.field_name(def.field), def.def.french, def.def.allied)
-            }),
+            (Card::Mission(m), CardPlace::Mission(_) | CardPlace::Draft(_)) => {
+                game.mission_visibility(*m).visible_to(session.viewer).then(|| {
+                    let def = &game.sc.missions[*m as usize];
+                    format!(
+                        "{:?}\n{}\n{} / {}",
+                        def.def.district,
+                        game.sc.field_name(def.field),
+                        def.def.french,
+                        def.def.allied
+                    )
+                })
+            }
             (Card::Army(a), CardPlace::ArmyCards(_, _, played)) => {
                 let def = &game.sc.armies[*a as usize].def;
-                Some(if *played { format!("{}\n(used)", def.card) } else { format!("{} {}\n{} {}", def.card, def.name, def.unit.name(), def.strength) })
+                // From afar the row of army cards shows only their numbers, so labels never overlap.
+                let p = tf.translation();
+                let room = to_screen(p).zip(to_screen(p + Vec3::X * 1.6)).map(|(a, b)| b.x - a.x).unwrap_or(0.0);
+                Some(if *played {
+                    format!("{}\n(used)", def.card)
+                } else if room < 70.0 {
+                    def.card.to_string()
+                } else {
+                    format!("{} {}\n{} {}", def.card, def.name, def.unit.name(), def.strength)
+                })
             }
             (Card::Action(_), CardPlace::DrawPile(0)) => Some(format!("Pile {}", game.draw_pile.len())),
             _ => None,

@@ -16,7 +16,7 @@ use bevy_egui::{EguiContexts, egui};
 const HELP: &str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
 Ctrl+1..4: store a view · 1..4: recall it · Drag a troop marker: its legal fields light up\n\
 R: roll the dice in the tray · Ctrl+Z: undo (back to the last roll, draw, reveal or hand-over)\n\
-H or F11: hide every panel (clean picture for streaming) · F1: this help";
+H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F1: this help";
 
 #[allow(clippy::too_many_arguments)]
 pub fn panels(
@@ -31,65 +31,92 @@ pub fn panels(
     let pointer = ctx.input(|i| i.pointer.hover_pos());
 
     if let Some(offer) = session.resume_offer.clone() {
-        egui::Window::new("Resume?").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).resizable(false).show(&ctx, |ui| {
-            ui.label(format!("An unfinished game was found in the journal:\n{} — {} actions.", offer.scenario.name, offer.log.len()));
-            ui.horizontal(|ui| {
-                if ui.button("Resume it").clicked() {
-                    match botn::load_save(&offer, &session.journal_path) {
-                        Ok(t) => {
-                            journal.0 = start_journal(&session.journal_path, &t);
-                            table.0 = t;
+        egui::Window::new("Resume?")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(&ctx, |ui| {
+                ui.label(format!(
+                    "An unfinished game was found in the journal:\n{} — {} actions.",
+                    offer.scenario.name,
+                    offer.log.len()
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Resume it").clicked() {
+                        match botn::load_save(&offer, &session.journal_path) {
+                            Ok(t) => {
+                                journal.0 = start_journal(&session.journal_path, &t);
+                                table.0 = t;
+                            }
+                            Err(e) => session.notice = Some(format!("Cannot resume: {e}")),
                         }
-                        Err(e) => session.notice = Some(format!("Cannot resume: {e}")),
+                        session.resume_offer = None;
                     }
-                    session.resume_offer = None;
-                }
-                if ui.button("Start a new game").clicked() {
-                    journal.0 = start_journal(&session.journal_path, &table.0);
-                    session.resume_offer = None;
-                }
+                    if ui.button("Start a new game").clicked() {
+                        journal.0 = start_journal(&session.journal_path, &table.0);
+                        session.resume_offer = None;
+                    }
+                });
             });
-        });
         return Ok(());
     }
 
     if let Some(seat) = session.handover_to {
         // Hot-seat: cover the table so the leaving player's hand is not seen by the next.
         let screen = ctx.content_rect();
-        egui::Area::new(egui::Id::new("handover")).order(egui::Order::Foreground).fixed_pos(screen.min).show(&ctx, |ui| {
-            ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(20, 18, 16));
-            ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
-                ui.vertical_centered(|ui| {
-                    ui.add_space(screen.height() * 0.4);
-                    ui.heading(egui::RichText::new(format!("Hand the table to {}", table.0.game.seat_names()[seat.0 as usize])).size(28.0).color(egui::Color32::WHITE));
-                    ui.add_space(12.0);
-                    if ui.button(egui::RichText::new("I am ready — show my table").size(20.0)).clicked() {
-                        session.handover_to = None;
-                    }
+        egui::Area::new(egui::Id::new("handover")).order(egui::Order::Foreground).fixed_pos(screen.min).show(
+            &ctx,
+            |ui| {
+                ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(20, 18, 16));
+                ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
+                    ui.vertical_centered(|ui| {
+                        ui.add_space(screen.height() * 0.4);
+                        ui.heading(
+                            egui::RichText::new(format!(
+                                "Hand the table to {}",
+                                table.0.game.seat_names()[seat.0 as usize]
+                            ))
+                            .size(28.0)
+                            .color(egui::Color32::WHITE),
+                        );
+                        ui.add_space(12.0);
+                        if ui.button(egui::RichText::new("I am ready — show my table").size(20.0)).clicked() {
+                            session.handover_to = None;
+                        }
+                    });
                 });
-            });
-        });
+            },
+        );
         return Ok(());
     }
 
     if session.show_help {
-        egui::Window::new("Controls").anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).collapsible(false).show(&ctx, |ui| {
-            ui.label(HELP);
-        });
+        egui::Window::new("Controls").anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).collapsible(false).show(
+            &ctx,
+            |ui| {
+                ui.label(HELP);
+            },
+        );
     }
     if let (Some(n), Some(p)) = (session.notice.clone(), pointer) {
-        egui::Area::new(egui::Id::new("notice")).order(egui::Order::Tooltip).fixed_pos(p + egui::vec2(16.0, 16.0)).show(&ctx, |ui| {
-            egui::Frame::popup(ui.style()).fill(egui::Color32::from_rgb(110, 30, 25)).show(ui, |ui| {
-                ui.set_max_width(360.0);
-                ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
+        egui::Area::new(egui::Id::new("notice"))
+            .order(egui::Order::Tooltip)
+            .fixed_pos(p + egui::vec2(16.0, 16.0))
+            .show(&ctx, |ui| {
+                egui::Frame::popup(ui.style()).fill(egui::Color32::from_rgb(110, 30, 25)).show(ui, |ui| {
+                    ui.set_max_width(360.0);
+                    ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
+                });
             });
-        });
     } else if let (Some(h), Some(p)) = (session.hovered.clone(), pointer) {
-        egui::Area::new(egui::Id::new("hover")).order(egui::Order::Tooltip).fixed_pos(p + egui::vec2(16.0, 16.0)).show(&ctx, |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.label(h);
-            });
-        });
+        egui::Area::new(egui::Id::new("hover")).order(egui::Order::Tooltip).fixed_pos(p + egui::vec2(16.0, 16.0)).show(
+            &ctx,
+            |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(h);
+                });
+            },
+        );
     }
     if session.panels_hidden {
         return Ok(());
@@ -99,209 +126,275 @@ pub fn panels(
     let my_seat = session.seat();
 
     // Menu.
-    egui::Window::new("Grognard").anchor(egui::Align2::LEFT_TOP, [6.0, 6.0]).resizable(false).collapsible(true).title_bar(false).show(&ctx, |ui| {
-        ui.horizontal(|ui| {
-            ui.menu_button("Game", |ui| {
-                if ui.button("New game").clicked() {
-                    new_game(&mut table, &mut journal, &mut session, Mode::Enforced);
-                    ui.close();
-                }
-                if ui.button("New sandbox game").clicked() {
-                    new_game(&mut table, &mut journal, &mut session, Mode::Sandbox);
-                    ui.close();
-                }
-                ui.separator();
-                ui.label("Save file:");
-                ui.text_edit_singleline(&mut session.save_path);
-                if ui.button("Save").clicked() {
-                    let path = std::path::PathBuf::from(&session.save_path);
-                    session.notice = Some(match botn::save_of(&table.0).write(&path) {
-                        Ok(()) => format!("Saved to {}", path.display()),
-                        Err(e) => format!("Could not save {}: {e}", path.display()),
-                    });
-                    ui.close();
-                }
-                if ui.button("Load").clicked() {
-                    let path = std::path::PathBuf::from(&session.save_path);
-                    match load_table(&path, 1, Mode::Enforced) {
-                        Ok(t) => {
-                            journal.0 = start_journal(&session.journal_path, &t);
-                            table.0 = t;
-                            session.notice = None;
+    egui::Window::new("Grognard")
+        .anchor(egui::Align2::LEFT_TOP, [6.0, 6.0])
+        .resizable(false)
+        .collapsible(true)
+        .title_bar(false)
+        .show(&ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.menu_button("Game", |ui| {
+                    if ui.button("New game").clicked() {
+                        new_game(&mut table, &mut journal, &mut session, Mode::Enforced);
+                        ui.close();
+                    }
+                    if ui.button("New sandbox game").clicked() {
+                        new_game(&mut table, &mut journal, &mut session, Mode::Sandbox);
+                        ui.close();
+                    }
+                    ui.separator();
+                    ui.label("Save file:");
+                    ui.text_edit_singleline(&mut session.save_path);
+                    if ui.button("Save").clicked() {
+                        let path = std::path::PathBuf::from(&session.save_path);
+                        session.notice = Some(match botn::save_of(&table.0).write(&path) {
+                            Ok(()) => format!("Saved to {}", path.display()),
+                            Err(e) => format!("Could not save {}: {e}", path.display()),
+                        });
+                        ui.close();
+                    }
+                    if ui.button("Load").clicked() {
+                        let path = std::path::PathBuf::from(&session.save_path);
+                        match load_table(&path, 1, Mode::Enforced) {
+                            Ok(t) => {
+                                journal.0 = start_journal(&session.journal_path, &t);
+                                table.0 = t;
+                                session.notice = None;
+                            }
+                            Err(e) => session.notice = Some(format!("Not loaded: {e}")),
                         }
-                        Err(e) => session.notice = Some(format!("Not loaded: {e}")),
+                        ui.close();
                     }
-                    ui.close();
-                }
-                if ui.button("Resume from journal").clicked() {
-                    match Journal::read(&session.journal_path) {
-                        Ok(save) => session.resume_offer = Some(save),
-                        Err(e) => session.notice = Some(format!("No journal to resume: {e}")),
+                    if ui.button("Resume from journal").clicked() {
+                        match Journal::read(&session.journal_path) {
+                            Ok(save) => session.resume_offer = Some(save),
+                            Err(e) => session.notice = Some(format!("No journal to resume: {e}")),
+                        }
+                        ui.close();
                     }
-                    ui.close();
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
-                for (label, v) in [("Napoléon's seat", Viewer::Seat(SeatId(0))), ("Schwarzenberg's seat", Viewer::Seat(SeatId(1))), ("Spectator / broadcast", Viewer::Spectator)] {
-                    if ui.radio(session.viewer == v, label).clicked() {
-                        session.viewer = v;
-                        if v == Viewer::Spectator {
-                            session.hotseat = false;
+                });
+                ui.menu_button("View", |ui| {
+                    ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
+                    for (label, v) in [
+                        ("Napoléon's seat", Viewer::Seat(SeatId(0))),
+                        ("Schwarzenberg's seat", Viewer::Seat(SeatId(1))),
+                        ("Spectator / broadcast", Viewer::Spectator),
+                    ] {
+                        if ui.radio(session.viewer == v, label).clicked() {
+                            session.viewer = v;
+                            if v == Viewer::Spectator {
+                                session.hotseat = false;
+                            }
                         }
                     }
-                }
-                ui.separator();
-                ui.checkbox(&mut session.show_help, "Controls (F1)");
+                    ui.separator();
+                    ui.checkbox(&mut session.show_help, "Controls (F1)");
+                });
+                ui.label(
+                    egui::RichText::new(if table.0.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" })
+                        .small(),
+                );
             });
-            ui.label(egui::RichText::new(if table.0.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" }).small());
         });
-    });
 
     // Prompt and legal actions.
     let game = &table.0.game;
-    egui::Window::new("Orders").anchor(egui::Align2::LEFT_TOP, [6.0, 44.0]).default_width(290.0).max_height(height * 0.55).resizable(false).show(&ctx, |ui| {
-        ui.label(egui::RichText::new(prompt(game)).strong());
-        if let Some(n) = &session.notice {
-            ui.colored_label(egui::Color32::from_rgb(200, 60, 50), n);
-        }
-        let active = game.active_seat();
-        if active.is_some() && active == my_seat {
-            let mut legal = Vec::new();
-            game.legal_actions(table.0.mode, &mut legal);
-            ui.label(egui::RichText::new(format!("{} legal actions — or drag a marker on the table", legal.len())).small());
-            egui::ScrollArea::vertical().max_height(height * 0.4).show(ui, |ui| {
-                for a in legal {
-                    if ui.button(action_label(game, &a)).clicked() {
-                        requests.write(Request::Act { seat: active.expect("checked"), act: Act::Game(a) });
-                    }
-                }
-            });
-        } else if let Some(a) = active {
-            ui.label(format!("Waiting for {}", game.seat_names()[a.0 as usize]));
-        }
-        ui.horizontal(|ui| {
-            if ui.add_enabled(table.0.can_undo(), egui::Button::new("Undo")).clicked() {
-                requests.write(Request::Undo);
+    egui::Window::new("Orders")
+        .anchor(egui::Align2::LEFT_TOP, [6.0, 44.0])
+        .default_width(290.0)
+        .max_height(height * 0.55)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            ui.label(egui::RichText::new(prompt(game)).strong());
+            if let Some(n) = &session.notice {
+                ui.colored_label(egui::Color32::from_rgb(200, 60, 50), n);
             }
-        });
-    });
-
-    // Hand, missions and dice tray.
-    egui::Window::new("Hand").anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0]).default_width(290.0).resizable(false).show(&ctx, |ui| {
-        match viewer {
-            Viewer::Seat(seat) => {
-                let side = crate::games::botn::state::side_of(seat);
-                ui.label(egui::RichText::new(side.name()).strong());
-                let cards: Vec<String> = game.hands[side.index()].iter().map(|c| card_name(game, *c)).collect();
-                ui.label(if cards.is_empty() { "(no cards)".to_string() } else { cards.join(" · ") });
-                let other = side.other();
-                ui.label(egui::RichText::new(format!("{} holds {} cards", other.name(), game.hand_size(other))).small());
-            }
-            Viewer::Spectator => {
-                for side in [Side::French, Side::Allied] {
-                    ui.label(format!("{}: {} cards", side.name(), game.hand_size(side)));
-                }
-            }
-        }
-        let missions = game.missions_as_seen(viewer);
-        if !missions.is_empty() {
-            ui.separator();
-            ui.label("Napoléon's missions:");
-            for (i, m) in missions.iter().enumerate() {
-                let revealed = i < game.revealed as usize;
-                let text = match m {
-                    Some(m) => {
-                        let d = &game.sc.missions[*m as usize];
-                        format!("{:?}: {} ({} / {}){}", d.def.district, game.sc.field_name(d.field), d.def.french, d.def.allied, if revealed { " — revealed" } else { "" })
-                    }
-                    None => "hidden".to_string(),
-                };
-                ui.label(text);
-            }
-        }
-        ui.separator();
-        ui.horizontal(|ui| {
-            ui.label("Dice:");
-            ui.add(egui::DragValue::new(&mut session.dice_count).range(1..=10).suffix(" d6"));
-            if ui.button("Roll (R)").clicked() {
-                let seat = my_seat.unwrap_or(SeatId(0));
-                requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
-            }
-        });
-        if let Some(crate::engine::table::Entry::Dice { values, .. }) = table.0.entries.iter().rev().find(|e| matches!(e, crate::engine::table::Entry::Dice { .. })) {
-            ui.label(format!("Last roll: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")));
-        }
-    });
-
-    // Tracks and log.
-    egui::Window::new("Tracks").anchor(egui::Align2::CENTER_TOP, [0.0, 6.0]).title_bar(false).resizable(false).show(&ctx, |ui| {
-        let date = game.current_date().unwrap_or("before 14.10.");
-        ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(format!("Turn {} · {}", game.turn, game.active.name())).strong());
-            ui.separator();
-            ui.label(format!("Time {} ({date})", game.time_label()));
-            ui.add(egui::ProgressBar::new(game.time as f32 / (game.sc.time.len() - 1) as f32).desired_width(90.0));
-            ui.separator();
-            ui.label(format!("VP French {} · Allied {}", game.vp[0], game.vp[1]));
-        });
-        ui.label(egui::RichText::new(format!("Draw pile {} · discards {} · scout cards in supply {}", game.draw_pile.len(), game.discard.len(), game.scout_supply)).small());
-    });
-    egui::Window::new("Log").anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0]).default_width(300.0).max_height(height * 0.38).resizable(false).show(&ctx, |ui| {
-        egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
-            for entry in table.0.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
-                ui.horizontal_wrapped(|ui| {
-                    ui.spacing_mut().item_spacing.x = 0.0;
-                    for span in entry_spans(game, entry, viewer) {
-                        match span {
-                            Span::Text(t) => {
-                                ui.label(t);
-                            }
-                            Span::Field(f) => {
-                                if ui.link(game.sc.fields[f as usize].name.clone()).clicked() {
-                                    session.focus = Some(crate::engine::geometry::SpaceId(f));
-                                }
-                            }
-                            Span::Army(a) => {
-                                if ui.link(game.army_name(a).to_string()).clicked() {
-                                    let at = game.armies[a as usize].at.or_else(|| game.markers_on_board(a).next().map(|(_, f)| f));
-                                    session.focus = at;
-                                }
-                            }
+            let active = game.active_seat();
+            if active.is_some() && active == my_seat {
+                let mut legal = Vec::new();
+                game.legal_actions(table.0.mode, &mut legal);
+                ui.label(
+                    egui::RichText::new(format!("{} legal actions — or drag a marker on the table", legal.len()))
+                        .small(),
+                );
+                egui::ScrollArea::vertical().max_height(height * 0.4).show(ui, |ui| {
+                    for a in legal {
+                        if ui.button(action_label(game, &a)).clicked() {
+                            requests.write(Request::Act { seat: active.expect("checked"), act: Act::Game(a) });
                         }
                     }
                 });
+            } else if let Some(a) = active {
+                ui.label(format!("Waiting for {}", game.seat_names()[a.0 as usize]));
+            }
+            ui.horizontal(|ui| {
+                if ui.add_enabled(table.0.can_undo(), egui::Button::new("Undo")).clicked() {
+                    requests.write(Request::Undo);
+                }
+            });
+        });
+
+    // Hand, missions and dice tray.
+    egui::Window::new("Hand")
+        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
+        .default_width(290.0)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            match viewer {
+                Viewer::Seat(seat) => {
+                    let side = crate::games::botn::state::side_of(seat);
+                    ui.label(egui::RichText::new(side.name()).strong());
+                    let cards: Vec<String> = game.hands[side.index()].iter().map(|c| card_name(game, *c)).collect();
+                    ui.label(if cards.is_empty() { "(no cards)".to_string() } else { cards.join(" · ") });
+                    let other = side.other();
+                    ui.label(
+                        egui::RichText::new(format!("{} holds {} cards", other.name(), game.hand_size(other))).small(),
+                    );
+                }
+                Viewer::Spectator => {
+                    for side in [Side::French, Side::Allied] {
+                        ui.label(format!("{}: {} cards", side.name(), game.hand_size(side)));
+                    }
+                }
+            }
+            let missions = game.missions_as_seen(viewer);
+            if !missions.is_empty() {
+                ui.separator();
+                ui.label("Napoléon's missions:");
+                for (i, m) in missions.iter().enumerate() {
+                    let revealed = i < game.revealed as usize;
+                    let text = match m {
+                        Some(m) => {
+                            let d = &game.sc.missions[*m as usize];
+                            format!(
+                                "{:?}: {} ({} / {}){}",
+                                d.def.district,
+                                game.sc.field_name(d.field),
+                                d.def.french,
+                                d.def.allied,
+                                if revealed { " — revealed" } else { "" }
+                            )
+                        }
+                        None => "hidden".to_string(),
+                    };
+                    ui.label(text);
+                }
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("Dice:");
+                ui.add(egui::DragValue::new(&mut session.dice_count).range(1..=10).suffix(" d6"));
+                if ui.button("Roll (R)").clicked() {
+                    let seat = my_seat.unwrap_or(SeatId(0));
+                    requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
+                }
+            });
+            if let Some(crate::engine::table::Entry::Dice { values, .. }) =
+                table.0.entries.iter().rev().find(|e| matches!(e, crate::engine::table::Entry::Dice { .. }))
+            {
+                ui.label(format!("Last roll: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")));
             }
         });
-    });
-    egui::Window::new("Player aids").anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0]).default_width(300.0).default_open(false).show(&ctx, |ui| {
-        let aids = &game.sc.aids;
-        ui.label(egui::RichText::new("5 actions per turn").strong());
-        for a in &aids.actions {
-            ui.label(format!("• {a}"));
-        }
-        ui.separator();
-        ui.label(egui::RichText::new("Terrain values (advanced game)").strong());
-        egui::Grid::new("terrain-values").striped(true).show(ui, |ui| {
-            for h in ["", "Artillery", "Infantry", "Cavalry"] {
-                ui.label(h);
+
+    // Tracks and log.
+    egui::Window::new("Tracks").anchor(egui::Align2::CENTER_TOP, [0.0, 6.0]).title_bar(false).resizable(false).show(
+        &ctx,
+        |ui| {
+            let date = game.current_date().unwrap_or("before 14.10.");
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(format!("Turn {} · {}", game.turn, game.active.name())).strong());
+                ui.separator();
+                ui.label(format!("Time {} ({date})", game.time_label()));
+                ui.add(egui::ProgressBar::new(game.time as f32 / (game.sc.time.len() - 1) as f32).desired_width(90.0));
+                ui.separator();
+                ui.label(format!("VP French {} · Allied {}", game.vp[0], game.vp[1]));
+            });
+            ui.label(
+                egui::RichText::new(format!(
+                    "Draw pile {} · discards {} · scout cards in supply {}",
+                    game.draw_pile.len(),
+                    game.discard.len(),
+                    game.scout_supply
+                ))
+                .small(),
+            );
+        },
+    );
+    egui::Window::new("Log")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
+        .default_width(300.0)
+        .max_height(height * 0.38)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
+                for entry in table.0.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.spacing_mut().item_spacing.x = 0.0;
+                        for span in entry_spans(game, entry, viewer) {
+                            match span {
+                                Span::Text(t) => {
+                                    ui.label(t);
+                                }
+                                Span::Field(f) => {
+                                    if ui.link(game.sc.fields[f as usize].name.clone()).clicked() {
+                                        session.focus = Some(crate::engine::geometry::SpaceId(f));
+                                    }
+                                }
+                                Span::Army(a) => {
+                                    if ui.link(game.army_name(a).to_string()).clicked() {
+                                        let at = game.armies[a as usize]
+                                            .at
+                                            .or_else(|| game.markers_on_board(a).next().map(|(_, f)| f));
+                                        session.focus = at;
+                                    }
+                                }
+                            }
+                        }
+                    });
+                }
+            });
+        });
+    egui::Window::new("Player aids")
+        .anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0])
+        .default_width(300.0)
+        .default_open(false)
+        .show(&ctx, |ui| {
+            let aids = &game.sc.aids;
+            ui.label(egui::RichText::new("5 actions per turn").strong());
+            for a in &aids.actions {
+                ui.label(format!("• {a}"));
             }
-            ui.end_row();
-            for r in &aids.terrain_values {
-                ui.label(r.terrain.name());
-                for v in [r.artillery, r.infantry, r.cavalry] {
-                    ui.label(format!("{v:+}"));
+            ui.separator();
+            ui.label(egui::RichText::new("Terrain values (advanced game)").strong());
+            egui::Grid::new("terrain-values").striped(true).show(ui, |ui| {
+                for h in ["", "Artillery", "Infantry", "Cavalry"] {
+                    ui.label(h);
                 }
                 ui.end_row();
+                for r in &aids.terrain_values {
+                    ui.label(r.terrain.name());
+                    for v in [r.artillery, r.infantry, r.cavalry] {
+                        ui.label(format!("{v:+}"));
+                    }
+                    ui.end_row();
+                }
+            });
+            ui.separator();
+            ui.label(egui::RichText::new("Where the data comes from").strong());
+            let p = &game.sc.provenance;
+            for (what, prov) in [
+                ("Board", &p.board),
+                ("Adjacency", &p.adjacency),
+                ("Armies", &p.armies),
+                ("Missions", &p.missions),
+                ("Action deck", &p.actions),
+                ("Scout cards", &p.scouts),
+                ("Time bar", &p.time),
+                ("VP bar", &p.victory_points),
+            ] {
+                ui.label(egui::RichText::new(format!("{what}: {}", prov.label())).small());
             }
         });
-        ui.separator();
-        ui.label(egui::RichText::new("Where the data comes from").strong());
-        let p = &game.sc.provenance;
-        for (what, prov) in [("Board", &p.board), ("Adjacency", &p.adjacency), ("Armies", &p.armies), ("Missions", &p.missions), ("Action deck", &p.actions), ("Scout cards", &p.scouts), ("Time bar", &p.time), ("VP bar", &p.victory_points)] {
-            ui.label(egui::RichText::new(format!("{what}: {}", prov.label())).small());
-        }
-    });
     let _ = (Step::Actions, seat_of(Side::French));
     Ok(())
 }

@@ -24,8 +24,8 @@ pub enum Action {
     JumpOverArmy { cards: [CardId; 2], marker: MarkerId, over: SpaceId, to: SpaceId },
     /// 4. Play a Scout Card: remove an own marker.
     PlayScoutCard { marker: MarkerId },
-    /// 5. Play a Wild Card: two identical cards used as any Movement Card (`to` given) or any
-    /// Terrain Card (`to` None).
+    /// Rule 5, Play a Wild Card: two identical cards used as any Movement Card (with `to`) or
+    /// as any Terrain Card (without).
     PlayWildCard { cards: [CardId; 2], marker: MarkerId, to: Option<SpaceId> },
     /// 6. Play a Time Card.
     PlayTimeCard { card: CardId },
@@ -68,7 +68,9 @@ pub enum BotnError {
     ArmyCardPlayed { army: String },
     #[error("the army card of {army} may be laid out only after the time indicator has passed {date}")]
     TooEarly { army: String, date: String },
-    #[error("{army} needs {needed} markers but has {have}; leave out {missing} villages with scout cards (you hold {scouts})")]
+    #[error(
+        "{army} needs {needed} markers but has {have}; leave out {missing} villages with scout cards (you hold {scouts})"
+    )]
     NotEnoughMarkers { army: String, needed: usize, have: usize, missing: usize, scouts: usize },
     #[error("{field} is not a free village of {army}'s army card")]
     BadSkip { army: String, field: String },
@@ -122,15 +124,19 @@ impl NamesRule for BotnError {
         match self {
             NotYourTurn { .. } | WrongStep { .. } | CannotPass => "Game Play - Beginner's Game",
             DistrictUsed(_) | NotInDraft => "Preparation",
-            ArmyCardPlayed { .. } | TooEarly { .. } | NotEnoughMarkers { .. } | BadSkip { .. } | NoFreeVillage { .. } => {
-                "1. Lay out an Army Card"
-            }
+            ArmyCardPlayed { .. }
+            | TooEarly { .. }
+            | NotEnoughMarkers { .. }
+            | BadSkip { .. }
+            | NoFreeVillage { .. } => "1. Lay out an Army Card",
             FirstTurnArmyCard => "Game Play - Beginner's Game [2]",
             NotInHand | WrongCard(_) | NotYourMarker => "Game Play - Beginner's Game",
             WrongTerrain { .. } | LastMarker { .. } => "2. Play a Terrain Card",
-            WrongUnit { .. } | NotAdjacent { .. } | FieldHoldsArmy { .. } | FieldHoldsOwnMarker { .. } | JumpNotOverOwnArmy => {
-                "3. Play a Movement Card"
-            }
+            WrongUnit { .. }
+            | NotAdjacent { .. }
+            | FieldHoldsArmy { .. }
+            | FieldHoldsOwnMarker { .. }
+            | JumpNotOverOwnArmy => "3. Play a Movement Card",
             NoScoutCard => "4. Play a Scout Card",
             NotIdentical => "5. Play a Wild Card",
             NotFaceUp | NothingToDraw => "7. Draw an Action Card",

@@ -4,8 +4,8 @@
 
 use super::actions::Action;
 use super::state::Botn;
-use crate::engine::rng::TableRng;
 use super::state::seat_of;
+use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::seats::Viewer;
 

@@ -296,12 +296,24 @@ impl Scenario {
         let mut by_name: HashMap<&str, SpaceId> = HashMap::new();
         for (i, f) in board.fields.iter().enumerate() {
             if by_name.insert(f.name.as_str(), SpaceId(i as u16)).is_some() {
-                return Err(DataError::at_text(&board_path, &board_text, "fields", &format!("\"{}\"", f.name), format!("field `name`: \"{}\" appears twice", f.name)));
+                return Err(DataError::at_text(
+                    &board_path,
+                    &board_text,
+                    "fields",
+                    &format!("\"{}\"", f.name),
+                    format!("field `name`: \"{}\" appears twice", f.name),
+                ));
             }
         }
         let field_of = |name: &str, file: &Path, text: &str, after: &str, what: &str| {
             by_name.get(name).copied().ok_or_else(|| {
-                DataError::at_text(file, text, after, &format!("\"{name}\""), format!("field `{what}`: no field named \"{name}\" on the board"))
+                DataError::at_text(
+                    file,
+                    text,
+                    after,
+                    &format!("\"{name}\""),
+                    format!("field `{what}`: no field named \"{name}\" on the board"),
+                )
             })
         };
         let mut edges = Vec::new();
@@ -315,7 +327,13 @@ impl Scenario {
         let graph = AreaGraph::from_edges(board.fields.len(), &edges);
         if let Some(lonely) = (0..graph.len()).find(|&i| graph.neighbours(SpaceId(i as u16)).is_empty()) {
             let name = &board.fields[lonely].name;
-            return Err(DataError::at_text(&board_path, &board_text, "fields", &format!("\"{name}\""), format!("field `adjacency`: \"{name}\" has no neighbour")));
+            return Err(DataError::at_text(
+                &board_path,
+                &board_text,
+                "fields",
+                &format!("\"{name}\""),
+                format!("field `adjacency`: \"{name}\" has no neighbour"),
+            ));
         }
 
         let dates: Vec<Option<&str>> = tracks.time.iter().map(|t| t.date.as_deref()).collect();
@@ -328,12 +346,24 @@ impl Scenario {
                 villages.push(field_of(v, &armies_path, &armies_text, &after, "villages")?);
             }
             if def.villages.is_empty() || def.markers == 0 || def.strength == 0 {
-                return Err(DataError::at_text(&armies_path, &armies_text, "", &after, format!("army \"{}\": villages, markers and strength must each be at least one", def.name)));
+                return Err(DataError::at_text(
+                    &armies_path,
+                    &armies_text,
+                    "",
+                    &after,
+                    format!("army \"{}\": villages, markers and strength must each be at least one", def.name),
+                ));
             }
             let date_index = match &def.date {
                 None => None,
                 Some(d) => Some(dates.iter().position(|x| *x == Some(d.as_str())).ok_or_else(|| {
-                    DataError::at_text(&armies_path, &armies_text, &after, &format!("\"{d}\""), format!("field `date`: \"{d}\" is not a date on the time bar"))
+                    DataError::at_text(
+                        &armies_path,
+                        &armies_text,
+                        &after,
+                        &format!("\"{d}\""),
+                        format!("field `date`: \"{d}\" is not a date on the time bar"),
+                    )
                 })? as u8),
             };
             army_list.push(Army { def: def.clone(), villages, date_index });
@@ -347,7 +377,13 @@ impl Scenario {
         for d in District::ALL {
             let n = missions.iter().filter(|m| m.def.district == d).count();
             if n < 2 {
-                return Err(DataError::at_text(&cards_path, &cards_text, "", "missions:", format!("field `missions`: district {d:?} needs at least 2 mission cards, has {n}")));
+                return Err(DataError::at_text(
+                    &cards_path,
+                    &cards_text,
+                    "",
+                    "missions:",
+                    format!("field `missions`: district {d:?} needs at least 2 mission cards, has {n}"),
+                ));
             }
         }
         let mut action_cards = Vec::new();
@@ -355,18 +391,38 @@ impl Scenario {
             if let ActionCard::MoveArmy(name) = &c.card
                 && !army_list.iter().any(|a| &a.def.name == name)
             {
-                return Err(DataError::at_text(&cards_path, &cards_text, "actions", &format!("\"{name}\""), format!("field `card`: no army named \"{name}\"")));
+                return Err(DataError::at_text(
+                    &cards_path,
+                    &cards_text,
+                    "actions",
+                    &format!("\"{name}\""),
+                    format!("field `card`: no army named \"{name}\""),
+                ));
             }
             action_cards.extend(std::iter::repeat_n(c.card.clone(), c.count as usize));
         }
         if action_cards.len() < 8 {
-            return Err(DataError::at_text(&cards_path, &cards_text, "", "actions:", "field `actions`: the deck needs at least 8 cards (4 in each hand at the start)"));
+            return Err(DataError::at_text(
+                &cards_path,
+                &cards_text,
+                "",
+                "actions:",
+                "field `actions`: the deck needs at least 8 cards (4 in each hand at the start)",
+            ));
         }
         if tracks.time.len() < 2 || tracks.time.iter().filter(|t| t.date.is_some()).count() == 0 {
-            return Err(DataError::at_text(&dir.join(&file.tracks), &tracks_text, "", "time:", "field `time`: the time bar needs dates"));
+            return Err(DataError::at_text(
+                &dir.join(&file.tracks),
+                &tracks_text,
+                "",
+                "time:",
+                "field `time`: the time bar needs dates",
+            ));
         }
 
-        let hash = digest_bytes([scenario_text, board_text, armies_text, cards_text, tracks_text, aids_text].concat().as_bytes());
+        let hash = digest_bytes(
+            [scenario_text, board_text, armies_text, cards_text, tracks_text, aids_text].concat().as_bytes(),
+        );
         Ok(Scenario {
             name: file.name,
             path: path.to_path_buf(),

@@ -51,7 +51,11 @@ pub fn save_of(table: &Table<Botn>) -> SaveFile<Action> {
 pub enum LoadError {
     Data(DataError),
     /// A record of the log is illegal on this scenario: its index (from 0) and the reason.
-    BadAction { index: usize, action: String, reason: String },
+    BadAction {
+        index: usize,
+        action: String,
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for LoadError {
@@ -69,7 +73,8 @@ impl std::fmt::Display for LoadError {
 /// working directory, then next to the save.
 pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Botn>, LoadError> {
     let mut scenario = save.scenario.path.clone();
-    if scenario.is_relative() && !scenario.exists()
+    if scenario.is_relative()
+        && !scenario.exists()
         && let Some(dir) = save_path.parent()
     {
         scenario = dir.join(&save.scenario.path);

@@ -122,7 +122,7 @@ impl Plugin for BotnPlugin {
 
 /// Spawns the table's entities when a table appears (or its scenario changes) and updates their
 /// components after each change.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
     table: Option<Res<TableRes<Botn>>>,
@@ -130,14 +130,25 @@ pub fn sync_entities(
     mut last: Local<Option<(u64, usize)>>,
     mut next_phase: ResMut<NextState<BotnPhase>>,
     phase: Res<State<BotnPhase>>,
-    existing: Query<Entity, Or<(With<Field>, With<TroopMarker>, With<ArmyPiece>, With<Card>, With<TimeIndicator>, With<VictoryMarker>, With<MinusOneChip>, With<MissionFigure>)>>,
+    existing: Query<
+        Entity,
+        Or<(
+            With<Field>,
+            With<TroopMarker>,
+            With<ArmyPiece>,
+            With<Card>,
+            With<TimeIndicator>,
+            With<VictoryMarker>,
+            With<MinusOneChip>,
+            With<MissionFigure>,
+        )>,
+    >,
     mut markers: Query<(&TroopMarker, &mut At), Without<ArmyPiece>>,
     mut armies: Query<(&ArmyPiece, &mut At, &mut Strength), Without<TroopMarker>>,
     mut cards: Query<(&Card, &mut CardPlace)>,
     mut time: Query<&mut TimeIndicator>,
     mut vps: Query<&mut VictoryMarker>,
-    mut chips: Query<(Entity, &MinusOneChip)>,
-    mut figures: Query<(Entity, &MissionFigure)>,
+    figures: Query<(Entity, &MissionFigure)>,
 ) {
     let Some(table) = table else { return };
     let game = &table.0.game;
@@ -193,7 +204,6 @@ pub fn sync_entities(
             v.points = p;
         }
     }
-    let _ = (&mut chips, &mut figures);
     let shown = figures.iter().count();
     for i in shown..game.revealed as usize {
         commands.spawn((MissionFigure(i as u8), Name::new(format!("Mission figure {}", i + 1))));
@@ -241,11 +251,19 @@ fn spawn_all(commands: &mut Commands, game: &Botn) {
     }
     for a in 0..sc.armies.len() as ArmyId {
         let card = Card::Army(a);
-        commands.spawn((card, card_place(game, card), Owner(game.army_side(a)), Name::new(format!("Army card {}", sc.armies[a as usize].def.card))));
+        commands.spawn((
+            card,
+            card_place(game, card),
+            Owner(game.army_side(a)),
+            Name::new(format!("Army card {}", sc.armies[a as usize].def.card)),
+        ));
     }
     commands.spawn((TimeIndicator(game.time), Name::new("Time indicator")));
     for side in [Side::French, Side::Allied] {
-        commands.spawn((VictoryMarker { side, points: game.vp[side.index()] }, Name::new(format!("{} victory points", side.name()))));
+        commands.spawn((
+            VictoryMarker { side, points: game.vp[side.index()] },
+            Name::new(format!("{} victory points", side.name())),
+        ));
     }
     for i in 0..game.minus_one_supply {
         commands.spawn((MinusOneChip(i), Name::new("-1 chip")));

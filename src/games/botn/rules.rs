@@ -169,7 +169,10 @@ impl Botn {
             return Err(BotnError::FieldHoldsArmy { field: self.name_of(to) });
         }
         if self.markers_at(to).any(|m| self.markers[m as usize].army == army) {
-            return Err(BotnError::FieldHoldsOwnMarker { field: self.name_of(to), army: self.army_name(army).to_string() });
+            return Err(BotnError::FieldHoldsOwnMarker {
+                field: self.name_of(to),
+                army: self.army_name(army).to_string(),
+            });
         }
         Ok(())
     }
@@ -222,7 +225,10 @@ impl Botn {
         }
         for s in skip {
             if !free.contains(s) || skip.iter().filter(|x| *x == s).count() > 1 {
-                return Err(BotnError::BadSkip { army: name, field: self.sc.fields.get(s.0 as usize).map(|f| f.name.clone()).unwrap_or_default() });
+                return Err(BotnError::BadSkip {
+                    army: name,
+                    field: self.sc.fields.get(s.0 as usize).map(|f| f.name.clone()).unwrap_or_default(),
+                });
             }
         }
         let have = self.markers_in_supply(army).len();
@@ -281,11 +287,7 @@ impl Botn {
             let first_of_face = !seen_cards.contains(&face);
             seen_cards.push(face);
             match face {
-                ActionCard::Time => {
-                    if first_of_face {
-                        out.push(Action::PlayTimeCard { card });
-                    }
-                }
+                ActionCard::Time if first_of_face => out.push(Action::PlayTimeCard { card }),
                 ActionCard::Terrain(t) if first_ok && first_of_face => {
                     for &(m, at) in &removable {
                         if self.sc.fields[at.0 as usize].terrain == *t {
@@ -644,7 +646,10 @@ impl Game for Botn {
                     return Err(wrong("choosing a unit type"));
                 }
                 if self.pending_units.first() != Some(army) || *unit == UnitType::All {
-                    return Err(BotnError::BadUnitChoice { army: self.army_name(*army).to_string(), unit: unit.name() });
+                    return Err(BotnError::BadUnitChoice {
+                        army: self.army_name(*army).to_string(),
+                        unit: unit.name(),
+                    });
                 }
             }
             Action::Discard(card) => {
@@ -666,7 +671,11 @@ impl Game for Botn {
                 let (army, at) = self.own_marker(side, *marker)?;
                 let field = &self.sc.fields[at.0 as usize];
                 if field.terrain != *t {
-                    return Err(BotnError::WrongTerrain { field: field.name.clone(), terrain: field.terrain.name(), card_terrain: t.name() });
+                    return Err(BotnError::WrongTerrain {
+                        field: field.name.clone(),
+                        terrain: field.terrain.name(),
+                        card_terrain: t.name(),
+                    });
                 }
                 self.check_removal(army)?;
             }
@@ -686,7 +695,11 @@ impl Game for Botn {
                 for c in cards {
                     let face = self.card(*c)?;
                     if !self.movement_card_allows(face, army) {
-                        return Err(BotnError::WrongUnit { army: self.army_name(army).to_string(), unit: self.army_unit(army).name(), card: face.title() });
+                        return Err(BotnError::WrongUnit {
+                            army: self.army_name(army).to_string(),
+                            unit: self.army_unit(army).name(),
+                            card: face.title(),
+                        });
                     }
                 }
                 let over_ok = (over.0 as usize) < self.sc.fields.len()
@@ -696,7 +709,10 @@ impl Game for Botn {
                     return Err(BotnError::JumpNotOverOwnArmy);
                 }
                 if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(*over, *to) || *to == from {
-                    return Err(BotnError::NotAdjacent { from: self.name_of(*over), to: self.sc.fields.get(to.0 as usize).map(|f| f.name.clone()).unwrap_or_default() });
+                    return Err(BotnError::NotAdjacent {
+                        from: self.name_of(*over),
+                        to: self.sc.fields.get(to.0 as usize).map(|f| f.name.clone()).unwrap_or_default(),
+                    });
                 }
                 self.check_destination(army, *to)?;
             }
@@ -722,7 +738,10 @@ impl Game for Botn {
                     (ActionCard::Terrain(_), None) => self.check_removal(army)?,
                     (ActionCard::Move(_) | ActionCard::MoveArmy(_), Some(to)) => {
                         if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(from, *to) {
-                            return Err(BotnError::NotAdjacent { from: self.name_of(from), to: self.sc.fields.get(to.0 as usize).map(|f| f.name.clone()).unwrap_or_default() });
+                            return Err(BotnError::NotAdjacent {
+                                from: self.name_of(from),
+                                to: self.sc.fields.get(to.0 as usize).map(|f| f.name.clone()).unwrap_or_default(),
+                            });
                         }
                         self.check_destination(army, *to)?;
                     }
@@ -770,7 +789,11 @@ impl Game for Botn {
             Action::DraftDistrict(d) => {
                 let pile = &mut self.mission_piles[district_index(*d)];
                 let second = pile.pop().expect("checked non-empty");
-                let first_i = self.missions.iter().position(|&m| self.sc.missions[m as usize].def.district == *d).expect("one per district");
+                let first_i = self
+                    .missions
+                    .iter()
+                    .position(|&m| self.sc.missions[m as usize].def.district == *d)
+                    .expect("one per district");
                 let first = self.missions.remove(first_i);
                 self.draft_pair = vec![first, second];
                 self.drafted.push(*d);
@@ -782,7 +805,10 @@ impl Game for Botn {
                 self.missions.push(*m);
                 self.draft_pair.clear();
                 events.push(Event::MissionKept { district });
-                let piles_left = District::ALL.iter().filter(|d| !self.drafted.contains(d) && !self.mission_piles[district_index(**d)].is_empty()).count();
+                let piles_left = District::ALL
+                    .iter()
+                    .filter(|d| !self.drafted.contains(d) && !self.mission_piles[district_index(**d)].is_empty())
+                    .count();
                 if self.drafted.len() == 2 || piles_left == 0 {
                     // The left-over mission cards are removed from the game; play begins.
                     self.mission_piles.iter_mut().for_each(Vec::clear);
@@ -913,6 +939,10 @@ impl Game for Botn {
             return None;
         }
         // Until final mission scoring, the side ahead on the victory point bar; ties to Napoléon.
-        Some(if self.vp[Side::Allied.index()] > self.vp[Side::French.index()] { seat_of(Side::Allied) } else { seat_of(Side::French) })
+        Some(if self.vp[Side::Allied.index()] > self.vp[Side::French.index()] {
+            seat_of(Side::Allied)
+        } else {
+            seat_of(Side::French)
+        })
     }
 }

@@ -38,9 +38,15 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
     let _ = seat;
     let sc = &game.sc;
     match event {
-        Event::MissionsDealt { count } => vec![t(format!("Napoléon receives {count} mission cards, one from each district"))],
-        Event::SecondMission { district } => vec![t(format!("Napoléon takes a second mission card from the {district:?} district"))],
-        Event::MissionKept { district } => vec![t(format!("Napoléon keeps one {district:?} mission; the other leaves the game"))],
+        Event::MissionsDealt { count } => {
+            vec![t(format!("Napoléon receives {count} mission cards, one from each district"))]
+        }
+        Event::SecondMission { district } => {
+            vec![t(format!("Napoléon takes a second mission card from the {district:?} district"))]
+        }
+        Event::MissionKept { district } => {
+            vec![t(format!("Napoléon keeps one {district:?} mission; the other leaves the game"))]
+        }
         Event::ArmyCardLaidOut { army, fields, scouts } => {
             let mut v = vec![t("Army card "), Span::Army(*army), t(" laid out: markers on ")];
             for (i, f) in fields.iter().enumerate() {
@@ -54,12 +60,19 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
             }
             v
         }
-        Event::MarkerRemoved { army, field } => vec![t("Marker of "), Span::Army(*army), t(" removed from "), Span::Field(field.0)],
+        Event::MarkerRemoved { army, field } => {
+            vec![t("Marker of "), Span::Army(*army), t(" removed from "), Span::Field(field.0)]
+        }
         Event::MarkerMoved { army, from, to } => {
             vec![t("Marker of "), Span::Army(*army), t(" moves "), Span::Field(from.0), t(" → "), Span::Field(to.0)]
         }
         Event::ArmyPlaced { army, field, cleared, own, scout } => {
-            let mut v = vec![Span::Army(*army), t(" placed on "), Span::Field(field.0), t(format!(" ({cleared} markers cleared"))];
+            let mut v = vec![
+                Span::Army(*army),
+                t(" placed on "),
+                Span::Field(field.0),
+                t(format!(" ({cleared} markers cleared")),
+            ];
             if *own {
                 v.push(t(format!(", +1 victory point{}, time +1)", if *scout { ", a scout card" } else { "" })));
             } else {
@@ -67,9 +80,13 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
             }
             v
         }
-        Event::ArmyLost { army } => vec![Span::Army(*army), t(" lost its last markers before it could be placed: out of play")],
+        Event::ArmyLost { army } => {
+            vec![Span::Army(*army), t(" lost its last markers before it could be placed: out of play")]
+        }
         Event::UnitChosen { army, unit } => vec![Span::Army(*army), t(format!(" will fight as {}", unit.name()))],
-        Event::CardPlayed { side, card } => vec![t(format!("{} plays {}", side.name(), sc.action_cards[*card as usize].title()))],
+        Event::CardPlayed { side, card } => {
+            vec![t(format!("{} plays {}", side.name(), sc.action_cards[*card as usize].title()))]
+        }
         Event::ScoutPlayed { side } => vec![t(format!("{} plays a scout card (time +1)", side.name()))],
         Event::TimeAdvanced { to } => vec![t(format!("Time indicator → {}", sc.time[*to as usize].label))],
         Event::MissionRevealed { mission } => {
@@ -80,16 +97,26 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
                 t(format!(" — French {} / Allied {} points", m.def.french, m.def.allied)),
             ]
         }
-        Event::DrewFaceUp { side, card } => vec![t(format!("{} draws {} from the face-up row", side.name(), sc.action_cards[*card as usize].title()))],
+        Event::DrewFaceUp { side, card } => {
+            vec![t(format!("{} draws {} from the face-up row", side.name(), sc.action_cards[*card as usize].title()))]
+        }
         Event::DrewBlind { side, card } => {
             if Visibility::Owner(seat_of(*side)).visible_to(viewer) {
-                vec![t(format!("{} draws {} from the blind pile", side.name(), sc.action_cards[*card as usize].title()))]
+                vec![t(format!(
+                    "{} draws {} from the blind pile",
+                    side.name(),
+                    sc.action_cards[*card as usize].title()
+                ))]
             } else {
                 vec![t(format!("{} draws a card from the blind pile", side.name()))]
             }
         }
-        Event::Reshuffled { cards } => vec![t(format!("The discard pile ({cards} cards) is shuffled into a new draw pile"))],
-        Event::Discarded { side, card } => vec![t(format!("{} discards {} (hand limit 8)", side.name(), card_name(game, *card)))],
+        Event::Reshuffled { cards } => {
+            vec![t(format!("The discard pile ({cards} cards) is shuffled into a new draw pile"))]
+        }
+        Event::Discarded { side, card } => {
+            vec![t(format!("{} discards {} (hand limit 8)", side.name(), card_name(game, *card)))]
+        }
         Event::Passed { side } => vec![t(format!("{} has no possible action and passes", side.name()))],
         Event::TurnBegan { side, turn } => vec![t(format!("— Turn {turn}: {} —", side.name()))],
         Event::GameEnded => vec![t("The time indicator has passed 19.10.: the game is over")],
@@ -155,7 +182,9 @@ pub fn action_label(game: &Botn, action: &Action) -> String {
             let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
             format!("Move {} {at} → {}", marker(m), field(to))
         }
-        Action::JumpOverArmy { marker: m, over, to, .. } => format!("Jump {} over {} → {}", marker(m), field(over), field(to)),
+        Action::JumpOverArmy { marker: m, over, to, .. } => {
+            format!("Jump {} over {} → {}", marker(m), field(over), field(to))
+        }
         Action::PlayScoutCard { marker: m } => {
             let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
             format!("Scout: remove {} from {at}", marker(m))
@@ -190,9 +219,6 @@ pub fn prompt(game: &Botn) -> String {
         ),
         Step::ChooseUnit => "Choose the unit type of the army just placed".to_string(),
         Step::Discard => format!("{who}: discard down to 8 cards"),
-        Step::GameOver => format!(
-            "Game over — victory points: French {}, Allied {}",
-            game.vp[0], game.vp[1]
-        ),
+        Step::GameOver => format!("Game over — victory points: French {}, Allied {}", game.vp[0], game.vp[1]),
     }
 }
