@@ -108,6 +108,9 @@ pub fn run(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(Pa
         crate::ui::UiPlugin,
     ))
     .add_systems(Update, (follow_active_seat, take_screenshot));
+    if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
+        app.add_systems(Last, debug_frames);
+    }
     app.run();
     0
 }
@@ -161,4 +164,21 @@ fn take_screenshot(
         error!("the screenshot {} was not written", path.display());
         exit.write(AppExit::error());
     }
+}
+
+/// Diagnostics (GROGNARD_DEBUG_FRAMES=1): logs every drawn frame's redraw requests, to check that
+/// an idle table draws nothing.
+fn debug_frames(
+    mut redraws: MessageReader<bevy::window::RequestRedraw>,
+    time: Res<Time>,
+    mut frames: Local<u64>,
+    moving: Query<(Option<&Name>, &super::pieces::Target, &Transform)>,
+) {
+    *frames += 1;
+    for (name, target, tf) in &moving {
+        if target.0 != *tf {
+            info!("still moving: {name:?} {:?} -> {:?}", tf, target.0);
+        }
+    }
+    info!("frame {} at {:.2}s, {} redraw requests", *frames, time.elapsed_secs(), redraws.read().count());
 }

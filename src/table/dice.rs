@@ -69,6 +69,11 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / STEPS_PER_SECOND)))
     .insert_resource(Gravity(Vec3::NEG_Y * 9.81 * 3.0));
     app.finish();
+    // One thread: the throw runs beside the window's own task pools, never waiting on them,
+    // and steps in the same order every time.
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
     let world = app.world_mut();
     world.spawn((
         RigidBody::Static,
@@ -124,24 +129,30 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
         }
         still_for = if resting { still_for + 1 } else { 0 };
         if still_for >= 20 {
-            // A die cocked against a wall or another die is nudged until it lies flat, as a
-            // player would; the nudge is part of the recorded throw.
+            // A die cocked against a wall or resting on another is nudged until it lies flat on the
+            // felt, as a player would; the nudge is part of the recorded throw.
             let cocked: Vec<Entity> = dice
                 .iter()
                 .copied()
                 .filter(|&e| {
-                    let r = app.world().get::<Transform>(e).expect("die body").rotation;
-                    (r * face_normal(up_face(r))).y < 0.98
+                    let tf = app.world().get::<Transform>(e).expect("die body");
+                    let flat = (tf.rotation * face_normal(up_face(tf.rotation))).y > 0.98;
+                    let on_felt = tf.translation.y < TRAY.y + DIE / 2.0 + 0.05;
+                    !(flat && on_felt)
                 })
                 .collect();
             if cocked.is_empty() {
                 break;
             }
             for e in cocked {
-                let kick = Vec3::new(rng.unit() - 0.5, 0.0, rng.unit() - 0.5) * 6.0;
+                // Lift it and toss it back towards the middle of the tray, spinning.
+                let pos = app.world().get::<Transform>(e).expect("die body").translation;
+                let inward = (TRAY - pos).with_y(0.0).normalize_or_zero();
+                let spin = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5) * 10.0;
+                let lateral = Vec3::new(rng.unit() - 0.5, 0.0, rng.unit() - 0.5);
                 let mut entity = app.world_mut().entity_mut(e);
                 entity.remove::<Sleeping>();
-                entity.insert((AngularVelocity(kick), LinearVelocity(Vec3::Y * 2.0 + kick.zyx() * 0.2)));
+                entity.insert((AngularVelocity(spin), LinearVelocity(Vec3::Y * 4.0 + inward * 2.0 + lateral)));
             }
             still_for = 0;
         }
@@ -160,12 +171,19 @@ pub struct RollingDie {
 #[derive(Component)]
 pub struct DieFace;
 
+/// A throw being simulated on its own thread, so the window never waits for the physics.
+#[derive(Resource)]
+struct PendingThrow {
+    values: Vec<u8>,
+    result: std::sync::Mutex<std::sync::mpsc::Receiver<Vec<Track>>>,
+}
+
 pub struct DicePlugin;
 
 impl Plugin for DicePlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, spawn_tray)
-            .add_systems(Update, (start_roll, play_back).chain().in_set(TableSet::Present));
+            .add_systems(Update, (start_roll, spawn_dice, play_back).chain().in_set(TableSet::Present));
     }
 }
 
@@ -212,28 +230,56 @@ fn pips(value: u8) -> Vec<Vec2> {
     }
 }
 
-/// Spawns the dice of the last roll when the table logs one.
-fn start_roll(
-    mut outcomes: MessageReader<Outcome>,
-    table: Res<TableRes<Botn>>,
+/// Starts simulating the throw of the last roll when the table logs one.
+fn start_roll(mut outcomes: MessageReader<Outcome>, table: Res<TableRes<Botn>>, mut commands: Commands) {
+    if !outcomes.read().any(|o| o.accepted) {
+        return;
+    }
+    let Some(Entry::Dice { values, .. }) = table.0.last_entries().last() else { return };
+    // Throw parameters come from the seed and the roll's place in the log: the same throw for
+    // every viewer and every replay, without drawing on the table's RNG.
+    let mut rng =
+        TableRng::from_seed(table.0.seed ^ (table.0.records.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let count = values.len();
+    let (send, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(simulate_throw(count, &mut rng));
+    });
+    commands.insert_resource(PendingThrow { values: values.clone(), result: std::sync::Mutex::new(result) });
+}
+
+/// Spawns the dice when their throw is ready: each body follows its recording, and its visible
+/// mesh is turned so that the drawn value ends on top.
+#[allow(clippy::too_many_arguments)]
+fn spawn_dice(
+    pending: Option<Res<PendingThrow>>,
     old: Query<Entity, With<RollingDie>>,
     time: Res<Time>,
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if !outcomes.read().any(|o| o.accepted) {
-        return;
-    }
-    let Some(Entry::Dice { values, .. }) = table.0.last_entries().last() else { return };
+    let Some(pending) = pending else { return };
+    let received =
+        pending.result.lock().map_err(|_| std::sync::mpsc::TryRecvError::Disconnected).and_then(|r| r.try_recv());
+    let tracks = match received {
+        Ok(tracks) => tracks,
+        Err(std::sync::mpsc::TryRecvError::Empty) => {
+            redraw.write(RequestRedraw); // keep polling while the physics runs
+            return;
+        }
+        Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+            error!("the dice throw could not be simulated");
+            commands.remove_resource::<PendingThrow>();
+            return;
+        }
+    };
+    commands.remove_resource::<PendingThrow>();
     for e in &old {
         commands.entity(e).despawn();
     }
-    // Throw parameters come from the seed and the roll's place in the log: the same throw for
-    // every viewer and every replay, without drawing on the table's RNG.
-    let mut rng =
-        TableRng::from_seed(table.0.seed ^ (table.0.records.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let tracks = simulate_throw(values.len(), &mut rng);
+    let values = &pending.values;
     let body = meshes.add(Cuboid::new(DIE, DIE, DIE));
     let pip = meshes.add(Cylinder::new(DIE * 0.09, 0.01));
     let ivory = materials.add(StandardMaterial {

@@ -279,10 +279,18 @@ fn place_pieces(
 }
 
 /// Moves pieces smoothly to their targets and keeps frames coming while anything moves.
-fn glide(time: Res<Time>, mut q: Query<(&Target, &mut Transform)>, mut redraw: MessageWriter<RequestRedraw>) {
+fn glide(
+    time: Res<Time>,
+    dragging: Res<Dragging>,
+    mut q: Query<(Entity, &Target, &mut Transform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
     let k = 1.0 - (-14.0 * time.delta_secs().min(0.1)).exp();
     let mut moving = false;
-    for (target, mut tf) in &mut q {
+    for (e, target, mut tf) in &mut q {
+        if dragging.entity == Some(e) {
+            continue; // the hand holds it
+        }
         let d = target.0.translation - tf.translation;
         let snap = d.length() < 0.002 && tf.rotation.angle_between(target.0.rotation) < 0.002;
         if snap {
@@ -456,7 +464,7 @@ fn drag_end(
     mut dragging: ResMut<Dragging>,
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
-    tfs: Query<&Transform>,
+    cams: Query<(&Camera, &GlobalTransform)>,
     table: Res<TableRes<Botn>>,
     mut session: ResMut<Session>,
     mut requests: MessageWriter<Request<Botn>>,
@@ -469,7 +477,13 @@ fn drag_end(
     dragging.entity = None;
     commands.entity(ev.entity).remove::<Pickable>();
     let game = &table.0.game;
-    let pos = tfs.get(ev.entity).map(|t| t.translation).unwrap_or(dragging.origin);
+    // Where the pointer let go, on the table.
+    let pos = cams
+        .single()
+        .ok()
+        .and_then(|(cam, cam_tf)| cam.viewport_to_world(cam_tf, ev.pointer_location.position).ok())
+        .and_then(|ray| ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d)))
+        .unwrap_or(dragging.origin);
     // The field nearest the drop point, if the drop is on one.
     let field = (0..game.sc.fields.len() as u16)
         .map(SpaceId)
@@ -481,8 +495,11 @@ fn drag_end(
     let seat = session.seat().or(game.active_seat()).unwrap_or(crate::engine::seats::SeatId(0));
     let request = if let Ok(m) = markers.get(ev.entity) {
         let legal = marker_destinations(&table.0, session.seat(), m.id);
+        let home = game.markers[m.id as usize].at;
         match legal.into_iter().find(|(f, _)| Some(*f) == field) {
             Some((_, action)) => Some(action),
+            // Put back where it was: nothing to say.
+            None if field.is_some() && field == home => None,
             None => {
                 session.notice = Some(refusal(&table.0, session.seat(), m.id, field));
                 None

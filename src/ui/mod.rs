@@ -18,6 +18,12 @@ pub struct UiPlugin;
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(EguiPrimaryContextPass, (overlay::labels, panels::panels).chain())
+            .add_systems(
+                PreUpdate,
+                drop_unchanged_modifiers
+                    .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+                    .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+            )
             .add_systems(Update, (hotkeys.run_if(not(egui_wants_any_keyboard_input)), remember_refusals));
     }
 }
@@ -50,6 +56,25 @@ fn hotkeys(
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         requests.write(Request::Undo);
+    }
+}
+
+/// bevy_egui 0.42 reports the modifier keys to egui every frame; egui takes any event as a reason
+/// to paint again and asks for another frame, so the window would never idle. Only a real change
+/// of the modifiers is passed on.
+fn drop_unchanged_modifiers(
+    mut inputs: Query<&mut bevy_egui::EguiInput>,
+    mut last: Local<Option<bevy_egui::egui::Modifiers>>,
+) {
+    for mut input in &mut inputs {
+        input.0.events.retain(|e| match e {
+            bevy_egui::egui::Event::ModifiersChanged(m) => {
+                let changed = *last != Some(*m);
+                *last = Some(*m);
+                changed
+            }
+            _ => true,
+        });
     }
 }
 

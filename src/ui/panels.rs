@@ -26,8 +26,13 @@ pub fn panels(
     mut journal: ResMut<JournalRes>,
     mut requests: MessageWriter<Request<Botn>>,
     windows: Query<&Window>,
+    time: Res<Time>,
+    mut notice_seen: Local<(Option<String>, f32)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
+        info!("egui repaint causes: {:?}; events {:?}", ctx.repaint_causes(), ctx.input(|i| i.events.clone()));
+    }
     let pointer = ctx.input(|i| i.pointer.hover_pos());
 
     if let Some(offer) = session.resume_offer.clone() {
@@ -98,7 +103,12 @@ pub fn panels(
             },
         );
     }
-    if let (Some(n), Some(p)) = (session.notice.clone(), pointer) {
+    // A new notice shows at the pointer for a few seconds, then only in the Orders panel.
+    if notice_seen.0 != session.notice {
+        *notice_seen = (session.notice.clone(), time.elapsed_secs());
+    }
+    let fresh = time.elapsed_secs() - notice_seen.1 < 4.0;
+    if let (Some(n), Some(p), true) = (session.notice.clone(), pointer, fresh) {
         egui::Area::new(egui::Id::new("notice"))
             .order(egui::Order::Tooltip)
             .fixed_pos(p + egui::vec2(16.0, 16.0))

@@ -64,7 +64,7 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
             vec![t("Marker of "), Span::Army(*army), t(" removed from "), Span::Field(field.0)]
         }
         Event::MarkerMoved { army, from, to } => {
-            vec![t("Marker of "), Span::Army(*army), t(" moves "), Span::Field(from.0), t(" → "), Span::Field(to.0)]
+            vec![t("Marker of "), Span::Army(*army), t(" moves "), Span::Field(from.0), t(" to "), Span::Field(to.0)]
         }
         Event::ArmyPlaced { army, field, cleared, own, scout } => {
             let mut v = vec![
@@ -88,7 +88,7 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
             vec![t(format!("{} plays {}", side.name(), sc.action_cards[*card as usize].title()))]
         }
         Event::ScoutPlayed { side } => vec![t(format!("{} plays a scout card (time +1)", side.name()))],
-        Event::TimeAdvanced { to } => vec![t(format!("Time indicator → {}", sc.time[*to as usize].label))],
+        Event::TimeAdvanced { to } => vec![t(format!("Time indicator to {}", sc.time[*to as usize].label))],
         Event::MissionRevealed { mission } => {
             let m = &sc.missions[*mission as usize];
             vec![
@@ -180,17 +180,17 @@ pub fn action_label(game: &Botn, action: &Action) -> String {
         }
         Action::PlayMovementCard { marker: m, to, .. } => {
             let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
-            format!("Move {} {at} → {}", marker(m), field(to))
+            format!("Move {} {at} to {}", marker(m), field(to))
         }
         Action::JumpOverArmy { marker: m, over, to, .. } => {
-            format!("Jump {} over {} → {}", marker(m), field(over), field(to))
+            format!("Jump {} over {} to {}", marker(m), field(over), field(to))
         }
         Action::PlayScoutCard { marker: m } => {
             let at = game.markers[*m as usize].at.map(|f| field(&f)).unwrap_or_default();
             format!("Scout: remove {} from {at}", marker(m))
         }
         Action::PlayWildCard { marker: m, to, .. } => match to {
-            Some(to) => format!("Wild: move {} → {}", marker(m), field(to)),
+            Some(to) => format!("Wild: move {} to {}", marker(m), field(to)),
             None => format!("Wild: remove {}", marker(m)),
         },
         Action::PlayTimeCard { .. } => "Time card (+1)".to_string(),
