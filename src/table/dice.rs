@@ -18,7 +18,7 @@ use std::time::Duration;
 /// Edge of a die, in table units.
 pub const DIE: f32 = 0.5;
 /// The centre of the dice tray on the table.
-pub const TRAY: Vec3 = Vec3::new(17.0, 0.0, 5.0);
+pub const TRAY: Vec3 = Vec3::new(16.6, 0.0, 0.8);
 const TRAY_HALF: f32 = 2.2;
 pub const STEPS_PER_SECOND: f32 = 60.0;
 

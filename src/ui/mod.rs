@@ -24,7 +24,10 @@ impl Plugin for UiPlugin {
                     .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
                     .before(bevy_egui::EguiPreUpdateSet::BeginPass),
             )
-            .add_systems(Update, (hotkeys.run_if(not(egui_wants_any_keyboard_input)), remember_refusals));
+            .add_systems(
+                Update,
+                (hotkeys.run_if(not(egui_wants_any_keyboard_input)), remember_refusals, settle_after_input),
+            );
     }
 }
 
@@ -75,6 +78,28 @@ fn drop_unchanged_modifiers(
             }
             _ => true,
         });
+    }
+}
+
+/// In reactive mode egui sometimes finishes a change (a menu opening, a window resizing) one
+/// frame after the click that caused it; a few frames after each press or release let it settle.
+fn settle_after_input(
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut outcomes: MessageReader<Outcome>,
+    mut left: Local<u8>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    let input = mouse.get_just_pressed().next().is_some()
+        || mouse.get_just_released().next().is_some()
+        || keys.get_just_pressed().next().is_some()
+        || keys.get_just_released().next().is_some();
+    if input || outcomes.read().next().is_some() {
+        *left = 3;
+    }
+    if *left > 0 {
+        *left -= 1;
+        redraw.write(bevy::window::RequestRedraw);
     }
 }
 

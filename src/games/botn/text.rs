@@ -88,7 +88,13 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
             vec![t(format!("{} plays {}", side.name(), sc.action_cards[*card as usize].title()))]
         }
         Event::ScoutPlayed { side } => vec![t(format!("{} plays a scout card (time +1)", side.name()))],
-        Event::TimeAdvanced { to } => vec![t(format!("Time indicator to {}", sc.time[*to as usize].label))],
+        Event::TimeAdvanced { to } => {
+            let space = &sc.time[*to as usize];
+            vec![t(match &space.date {
+                Some(date) => format!("Time indicator reaches {date}"),
+                None => format!("Time indicator advances to space {to} of {}", sc.time.len() - 1),
+            })]
+        }
         Event::MissionRevealed { mission } => {
             let m = &sc.missions[*mission as usize];
             vec![
