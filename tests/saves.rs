@@ -179,3 +179,33 @@ fn a_malformed_save_names_its_field() {
     let line = text.lines().nth(err.line - 1).unwrap();
     assert!(line.contains("seed"), "{err}");
 }
+
+#[test]
+fn sandbox_moves_by_hand_are_logged_saved_and_replayed() {
+    use grognard::games::botn::SandboxAction;
+    let mut t = botn::new_table(&scenario_path(), 28, Mode::Sandbox).unwrap();
+    let yorck = army(&t, "Yorck");
+    let moeckern = field(&t, "Möckern");
+    let by_hand = |s: SandboxAction| Act::Game(Action::Sandbox(s));
+    // Any piece, any field, any seat, even during Napoléon's mission draft.
+    t.submit(ALLIED, by_hand(SandboxAction::MoveMarker { marker: 0, to: Some(moeckern) })).unwrap();
+    t.submit(ALLIED, by_hand(SandboxAction::MoveArmy { army: yorck, to: Some(moeckern) })).unwrap();
+    t.submit(FRENCH, by_hand(SandboxAction::FlipArmy { army: yorck })).unwrap();
+    t.submit(FRENCH, by_hand(SandboxAction::DrawBlind)).unwrap();
+    t.submit(FRENCH, by_hand(SandboxAction::MoveTime { to: 9 })).unwrap();
+    assert_eq!(t.game.markers[0].at, Some(moeckern));
+    assert_eq!(t.game.armies[yorck as usize].at, Some(moeckern));
+    assert!(t.game.armies[yorck as usize].flipped);
+    assert_eq!(t.game.armies[yorck as usize].strength, 3, "the pale back shows one point less");
+    assert_eq!(t.game.hands[0].len(), 5);
+    assert_eq!(t.game.time_label(), "16.10.");
+    assert_eq!(t.entries.len(), 6, "every move by hand is in the log (a draw also logs the card drawn)");
+    // Saved with its mode, replayed to the same table.
+    let save = botn::save_of(&t);
+    assert_eq!(save.mode, Mode::Sandbox);
+    assert_eq!(botn::load_save(&save, Path::new("x.ron")).unwrap().digest(), t.digest());
+    // The same moves are refused in a ruled game.
+    let mut enforced = new_table(28);
+    let err = enforced.submit(FRENCH, by_hand(SandboxAction::FlipArmy { army: yorck })).unwrap_err();
+    assert_eq!(err.rule(), Some("Grognard: enforced mode"));
+}

@@ -104,7 +104,10 @@ fn dress_pieces(
             .entity(e)
             .insert((Mesh3d(m.marker.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
             .observe(hover_piece::<Pointer<Over>>)
-            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| s.hovered = None)
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| {
+                s.hovered = None;
+                s.hovered_army = None;
+            })
             .observe(drag_start)
             .observe(drag_move)
             .observe(drag_end);
@@ -114,7 +117,10 @@ fn dress_pieces(
             .entity(e)
             .insert((Mesh3d(m.army.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
             .observe(hover_piece::<Pointer<Over>>)
-            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| s.hovered = None)
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| {
+                s.hovered = None;
+                s.hovered_army = None;
+            })
             .observe(drag_start)
             .observe(drag_move)
             .observe(drag_end);
@@ -324,6 +330,7 @@ fn hover_piece<E: EntityEvent>(
     let e = ev.event_target();
     let army = markers.get(e).map(|m| m.army).or_else(|_| armies.get(e).map(|a| a.0));
     let Ok(army) = army else { return };
+    session.hovered_army = armies.get(e).ok().map(|a| a.0);
     let def = &game.sc.armies[army as usize].def;
     let st = &game.armies[army as usize];
     let kind = if markers.get(e).is_ok() { "troop marker" } else { "army" };

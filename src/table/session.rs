@@ -22,6 +22,8 @@ pub struct Session {
     /// Something to tell the player at the pointer and in the prompt (a refusal, a save).
     pub notice: Option<String>,
     pub hovered: Option<String>,
+    /// The army under the pointer, for keys that act on it (F flips it in sandbox mode).
+    pub hovered_army: Option<u8>,
     /// Fields lit up as legal destinations of the piece being dragged.
     pub highlight: Vec<SpaceId>,
     /// A field name clicked in the log, lit for a moment.
@@ -47,6 +49,7 @@ impl Session {
             journal_path,
             notice: None,
             hovered: None,
+            hovered_army: None,
             highlight: Vec::new(),
             focus: None,
             panels_hidden: false,

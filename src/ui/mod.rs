@@ -56,6 +56,17 @@ fn hotkeys(
         let seat = session.seat().unwrap_or(crate::engine::seats::SeatId(0));
         requests.write(Request::Act { seat, act: crate::engine::table::Act::RollDice(session.dice_count) });
     }
+    if keys.just_pressed(KeyCode::KeyF)
+        && let Some(army) = session.hovered_army
+    {
+        // F flips the army under the pointer, as on other virtual tables; only by hand in the
+        // sandbox, since in a ruled game losses flip armies.
+        let seat = session.seat().unwrap_or(crate::engine::seats::SeatId(0));
+        let act = crate::engine::table::Act::Game(crate::games::botn::Action::Sandbox(
+            crate::games::botn::SandboxAction::FlipArmy { army },
+        ));
+        requests.write(Request::Act { seat, act });
+    }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         requests.write(Request::Undo);

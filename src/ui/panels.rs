@@ -7,7 +7,7 @@ use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
 use crate::games::botn::state::{Step, seat_of};
 use crate::games::botn::text::{Span, action_label, card_name, entry_spans, prompt};
-use crate::games::botn::{self, Botn, Side};
+use crate::games::botn::{self, Botn, SandboxAction, Side};
 use crate::table::app::{load_table, start_journal};
 use crate::table::session::Session;
 use bevy::prelude::*;
@@ -236,6 +236,27 @@ pub fn panels(
                 });
             } else if let Some(a) = active {
                 ui.label(format!("Waiting for {}", game.seat_names()[a.0 as usize]));
+            }
+            if table.0.mode == Mode::Sandbox {
+                // By hand: every such move is logged and saved like any action.
+                ui.separator();
+                ui.label(
+                    egui::RichText::new("Sandbox — by hand: drag any piece; F flips the army under the pointer")
+                        .small(),
+                );
+                let seat = my_seat.unwrap_or(SeatId(0));
+                let by_hand = |s: SandboxAction| Request::Act { seat, act: Act::Game(botn::Action::Sandbox(s)) };
+                ui.horizontal(|ui| {
+                    if ui.button("Draw a card").clicked() {
+                        requests.write(by_hand(SandboxAction::DrawBlind));
+                    }
+                    if ui.button("Time −1").clicked() && game.time > 0 {
+                        requests.write(by_hand(SandboxAction::MoveTime { to: game.time - 1 }));
+                    }
+                    if ui.button("Time +1").clicked() {
+                        requests.write(by_hand(SandboxAction::MoveTime { to: game.time + 1 }));
+                    }
+                });
             }
             ui.horizontal(|ui| {
                 if ui.add_enabled(table.0.can_undo(), egui::Button::new("Undo")).clicked() {
