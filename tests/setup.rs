@@ -4,9 +4,9 @@ use common::*;
 use grognard::engine::rules::Game;
 use grognard::engine::seats::Viewer;
 use grognard::engine::table::Act;
+use grognard::games::botn::Action;
 use grognard::games::botn::data::{ActionCard, District, Side};
 use grognard::games::botn::state::{HandCard, Step};
-use grognard::games::botn::{Action, BotnError};
 
 #[test]
 fn preparation_board_and_armies() {
@@ -138,5 +138,4 @@ fn hands_are_seen_only_by_their_seat() {
 fn same_seed_same_setup() {
     assert_eq!(new_table(9).digest(), new_table(9).digest());
     assert_ne!(new_table(9).digest(), new_table(10).digest());
-    let _ = BotnError::GameOver;
 }

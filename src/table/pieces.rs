@@ -3,7 +3,7 @@
 //! Dragging a troop marker lights its legal destinations (from the legal-action list); a drop
 //! elsewhere snaps back and says which rule forbids it.
 
-use super::board::{FIELD_RADIUS, field_world, map_to_world, time_bar_world, vp_bar_world};
+use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
 use super::session::Session;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{Request, TableRes, TableSet};
@@ -44,7 +44,7 @@ impl Plugin for PiecesPlugin {
     }
 }
 
-#[derive(Resource)]
+/// Meshes and materials shared by all pieces, made once.
 struct PieceMeshes {
     marker: Handle<Mesh>,
     army: Handle<Mesh>,
@@ -64,7 +64,7 @@ fn dress_pieces(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut store: Local<Option<PieceMeshesHandle>>,
+    mut store: Local<Option<PieceMeshes>>,
     markers: Query<(Entity, &Owner), Added<TroopMarker>>,
     armies: Query<(Entity, &Owner), Added<ArmyPiece>>,
     cards: Query<Entity, Added<Card>>,
@@ -73,31 +73,24 @@ fn dress_pieces(
     chips: Query<Entity, Added<MinusOneChip>>,
     figures: Query<Entity, Added<MissionFigure>>,
 ) {
-    let m = store.get_or_insert_with(|| {
-        PieceMeshesHandle(PieceMeshes {
-            marker: meshes.add(Cylinder::new(0.25, 0.14)),
-            army: meshes.add(Cuboid::new(0.78, 0.26, 0.78)),
-            card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
-            chip: meshes.add(Cylinder::new(0.16, 0.05)),
-            figure: meshes.add(Capsule3d::new(0.12, 0.35)),
-            cannon: meshes.add(Cylinder::new(0.2, 0.3)),
-            mats: [
-                materials.add(side_color(Side::French, false)),
-                materials.add(side_color(Side::French, true)),
-                materials.add(side_color(Side::Allied, false)),
-                materials.add(side_color(Side::Allied, true)),
-            ],
-            card_back: materials.add(Color::srgb(0.25, 0.22, 0.35)),
-            card_face: materials.add(Color::srgb(0.96, 0.94, 0.86)),
-            brass: materials.add(StandardMaterial {
-                base_color: Color::srgb(0.85, 0.65, 0.2),
-                metallic: 0.6,
-                ..default()
-            }),
-            grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
-        })
+    let m = store.get_or_insert_with(|| PieceMeshes {
+        marker: meshes.add(Cylinder::new(0.25, 0.14)),
+        army: meshes.add(Cuboid::new(0.78, 0.26, 0.78)),
+        card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
+        chip: meshes.add(Cylinder::new(0.16, 0.05)),
+        figure: meshes.add(Capsule3d::new(0.12, 0.35)),
+        cannon: meshes.add(Cylinder::new(0.2, 0.3)),
+        mats: [
+            materials.add(side_color(Side::French, false)),
+            materials.add(side_color(Side::French, true)),
+            materials.add(side_color(Side::Allied, false)),
+            materials.add(side_color(Side::Allied, true)),
+        ],
+        card_back: materials.add(Color::srgb(0.25, 0.22, 0.35)),
+        card_face: materials.add(Color::srgb(0.96, 0.94, 0.86)),
+        brass: materials.add(StandardMaterial { base_color: Color::srgb(0.85, 0.65, 0.2), metallic: 0.6, ..default() }),
+        grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
     });
-    let m = &m.0;
     let side_mat = |s: Side| m.mats[s.index() * 2].clone();
     for (e, owner) in &markers {
         commands
@@ -165,10 +158,7 @@ fn dress_pieces(
             Pickable::IGNORE,
         ));
     }
-    let _ = (&m.card_face, &m.mats);
 }
-
-struct PieceMeshesHandle(PieceMeshes);
 
 /// Where each marker stands within its field: a ring of eight slots around the army's place.
 pub fn marker_offset(game: &Botn, marker: MarkerId, field: SpaceId) -> Vec3 {
@@ -226,12 +216,11 @@ fn place_pieces(
         if dragging.entity == Some(e) {
             continue;
         }
-        let supply = Transform::from_xyz(-7.5 + m.id as f32 * 0.0, -5.0, 0.0);
         let want = match at.0 {
             Some(f) => {
                 Transform::from_translation(field_world(game, f) + marker_offset(game, m.id, f) + Vec3::Y * 0.09)
             }
-            None => supply,
+            None => hidden,
         };
         set(&mut commands, e, cur, want);
     }
@@ -281,7 +270,6 @@ fn place_pieces(
             .unwrap_or(Vec3::Y * -5.0);
         set(&mut commands, e, cur, Transform::from_translation(want));
     }
-    let _ = map_to_world((0.0, 0.0));
 }
 
 /// Moves pieces smoothly to their targets and keeps frames coming while anything moves.
@@ -476,7 +464,6 @@ fn drag_end(
     mut session: ResMut<Session>,
     mut requests: MessageWriter<Request<Botn>>,
     mut commands: Commands,
-    mut targets: Query<&mut Target>,
 ) {
     if dragging.entity != Some(ev.entity) {
         return;
@@ -517,17 +504,10 @@ fn drag_end(
     } else {
         None
     };
-    match request {
-        Some(action) => {
-            session.notice = None;
-            requests.write(Request::Act { seat, act: Act::Game(action) });
-        }
-        None => {
-            // Snap back: glide from the drop point to where the rules still have it.
-            if let Ok(mut t) = targets.get_mut(ev.entity) {
-                t.set_changed();
-            }
-            let _ = dragging.origin;
-        }
+    // Without a request the piece snaps back: with the drag over, it glides from the drop point
+    // to where the rules still have it.
+    if let Some(action) = request {
+        session.notice = None;
+        requests.write(Request::Act { seat, act: Act::Game(action) });
     }
 }

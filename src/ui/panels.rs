@@ -5,7 +5,6 @@ use crate::engine::plugin::{JournalRes, Request, TableRes};
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
-use crate::games::botn::state::{Step, seat_of};
 use crate::games::botn::text::{Span, action_label, card_name, entry_spans, prompt};
 use crate::games::botn::{self, Botn, SandboxAction, Side};
 use crate::table::app::{load_table, start_journal};
@@ -426,7 +425,6 @@ pub fn panels(
                 ui.label(egui::RichText::new(format!("{what}: {}", prov.label())).small());
             }
         });
-    let _ = (Step::Actions, seat_of(Side::French));
     Ok(())
 }
 

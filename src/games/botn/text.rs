@@ -28,14 +28,13 @@ pub fn card_name(game: &Botn, card: HandCard) -> String {
 
 /// One log entry as spans.
 pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
-    let (seat, event) = match entry {
+    let event = match entry {
         Entry::Dice { seat, values } => {
             let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
             return vec![t(format!("{} rolled {}d6: {}", game_seat(game, seat.0), values.len(), list.join(", ")))];
         }
-        Entry::Game { seat, event } => (seat, event),
+        Entry::Game { event, .. } => event,
     };
-    let _ = seat;
     let sc = &game.sc;
     match event {
         Event::MissionsDealt { count } => {
