@@ -170,7 +170,7 @@ pub fn marker_offset(game: &Botn, marker: MarkerId, field: SpaceId) -> Vec3 {
 
 /// Off-board positions: army cards in columns beside the board, decks and the face-up row right.
 pub fn card_world(place: CardPlace) -> Option<(Vec3, bool)> {
-    let face_up_row = |i: u8| Vec3::new(14.0 + i as f32 * 1.2, 0.0, -6.2);
+    let face_up_row = |i: u8| Vec3::new(14.0 + i as f32 * 1.55, 0.0, -6.4);
     Some(match place {
         // Each side's army cards in a row in front of its player: French south, Allied north.
         CardPlace::ArmyCards(Side::French, i, played) => (Vec3::new(-4.5 + i as f32 * 1.6, 0.0, 14.6), !played),
@@ -179,8 +179,9 @@ pub fn card_world(place: CardPlace) -> Option<(Vec3, bool)> {
         CardPlace::DrawPile(i) => (Vec3::new(14.0, i as f32 * 0.022, -3.8), false),
         CardPlace::Discard(i) => (Vec3::new(15.2, i as f32 * 0.022, -3.8), true),
         CardPlace::ScoutSupply(i) => (Vec3::new(16.4, i as f32 * 0.022, -3.8), true),
-        CardPlace::Mission(i) => (Vec3::new(14.0 + i as f32 * 1.2, 0.0, -9.4), false),
-        CardPlace::Draft(i) => (Vec3::new(14.0 + i as f32 * 1.2, 0.0, -11.2), false),
+        // Staggered in two rows, so that long village names have room.
+        CardPlace::Mission(i) => (Vec3::new(14.0 + i as f32 * 1.55, 0.0, -9.0 - (i % 2) as f32 * 1.5), false),
+        CardPlace::Draft(i) => (Vec3::new(14.0 + i as f32 * 1.55, 0.0, -12.0), false),
         CardPlace::Hand(Side::French, i) => (Vec3::new(-1.5 + i as f32 * 1.2, 0.0, 16.4), false),
         CardPlace::Hand(Side::Allied, i) => (Vec3::new(-1.5 + i as f32 * 1.2, 0.0, -16.6), false),
         CardPlace::OutOfGame | CardPlace::MissionBox => return None,

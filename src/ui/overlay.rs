@@ -121,13 +121,9 @@ pub fn labels(
             (Card::Mission(m), CardPlace::Mission(_) | CardPlace::Draft(_)) => {
                 game.mission_visibility(*m).visible_to(session.viewer).then(|| {
                     let def = &game.sc.missions[*m as usize];
-                    format!(
-                        "{:?}\n{}\n{} / {}",
-                        def.def.district,
-                        game.sc.field_name(def.field),
-                        def.def.french,
-                        def.def.allied
-                    )
+                    // Long names break at the hyphen so neighbouring cards' labels do not meet.
+                    let name = game.sc.field_name(def.field).replace('-', "-\n");
+                    format!("{name}\n{} / {}", def.def.french, def.def.allied)
                 })
             }
             (Card::Army(a), CardPlace::ArmyCards(_, _, played)) => {
@@ -149,7 +145,7 @@ pub fn labels(
         if let Some(label) = label
             && let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.05)
         {
-            text(p, &label, 9.5, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
+            text(p, &label, 9.0, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
         }
     }
     for (i, t) in game.sc.time.iter().enumerate() {
