@@ -52,6 +52,17 @@ pub fn correction(wanted: u8, landed: u8) -> Quat {
     }
 }
 
+/// The four walls of the tray as (x, z, width, depth) around its centre, `thickness` thick.
+fn tray_walls(thickness: f32) -> [(f32, f32, f32, f32); 4] {
+    let long = 2.0 * TRAY_HALF;
+    [
+        (TRAY_HALF, 0.0, thickness, long),
+        (-TRAY_HALF, 0.0, thickness, long),
+        (0.0, TRAY_HALF, long, thickness),
+        (0.0, -TRAY_HALF, long, thickness),
+    ]
+}
+
 /// The recorded path of one die: position and rotation of its body at each physics step.
 pub type Track = Vec<(Vec3, Quat)>;
 
@@ -80,12 +91,7 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
         Collider::cuboid(20.0, 1.0, 20.0),
         Transform::from_translation(TRAY - Vec3::Y * 0.5),
     ));
-    for (x, z, w, d) in [
-        (TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF),
-        (-TRAY_HALF, 0.0, 0.4, 2.0 * TRAY_HALF),
-        (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.4),
-        (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.4),
-    ] {
+    for (x, z, w, d) in tray_walls(0.4) {
         world.spawn((
             RigidBody::Static,
             Collider::cuboid(w, 3.0, d),
@@ -200,12 +206,7 @@ fn spawn_tray(
         Transform::from_translation(TRAY - Vec3::Y * 0.02),
         Name::new("Dice tray"),
     ));
-    for (x, z, w, d) in [
-        (TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF),
-        (-TRAY_HALF, 0.0, 0.2, 2.0 * TRAY_HALF),
-        (0.0, TRAY_HALF, 2.0 * TRAY_HALF, 0.2),
-        (0.0, -TRAY_HALF, 2.0 * TRAY_HALF, 0.2),
-    ] {
+    for (x, z, w, d) in tray_walls(0.2) {
         commands.spawn((
             Mesh3d(meshes.add(Cuboid::new(w, 0.35, d))),
             MeshMaterial3d(wood.clone()),

@@ -92,23 +92,12 @@ fn dress_pieces(
         grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
     });
     let side_mat = |s: Side| m.mats[s.index() * 2].clone();
-    for (e, owner) in &markers {
+    // Markers and armies: a mesh, hover details and dragging.
+    let movable = markers.iter().map(|(e, o)| (e, o, &m.marker)).chain(armies.iter().map(|(e, o)| (e, o, &m.army)));
+    for (e, owner, mesh) in movable {
         commands
             .entity(e)
-            .insert((Mesh3d(m.marker.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
-            .observe(hover_piece::<Pointer<Over>>)
-            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| {
-                s.hovered = None;
-                s.hovered_army = None;
-            })
-            .observe(drag_start)
-            .observe(drag_move)
-            .observe(drag_end);
-    }
-    for (e, owner) in &armies {
-        commands
-            .entity(e)
-            .insert((Mesh3d(m.army.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
+            .insert((Mesh3d(mesh.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
             .observe(hover_piece::<Pointer<Over>>)
             .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| {
                 s.hovered = None;
