@@ -29,7 +29,7 @@ impl Journal {
             std::fs::create_dir_all(dir)?;
         }
         let mut file = File::create(path)?;
-        let head = SaveFile { log: Vec::new(), ..header.clone_header() };
+        let head = header.clone_header();
         writeln!(file, "{}", ron::to_string(&head).expect("header serializes"))?;
         for record in &header.log {
             writeln!(file, "{}", ron::to_string(&JournalLine::Applied(record.clone())).expect("record serializes"))?;
@@ -77,9 +77,17 @@ impl Journal {
     }
 }
 
-impl<A: Clone> SaveFile<A> {
+impl<A> SaveFile<A> {
+    /// The save without its log (the journal writes the log a line at a time).
     fn clone_header(&self) -> Self {
-        Self { log: Vec::new(), ..self.clone() }
+        Self {
+            format: self.format,
+            game: self.game.clone(),
+            scenario: self.scenario.clone(),
+            seed: self.seed,
+            mode: self.mode,
+            log: Vec::new(),
+        }
     }
 }
 
