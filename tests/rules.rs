@@ -382,3 +382,69 @@ fn every_listed_action_is_accepted() {
         }
     }
 }
+
+#[test]
+fn every_choice_of_villages_to_leave_out_is_listed() {
+    // 1. Lay out an Army Card, condition 3: the player freely selects the villages to occupy.
+    let mut t = to_allied_turn(17);
+    t.game.hands[1].extend([HandCard::Scout, HandCard::Scout]);
+    t.game.scout_supply -= 2;
+    let schwarzenberg = army(&t, "Schwarzenberg");
+    let choices: Vec<Vec<_>> = legal(&t)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::LayOutArmyCard { army, skip } if army == schwarzenberg => Some(skip),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(choices.len(), 6, "4 villages, 2 markers: any 2 of the 4 left out");
+    for skip in &choices {
+        assert!(
+            t.game.check(t.mode, ALLIED, &Action::LayOutArmyCard { army: schwarzenberg, skip: skip.clone() }).is_ok()
+        );
+    }
+}
+
+#[test]
+fn jump_over_an_own_army_with_two_movement_cards() {
+    // 3. Play a Movement Card — Exception: by playing two Movement Cards you may jump over one
+    // of your own Armies (each card moves the time indicator).
+    let mut t = to_allied_turn(18);
+    let langeron = lay_out_langeron(&mut t);
+    // An Allied army stands on Seehausen, next to Langeron's marker on Breitenfeld.
+    let blucher = army(&t, "Blücher");
+    let seehausen = field(&t, "Seehausen");
+    t.game.armies[blucher as usize].at = Some(seehausen);
+    t.game.armies[blucher as usize].card_played = true;
+    let cards = give_cards(
+        &mut t,
+        Side::Allied,
+        &[ActionCard::Move(vec![UnitType::Infantry]), ActionCard::Move(vec![UnitType::Cavalry, UnitType::Infantry])],
+    );
+    let marker = marker_on(&t, langeron, "Breitenfeld");
+    let jumps: Vec<Action> = legal(&t)
+        .into_iter()
+        .filter(|a| matches!(a, Action::JumpOverArmy { marker: m, over, .. } if *m == marker && *over == seehausen))
+        .collect();
+    assert!(!jumps.is_empty(), "the jump is in the legal-action list");
+    let Action::JumpOverArmy { to, cards: played, .. } = jumps[0] else { unreachable!() };
+    assert!(t.game.sc.graph.adjacent(seehausen, to));
+    let time = t.game.time;
+    t.submit(ALLIED, Act::Game(jumps[0].clone())).unwrap();
+    assert_eq!(t.game.markers[marker as usize].at, Some(to));
+    assert_eq!(t.game.time, time + 2);
+    assert!(played.iter().all(|c| t.game.discard.contains(c)), "both cards go to the discard pile");
+    // Not over an enemy army or an empty field.
+    let err = t
+        .submit(
+            ALLIED,
+            Act::Game(Action::JumpOverArmy {
+                cards: [cards[0], cards[1]],
+                marker: marker_on(&t, langeron, "Plösen"),
+                over: field(&t, "Radefeld"),
+                to: field(&t, "Lindenthal"),
+            }),
+        )
+        .unwrap_err();
+    assert_eq!(err.rule(), Some("3. Play a Movement Card"));
+}

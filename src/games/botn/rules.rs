@@ -114,6 +114,21 @@ pub fn setup(sc: Arc<Scenario>, seed: u64) -> (Botn, Vec<Event>) {
     (game, events)
 }
 
+/// Every choice of `k` items of `items`, in order.
+fn combinations<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut all = Vec::new();
+    for (i, &first) in items.iter().enumerate() {
+        for mut rest in combinations(&items[i + 1..], k - 1) {
+            rest.insert(0, first);
+            all.push(rest);
+        }
+    }
+    all
+}
+
 fn district_index(d: District) -> usize {
     District::ALL.iter().position(|x| *x == d).expect("listed")
 }
@@ -253,18 +268,15 @@ impl Botn {
             }
             let free = self.free_villages(army);
             let missing = free.len().saturating_sub(self.markers_in_supply(army).len());
-            let skip: Vec<SpaceId> = if missing == 0 { vec![] } else { free[free.len() - missing..].to_vec() };
-            // With missing markers the player picks which villages to leave out; we list every
-            // choice of a single left-out village and the last-villages choice otherwise.
-            if missing == 1 && scouts >= 1 {
-                for &v in &free {
-                    let action = Action::LayOutArmyCard { army, skip: vec![v] };
-                    if self.check_army_card(army, &[v]).is_ok() {
-                        out.push(action);
-                    }
+            if missing > scouts {
+                continue;
+            }
+            // With missing markers the player chooses which villages to leave out: every choice
+            // of `missing` villages among the free ones is listed (at most 4 choose 2).
+            for skip in combinations(&free, missing) {
+                if self.check_army_card(army, &skip).is_ok() {
+                    out.push(Action::LayOutArmyCard { army, skip });
                 }
-            } else if self.check_army_card(army, &skip).is_ok() {
-                out.push(Action::LayOutArmyCard { army, skip });
             }
         }
         let hand = &self.hands[side.index()];
@@ -330,6 +342,10 @@ impl Botn {
                 }
             }
         }
+        // 3. (exception) Two movement cards jump a marker over an own army.
+        if first_ok {
+            self.push_jumps(out);
+        }
         // 4. Scout card: remove an own marker.
         if first_ok && scouts > 0 {
             for &(m, _) in &removable {
@@ -347,6 +363,45 @@ impl Botn {
         }
         if !self.draw_pile.is_empty() || !self.discard.is_empty() {
             out.push(Action::DrawBlind);
+        }
+    }
+
+    /// Jumps over an own army with two movement cards, one listing per pair of card faces.
+    fn push_jumps(&self, out: &mut Vec<Action>) {
+        let side = self.active;
+        let cards: Vec<CardId> = self.hands[side.index()]
+            .iter()
+            .filter_map(|c| match *c {
+                HandCard::Action(id)
+                    if matches!(self.sc.action_cards[id as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)) =>
+                {
+                    Some(id)
+                }
+                _ => None,
+            })
+            .collect();
+        if cards.len() < 2 {
+            return;
+        }
+        for (m, ms) in self.markers.iter().enumerate() {
+            let (Some(from), army) = (ms.at, ms.army) else { continue };
+            if self.army_side(army) != side {
+                continue;
+            }
+            // The first pair of cards (by face) that both move this marker.
+            let mut usable =
+                cards.iter().filter(|&&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army));
+            let (Some(&a), Some(&b)) = (usable.next(), usable.next()) else { continue };
+            for &over in self.sc.graph.neighbours(from) {
+                if self.army_at(over).is_none_or(|x| self.army_side(x) != side) {
+                    continue;
+                }
+                for &to in self.sc.graph.neighbours(over) {
+                    if to != from && self.check_destination(army, to).is_ok() {
+                        out.push(Action::JumpOverArmy { cards: [a, b], marker: m as MarkerId, over, to });
+                    }
+                }
+            }
         }
     }
 
