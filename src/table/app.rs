@@ -28,10 +28,13 @@ pub fn load_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Botn>, Str
     }
 }
 
+/// A seed for a new game started without one: the clock's seconds.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
+}
+
 pub fn run(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(PathBuf, String)>) -> i32 {
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
-    });
+    let seed = seed.unwrap_or_else(clock_seed);
     let mode = if sandbox { Mode::Sandbox } else { Mode::Enforced };
     let table = match load_table(file, seed, mode) {
         Ok(t) => t,

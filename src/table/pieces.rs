@@ -98,7 +98,7 @@ fn dress_pieces(
         commands
             .entity(e)
             .insert((Mesh3d(mesh.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
-            .observe(hover_piece::<Pointer<Over>>)
+            .observe(hover_piece)
             .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| {
                 s.hovered = None;
                 s.hovered_army = None;
@@ -297,15 +297,15 @@ fn glide(
     }
 }
 
-fn hover_piece<E: EntityEvent>(
-    ev: On<E>,
+fn hover_piece(
+    ev: On<Pointer<Over>>,
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
     table: Res<TableRes<Botn>>,
     mut session: ResMut<Session>,
 ) {
     let game = &table.0.game;
-    let e = ev.event_target();
+    let e = ev.entity;
     let army = markers.get(e).map(|m| m.army).or_else(|_| armies.get(e).map(|a| a.0));
     let Ok(army) = army else { return };
     session.hovered_army = armies.get(e).ok().map(|a| a.0);

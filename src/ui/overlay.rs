@@ -8,6 +8,7 @@ use crate::games::botn::Botn;
 use crate::games::botn::plugin::*;
 use crate::games::botn::state::HandCard;
 use crate::table::board::{time_bar_world, vp_bar_world};
+use crate::table::pieces::side_color;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -76,10 +77,9 @@ pub fn labels(
         // The label sits on the outer side of the marker, away from the field's other markers.
         let out = markers_outward(tf.translation(), &fields);
         if let Some(p) = to_screen(tf.translation() + out * 0.25 + Vec3::Y * 0.1) {
-            let bg = match game.army_side(m.army) {
-                crate::games::botn::Side::French => egui::Color32::from_rgb(38, 70, 180),
-                crate::games::botn::Side::Allied => egui::Color32::from_rgb(190, 40, 30),
-            };
+            // The chip wears the colour of the side's pieces on the table.
+            let [r, g, b, _] = side_color(game.army_side(m.army), false).to_srgba().to_u8_array();
+            let bg = egui::Color32::from_rgb(r, g, b);
             text(p, &abbreviation(game.army_name(m.army)), 10.5, egui::Color32::WHITE, Some(bg));
         }
     }

@@ -7,7 +7,7 @@ use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
 use crate::games::botn::text::{Span, action_label, card_name, entry_spans, prompt};
 use crate::games::botn::{self, Botn, SandboxAction, Side};
-use crate::table::app::{load_table, start_journal};
+use crate::table::app::{clock_seed, load_table, start_journal};
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -429,7 +429,7 @@ pub fn panels(
 }
 
 fn new_game(table: &mut TableRes<Botn>, journal: &mut JournalRes, session: &mut Session, mode: Mode) {
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1);
+    let seed = clock_seed();
     match botn::new_table(&session.scenario_path, seed, mode) {
         Ok(t) => {
             journal.0 = start_journal(&session.journal_path, &t);

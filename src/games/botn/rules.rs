@@ -138,6 +138,11 @@ impl Botn {
         self.sc.field_name(f).to_string()
     }
 
+    /// A field's name for an error message, or nothing for an id that is not on the board.
+    fn field_label(&self, f: SpaceId) -> String {
+        self.sc.fields.get(f.0 as usize).map(|x| x.name.clone()).unwrap_or_default()
+    }
+
     fn own_marker(&self, side: Side, marker: MarkerId) -> Result<(ArmyId, SpaceId), BotnError> {
         let m = self.markers.get(marker as usize).ok_or(BotnError::NoSuchThing)?;
         match m.at {
@@ -240,10 +245,7 @@ impl Botn {
         }
         for s in skip {
             if !free.contains(s) || skip.iter().filter(|x| *x == s).count() > 1 {
-                return Err(BotnError::BadSkip {
-                    army: name,
-                    field: self.sc.fields.get(s.0 as usize).map(|f| f.name.clone()).unwrap_or_default(),
-                });
+                return Err(BotnError::BadSkip { army: name, field: self.field_label(*s) });
             }
         }
         let have = self.markers_in_supply(army).len();
@@ -366,7 +368,8 @@ impl Botn {
         }
     }
 
-    /// Jumps over an own army with two movement cards, one listing per pair of card faces.
+    /// Jumps over an own army with two movement cards: for each marker, the first two cards in hand
+    /// that move it are offered.
     fn push_jumps(&self, out: &mut Vec<Action>) {
         let side = self.active;
         let cards: Vec<CardId> = self.hands[side.index()]
@@ -448,6 +451,12 @@ impl Botn {
             }
         }
         revealed
+    }
+
+    fn move_marker(&mut self, marker: MarkerId, to: SpaceId, events: &mut Vec<Event>) {
+        let m = &mut self.markers[marker as usize];
+        let from = m.at.replace(to).expect("a checked move starts on the board");
+        events.push(Event::MarkerMoved { army: m.army, from, to });
     }
 
     fn remove_marker(&mut self, marker: MarkerId, events: &mut Vec<Event>) {
@@ -764,10 +773,7 @@ impl Game for Botn {
                     return Err(BotnError::JumpNotOverOwnArmy);
                 }
                 if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(*over, *to) || *to == from {
-                    return Err(BotnError::NotAdjacent {
-                        from: self.name_of(*over),
-                        to: self.sc.fields.get(to.0 as usize).map(|f| f.name.clone()).unwrap_or_default(),
-                    });
+                    return Err(BotnError::NotAdjacent { from: self.name_of(*over), to: self.field_label(*to) });
                 }
                 self.check_destination(army, *to)?;
             }
@@ -793,10 +799,7 @@ impl Game for Botn {
                     (ActionCard::Terrain(_), None) => self.check_removal(army)?,
                     (ActionCard::Move(_) | ActionCard::MoveArmy(_), Some(to)) => {
                         if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(from, *to) {
-                            return Err(BotnError::NotAdjacent {
-                                from: self.name_of(from),
-                                to: self.sc.fields.get(to.0 as usize).map(|f| f.name.clone()).unwrap_or_default(),
-                            });
+                            return Err(BotnError::NotAdjacent { from: self.name_of(from), to: self.field_label(*to) });
                         }
                         self.check_destination(army, *to)?;
                     }
@@ -921,17 +924,13 @@ impl Game for Botn {
             }
             Action::PlayMovementCard { card, marker, to } => {
                 self.play_card(*card, events);
-                let m = &mut self.markers[*marker as usize];
-                let from = m.at.replace(*to).expect("on board");
-                events.push(Event::MarkerMoved { army: m.army, from, to: *to });
+                self.move_marker(*marker, *to, events);
                 commit |= self.advance_time(1, events);
             }
             Action::JumpOverArmy { cards, marker, to, .. } => {
                 self.play_card(cards[0], events);
                 self.play_card(cards[1], events);
-                let m = &mut self.markers[*marker as usize];
-                let from = m.at.replace(*to).expect("on board");
-                events.push(Event::MarkerMoved { army: m.army, from, to: *to });
+                self.move_marker(*marker, *to, events);
                 commit |= self.advance_time(2, events);
             }
             Action::PlayScoutCard { marker } => {
@@ -944,9 +943,7 @@ impl Game for Botn {
                 self.play_card(cards[1], events);
                 match to {
                     Some(to) => {
-                        let m = &mut self.markers[*marker as usize];
-                        let from = m.at.replace(*to).expect("on board");
-                        events.push(Event::MarkerMoved { army: m.army, from, to: *to });
+                        self.move_marker(*marker, *to, events);
                         commit |= self.advance_time(1, events); // only one point for the pair
                     }
                     None => {
