@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use grognard::engine::geometry::SpaceId;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::SeatId;
 use grognard::engine::table::{Act, Table};
@@ -56,4 +57,86 @@ pub fn play_random(t: &mut Table<Botn>, n: usize, seed: u64) {
         let a = l[rng.below(l.len())].clone();
         t.submit(seat, Act::Game(a)).unwrap();
     }
+}
+
+/// Fields for `n` armies on the real board such that the pairs in `adj` are adjacent and the
+/// pairs in `apart` are not (a rulebook picture laid out on Grognard's map). Deterministic.
+pub fn layout(t: &Table<Botn>, n: usize, adj: &[(usize, usize)], apart: &[(usize, usize)]) -> Vec<SpaceId> {
+    fn go(
+        g: &grognard::engine::geometry::AreaGraph,
+        fields: usize,
+        n: usize,
+        adj: &[(usize, usize)],
+        apart: &[(usize, usize)],
+        chosen: &mut Vec<SpaceId>,
+    ) -> bool {
+        let k = chosen.len();
+        if k == n {
+            return true;
+        }
+        for f in 0..fields {
+            let f = SpaceId(f as u16);
+            if chosen.contains(&f) {
+                continue;
+            }
+            let fits = |pairs: &[(usize, usize)], want: bool| {
+                pairs.iter().all(|&(a, b)| {
+                    let other = if a == k && b < k {
+                        b
+                    } else if b == k && a < k {
+                        a
+                    } else {
+                        return true;
+                    };
+                    g.adjacent(f, chosen[other]) == want
+                })
+            };
+            if fits(adj, true) && fits(apart, false) {
+                chosen.push(f);
+                if go(g, fields, n, adj, apart, chosen) {
+                    return true;
+                }
+                chosen.pop();
+            }
+        }
+        false
+    }
+    let mut chosen = Vec::new();
+    assert!(go(&t.game.sc.graph, t.game.sc.fields.len(), n, adj, apart, &mut chosen), "the board has no such layout");
+    chosen
+}
+
+/// Puts an army on the board as in a rulebook picture: card laid out, markers gone, `strength`
+/// (the picture's number) with the first lost point shown by the flip.
+pub fn place(t: &mut Table<Botn>, army: u8, at: SpaceId, strength: i8) {
+    let printed = t.game.sc.armies[army as usize].def.strength as i8;
+    let st = &mut t.game.armies[army as usize];
+    st.card_played = true;
+    st.at = Some(at);
+    st.strength = strength;
+    st.flipped = strength < printed;
+    st.chips = (printed - strength - 1).max(0) as u8;
+    if st.chosen_unit.is_none()
+        && t.game.sc.armies[army as usize].def.unit == grognard::games::botn::data::UnitType::All
+    {
+        st.chosen_unit = Some(grognard::games::botn::data::UnitType::Infantry);
+    }
+    for m in t.game.markers.iter_mut().filter(|m| m.army == army) {
+        m.at = None;
+        m.removed = true;
+    }
+}
+
+/// The time bar index of a space by its label.
+pub fn time_index(t: &Table<Botn>, label: &str) -> u8 {
+    t.game.sc.time.iter().position(|s| s.label == label).unwrap_or_else(|| panic!("no time space {label}")) as u8
+}
+
+/// Napoléon's turn with one action left and the time indicator on `label`: his last action ends
+/// the turn (what happens at the end of a turn is then under test).
+pub fn last_french_action_at(t: &mut Table<Botn>, label: &str) {
+    t.game.time = time_index(t, label);
+    t.game.active = grognard::games::botn::data::Side::French;
+    t.game.actions_left = 1;
+    t.game.had_first_turn = [true, true];
 }

@@ -37,8 +37,19 @@ pub enum Action {
     ChooseUnit { army: ArmyId, unit: UnitType },
     /// Hand limit at the end of the turn: discard a card.
     Discard(HandCard),
-    /// Only when no other action is possible: give up the rest of the turn's actions.
+    /// Only when no other action is possible, or when Napoléon has placed all his armies (official
+    /// FAQ): give up the rest of the turn's actions.
     Pass,
+    /// Official FAQ: after two rounds in which nobody took a face-up card, swap the row for four new
+    /// cards (a free action).
+    SwapFaceUp,
+    /// Fight: the point of damage dealt by `attacker` goes to `target` (the defender chooses).
+    AllocateHit { attacker: ArmyId, target: ArmyId },
+    /// Scoring: `army` supports (French) or fights (Allied) the army on this mission field.
+    AssignToMission { army: ArmyId, mission_army: ArmyId },
+    /// Alternative conditions to win: before the return game's preparation, the grey cannon marks
+    /// Napoléon's points of the first game.
+    SetGreyCannon { french_points: u8 },
     /// Sandbox mode only: a free move by hand.
     Sandbox(SandboxAction),
 }
@@ -110,6 +121,14 @@ pub enum BotnError {
     BadUnitChoice { army: String, unit: &'static str },
     #[error("there are other actions to take; passing is only for a turn with none left")]
     CannotPass,
+    #[error("the face-up row may be swapped only after two rounds in which nobody took a face-up card")]
+    RowNotStale,
+    #[error("{attacker}'s point of damage is not the one being allocated, or {target} does not touch it")]
+    BadHit { attacker: String, target: String },
+    #[error("{army} cannot count for the army on that mission field")]
+    BadAssignment { army: String },
+    #[error("the grey cannon is set only before the return game begins, to at most {max} points")]
+    GreyCannon { max: u8 },
     #[error("free moves by hand are allowed only in sandbox mode")]
     SandboxOnly,
     #[error("no such piece, field or card")]
@@ -141,6 +160,10 @@ impl NamesRule for BotnError {
             NotIdentical => "5. Play a Wild Card",
             NotFaceUp | NothingToDraw => "7. Draw an Action Card",
             BadUnitChoice { .. } => "Further rules",
+            RowNotStale => "Official FAQ: the face-up row",
+            BadHit { .. } => "Fight (16.10. and 18.10.)",
+            BadAssignment { .. } => "Scoring - Compare Army Strength",
+            GreyCannon { .. } => "Alternative conditions to win",
             SandboxOnly => "Grognard: enforced mode",
             NoSuchThing => "Grognard: the table",
             GameOver => "End of the game",

@@ -16,6 +16,8 @@ pub enum BotnPhase {
     Actions,
     ChooseUnit,
     Discard,
+    Fight,
+    Scoring,
     GameOver,
 }
 
@@ -26,6 +28,8 @@ impl From<Step> for BotnPhase {
             Step::Actions => BotnPhase::Actions,
             Step::ChooseUnit => BotnPhase::ChooseUnit,
             Step::Discard => BotnPhase::Discard,
+            Step::Fight => BotnPhase::Fight,
+            Step::Scoring => BotnPhase::Scoring,
             Step::GameOver => BotnPhase::GameOver,
         }
     }

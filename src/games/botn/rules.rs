@@ -21,26 +21,118 @@ pub const START_HAND: usize = 4;
 /// What happened, for the log: names resolve through the scenario when shown.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Event {
-    MissionsDealt { count: u8 },
-    SecondMission { district: District },
-    MissionKept { district: District },
-    ArmyCardLaidOut { army: ArmyId, fields: Vec<SpaceId>, scouts: u8 },
-    MarkerRemoved { army: ArmyId, field: SpaceId },
-    MarkerMoved { army: ArmyId, from: SpaceId, to: SpaceId },
-    ArmyPlaced { army: ArmyId, field: SpaceId, cleared: u8, own: bool, scout: bool },
-    ArmyLost { army: ArmyId },
-    UnitChosen { army: ArmyId, unit: UnitType },
-    CardPlayed { side: Side, card: CardId },
-    ScoutPlayed { side: Side },
-    TimeAdvanced { to: u8 },
-    MissionRevealed { mission: MissionId },
-    DrewFaceUp { side: Side, card: CardId },
-    DrewBlind { side: Side, card: CardId },
-    Reshuffled { cards: u8 },
-    Discarded { side: Side, card: HandCard },
-    Passed { side: Side },
-    TurnBegan { side: Side, turn: u16 },
+    MissionsDealt {
+        count: u8,
+    },
+    SecondMission {
+        district: District,
+    },
+    MissionKept {
+        district: District,
+    },
+    ArmyCardLaidOut {
+        army: ArmyId,
+        fields: Vec<SpaceId>,
+        scouts: u8,
+    },
+    MarkerRemoved {
+        army: ArmyId,
+        field: SpaceId,
+    },
+    MarkerMoved {
+        army: ArmyId,
+        from: SpaceId,
+        to: SpaceId,
+    },
+    ArmyPlaced {
+        army: ArmyId,
+        field: SpaceId,
+        cleared: u8,
+        own: bool,
+        scout: bool,
+    },
+    ArmyLost {
+        army: ArmyId,
+    },
+    UnitChosen {
+        army: ArmyId,
+        unit: UnitType,
+    },
+    CardPlayed {
+        side: Side,
+        card: CardId,
+    },
+    ScoutPlayed {
+        side: Side,
+    },
+    TimeAdvanced {
+        to: u8,
+    },
+    MissionRevealed {
+        mission: MissionId,
+    },
+    DrewFaceUp {
+        side: Side,
+        card: CardId,
+    },
+    DrewBlind {
+        side: Side,
+        card: CardId,
+    },
+    Reshuffled {
+        cards: u8,
+    },
+    Discarded {
+        side: Side,
+        card: HandCard,
+    },
+    Passed {
+        side: Side,
+    },
+    TurnBegan {
+        side: Side,
+        turn: u16,
+    },
+    /// Official FAQ: Napoléon, all armies placed, advances the time indicator and ends his turn.
+    NapoleonWaits,
+    FaceUpSwapped,
+    FightBegan {
+        date: String,
+        armies: u8,
+    },
+    /// `attacker`'s point of damage goes to `target` (`chosen`: by the defender, among several).
+    Hit {
+        attacker: ArmyId,
+        target: ArmyId,
+        chosen: bool,
+    },
+    /// An army loses `points`: flipped to its back and/or "-1" chips laid on it.
+    ArmyDamaged {
+        army: ArmyId,
+        points: u8,
+        strength: i8,
+        flipped: bool,
+        chips: u8,
+    },
+    ArmyRemoved {
+        army: ArmyId,
+        field: SpaceId,
+    },
+    FightEnded,
     GameEnded,
+    Assigned {
+        army: ArmyId,
+        mission_army: ArmyId,
+        chosen: bool,
+    },
+    MissionScored(MissionResult),
+    FinalScore {
+        french: u8,
+        allied: u8,
+    },
+    GreyCannonSet {
+        french_points: u8,
+    },
     Sandbox(SandboxAction),
 }
 
@@ -82,6 +174,7 @@ pub fn setup(sc: Arc<Scenario>, seed: u64) -> (Botn, Vec<Event>) {
             flipped: false,
             chosen_unit: None,
             eliminated: false,
+            chips: 0,
         });
     }
     let game = Botn {
@@ -109,6 +202,15 @@ pub fn setup(sc: Arc<Scenario>, seed: u64) -> (Botn, Vec<Event>) {
         draft_pair: Vec::new(),
         drafted: Vec::new(),
         pending_units: Vec::new(),
+        fights_done: 0,
+        damage: Vec::new(),
+        hits: Vec::new(),
+        score_choices: Vec::new(),
+        assigned: Vec::new(),
+        results: Vec::new(),
+        stale_row_turns: 0,
+        took_face_up: false,
+        grey_cannon: None,
         sc,
     };
     (game, events)
@@ -157,6 +259,16 @@ impl Botn {
 
     fn card(&self, card: CardId) -> Result<&ActionCard, BotnError> {
         self.sc.action_cards.get(card as usize).ok_or(BotnError::NoSuchThing)
+    }
+
+    /// Official FAQ: two rounds (four turns) without anyone taking a face-up card.
+    fn row_is_stale(&self) -> bool {
+        self.stale_row_turns >= 4 && !self.took_face_up && !(self.draw_pile.is_empty() && self.discard.is_empty())
+    }
+
+    /// Napoléon with all his armies placed may end his turn at any time (official FAQ).
+    fn may_pass(&self) -> bool {
+        self.active == Side::French && self.napoleon_done()
     }
 
     fn first_turn_block(&self) -> Result<(), BotnError> {
@@ -260,6 +372,12 @@ impl Botn {
     /// Legal actions of the Actions step, excluding Pass.
     fn push_turn_actions(&self, out: &mut Vec<Action>) {
         let side = self.active;
+        if side == Side::French && self.napoleon_done() {
+            // Official FAQ: with all his armies placed Napoléon takes no more actions but may still
+            // take action cards.
+            self.push_draws(out);
+            return;
+        }
         let first_ok = self.first_turn_block().is_ok();
         // 1. Army cards.
         let scouts = self.scouts_in_hand(side);
@@ -354,7 +472,11 @@ impl Botn {
                 out.push(Action::PlayScoutCard { marker: m });
             }
         }
-        // 7. Draw.
+        self.push_draws(out);
+    }
+
+    /// 7. Draw an Action Card: each face in the row once, and the blind pile.
+    fn push_draws(&self, out: &mut Vec<Action>) {
         let mut seen_up: Vec<&ActionCard> = Vec::new();
         for &c in &self.face_up {
             let face = &self.sc.action_cards[c as usize];
@@ -543,6 +665,12 @@ impl Botn {
     }
 
     fn end_turn(&mut self, events: &mut Vec<Event>) -> bool {
+        let mut commit = false;
+        // Official FAQ: Napoléon with all his armies placed advances the time indicator one space.
+        if self.active == Side::French && self.napoleon_done() && !self.past_last_date() {
+            events.push(Event::NapoleonWaits);
+            commit |= self.advance_time(1, events);
+        }
         // The open Action Cards are replenished at the end of a player's turn.
         while self.face_up.len() < FACE_UP {
             if self.draw_pile.is_empty() {
@@ -558,12 +686,33 @@ impl Botn {
             self.step = Step::Discard;
             return true;
         }
+        self.finish_turn(events) | commit
+    }
+
+    /// The rest of the end of a turn, after the hand limit: fights that are due, then the end of
+    /// the game or the other player's turn.
+    fn finish_turn(&mut self, events: &mut Vec<Event>) -> bool {
         self.had_first_turn[self.active.index()] = true;
+        while let Some(date) = self.fight_due() {
+            self.fights_done += 1;
+            self.begin_fight(date, events);
+            if !self.hits.is_empty() {
+                self.step = Step::Fight;
+                return true;
+            }
+            self.resolve_fight(events);
+        }
         if self.past_last_date() {
-            self.step = Step::GameOver;
             events.push(Event::GameEnded);
+            self.begin_scoring(events);
             return true;
         }
+        if self.took_face_up {
+            self.stale_row_turns = 0;
+        } else {
+            self.stale_row_turns = self.stale_row_turns.saturating_add(1);
+        }
+        self.took_face_up = false;
         self.active = self.active.other();
         if self.active == Side::French {
             self.turn += 1;
@@ -573,6 +722,176 @@ impl Botn {
         self.step = Step::Actions;
         events.push(Event::TurnBegan { side: self.active, turn: self.turn });
         true // the hand-over to the other seat is a commit point
+    }
+
+    // ---- fights ----
+
+    /// The label of the next fight date if the time indicator has reached or passed it.
+    fn fight_due(&self) -> Option<String> {
+        let (i, space) = self.sc.time.iter().enumerate().filter(|(_, t)| t.fight).nth(self.fights_done as usize)?;
+        (self.time as usize >= i).then(|| space.label.clone())
+    }
+
+    /// Every placed army touching an enemy deals one point: straight to the enemy when it touches
+    /// one, held as a `Hit` for the defender to allocate when it touches several.
+    fn begin_fight(&mut self, date: String, events: &mut Vec<Event>) {
+        self.damage = vec![0; self.armies.len()];
+        self.hits.clear();
+        let involved = (0..self.armies.len() as ArmyId).filter(|&a| !self.enemies_touching(a).is_empty()).count();
+        events.push(Event::FightBegan { date, armies: involved as u8 });
+        for attacker in 0..self.armies.len() as ArmyId {
+            let targets = self.enemies_touching(attacker);
+            match targets.as_slice() {
+                [] => {}
+                [target] => {
+                    self.damage[*target as usize] += 1;
+                    events.push(Event::Hit { attacker, target: *target, chosen: false });
+                }
+                _ => self.hits.push(Hit { attacker, targets }),
+            }
+        }
+    }
+
+    /// Losses are taken together once every hit is allocated: the first point flips the army, each
+    /// further point is a "-1" chip; below strength one the army leaves the board.
+    fn resolve_fight(&mut self, events: &mut Vec<Event>) {
+        for army in 0..self.armies.len() as ArmyId {
+            let points = self.damage[army as usize];
+            if points == 0 {
+                continue;
+            }
+            let st = &mut self.armies[army as usize];
+            st.strength -= points as i8;
+            for _ in 0..points {
+                if !st.flipped {
+                    st.flipped = true;
+                } else {
+                    // The separate chips, then the "-1" backs of the army's own troop markers.
+                    st.chips += 1;
+                    self.minus_one_supply = self.minus_one_supply.saturating_sub(1);
+                }
+            }
+            let (strength, flipped, chips) = (st.strength, st.flipped, st.chips);
+            events.push(Event::ArmyDamaged { army, points, strength, flipped, chips });
+            if strength < 1 {
+                let st = &mut self.armies[army as usize];
+                let field = st.at.take().expect("only placed armies fight");
+                st.eliminated = true;
+                self.minus_one_supply = (self.minus_one_supply + st.chips).min(self.sc.minus_one_chips);
+                events.push(Event::ArmyRemoved { army, field });
+            }
+        }
+        self.damage.clear();
+        events.push(Event::FightEnded);
+    }
+
+    // ---- final scoring ----
+
+    /// The army on each revealed mission field, if it is French.
+    fn mission_armies(&self) -> Vec<ArmyId> {
+        self.revealed_mission_fields()
+            .iter()
+            .filter_map(|&(_, f)| self.army_at(f))
+            .filter(|&a| self.army_side(a) == Side::French)
+            .collect()
+    }
+
+    /// The mission armies `army` may count for: an Allied army for each one it touches; a French
+    /// army for each one it touches when an Allied army touches both (official FAQ).
+    pub fn mission_options(&self, army: ArmyId) -> Vec<ArmyId> {
+        let missions = self.mission_armies();
+        if missions.contains(&army) || self.armies[army as usize].at.is_none() {
+            return Vec::new();
+        }
+        let touching = self.enemies_touching(army);
+        match self.army_side(army) {
+            Side::Allied => missions.into_iter().filter(|m| touching.contains(m)).collect(),
+            Side::French => {
+                let Some(at) = self.armies[army as usize].at else { return Vec::new() };
+                missions
+                    .into_iter()
+                    .filter(|&m| {
+                        let m_at = self.armies[m as usize].at.expect("on its field");
+                        self.sc.graph.adjacent(at, m_at)
+                            && touching.iter().any(|&c| self.enemies_touching(c).contains(&m))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Scoring begins: unambiguous armies are counted at once, Napoléon's choices come first, then
+    /// Schwarzenberg's.
+    fn begin_scoring(&mut self, events: &mut Vec<Event>) {
+        self.assigned = vec![None; self.armies.len()];
+        self.score_choices.clear();
+        for side in [Side::French, Side::Allied] {
+            for army in 0..self.armies.len() as ArmyId {
+                if self.army_side(army) != side {
+                    continue;
+                }
+                let options = self.mission_options(army);
+                match options.as_slice() {
+                    [] => {}
+                    [one] => {
+                        self.assigned[army as usize] = Some(*one);
+                        events.push(Event::Assigned { army, mission_army: *one, chosen: false });
+                    }
+                    _ => self.score_choices.push(ScoreChoice { army, options }),
+                }
+            }
+        }
+        if self.score_choices.is_empty() {
+            self.score(events);
+        } else {
+            self.step = Step::Scoring;
+        }
+    }
+
+    /// Compares the combat values mission by mission and moves the cannons on the victory point bar.
+    fn score(&mut self, events: &mut Vec<Event>) {
+        self.results.clear();
+        for (mission, field) in self.revealed_mission_fields() {
+            let army = self.army_at(field).filter(|&a| self.army_side(a) == Side::French);
+            let counted = |side: Side| -> Vec<ArmyId> {
+                (0..self.armies.len() as ArmyId)
+                    .filter(|&a| self.army_side(a) == side && army.is_some() && self.assigned[a as usize] == army)
+                    .collect()
+            };
+            let (support, opponents) = (counted(Side::French), counted(Side::Allied));
+            let french: i16 = army.iter().chain(&support).map(|&a| self.combat_value(a)).sum();
+            let allied: i16 = opponents.iter().map(|&a| self.combat_value(a)).sum();
+            // Without a French army on the field the mission is lost ("also applies if there is
+            // no French Army at all on the mission field"); a tie goes to Napoléon.
+            let fulfilled = army.is_some() && french >= allied;
+            let def = &self.sc.missions[mission as usize].def;
+            let max = self.sc.victory_points;
+            if fulfilled {
+                self.vp[0] = (self.vp[0] + def.french).min(max);
+            } else {
+                self.vp[1] = (self.vp[1] + def.allied).min(max);
+            }
+            let result = MissionResult { mission, army, support, opponents, french, allied, fulfilled };
+            events.push(Event::MissionScored(result.clone()));
+            self.results.push(result);
+        }
+        events.push(Event::FinalScore { french: self.vp[0], allied: self.vp[1] });
+        self.step = Step::GameOver;
+    }
+
+    /// Alternative conditions to win, after the return game: the side of this game whose player
+    /// scored more as Napoléon (this game's Allied player was Napoléon in the first); None on a tie.
+    pub fn match_winner(&self) -> Option<Option<Side>> {
+        let first = self.grey_cannon?;
+        if !self.is_over() {
+            return None;
+        }
+        let now = self.vp[Side::French.index()];
+        Some(match now.cmp(&first) {
+            std::cmp::Ordering::Greater => Some(Side::French),
+            std::cmp::Ordering::Less => Some(Side::Allied),
+            std::cmp::Ordering::Equal => None,
+        })
     }
 
     fn apply_sandbox(&mut self, s: &SandboxAction, seat: SeatId, events: &mut Vec<Event>) -> bool {
@@ -610,6 +929,9 @@ impl Game for Botn {
             Step::GameOver => None,
             Step::MissionDraft => Some(seat_of(Side::French)),
             Step::ChooseUnit => self.pending_units.first().map(|&a| seat_of(self.army_side(a))),
+            // The defender allocates the damage his armies take.
+            Step::Fight => self.hits.first().map(|h| seat_of(self.army_side(h.attacker).other())),
+            Step::Scoring => self.score_choices.first().map(|c| seat_of(self.army_side(c.army))),
             _ => Some(seat_of(self.active)),
         }
     }
@@ -648,9 +970,20 @@ impl Game for Botn {
                     }
                 }
             }
+            Step::Fight => {
+                let hit = &self.hits[0];
+                out.extend(hit.targets.iter().map(|&target| Action::AllocateHit { attacker: hit.attacker, target }));
+            }
+            Step::Scoring => {
+                let c = &self.score_choices[0];
+                out.extend(c.options.iter().map(|&m| Action::AssignToMission { army: c.army, mission_army: m }));
+            }
             Step::Actions => {
                 self.push_turn_actions(out);
-                if out.is_empty() {
+                if self.row_is_stale() {
+                    out.push(Action::SwapFaceUp);
+                }
+                if out.is_empty() || self.may_pass() {
                     out.push(Action::Pass);
                 }
             }
@@ -684,6 +1017,8 @@ impl Game for Botn {
             Step::Actions => "the active player is taking actions",
             Step::ChooseUnit => "a placed army's unit type must be chosen first",
             Step::Discard => "the hand must be discarded down to 8 cards first",
+            Step::Fight => "the fight's damage is being allocated",
+            Step::Scoring => "the final scoring is being decided",
             Step::GameOver => "the game is over",
         };
         let wrong = |wanted: &'static str| BotnError::WrongStep { wanted, now: step_name };
@@ -714,6 +1049,33 @@ impl Game for Botn {
                         army: self.army_name(*army).to_string(),
                         unit: unit.name(),
                     });
+                }
+            }
+            Action::AllocateHit { attacker, target } => {
+                if self.step != Step::Fight {
+                    return Err(wrong("allocating a fight's damage"));
+                }
+                let hit = &self.hits[0];
+                if hit.attacker != *attacker || !hit.targets.contains(target) {
+                    let name =
+                        |a: ArmyId| self.sc.armies.get(a as usize).map(|x| x.def.name.clone()).unwrap_or_default();
+                    return Err(BotnError::BadHit { attacker: name(*attacker), target: name(*target) });
+                }
+            }
+            Action::AssignToMission { army, mission_army } => {
+                if self.step != Step::Scoring {
+                    return Err(wrong("assigning an army at the final scoring"));
+                }
+                let c = &self.score_choices[0];
+                if c.army != *army || !c.options.contains(mission_army) {
+                    let name = self.sc.armies.get(*army as usize).map(|x| x.def.name.clone()).unwrap_or_default();
+                    return Err(BotnError::BadAssignment { army: name });
+                }
+            }
+            Action::SetGreyCannon { french_points } => {
+                let fresh = self.step == Step::MissionDraft && self.drafted.is_empty() && self.draft_pair.is_empty();
+                if !fresh || self.grey_cannon.is_some() || *french_points > self.sc.victory_points {
+                    return Err(BotnError::GreyCannon { max: self.sc.victory_points });
                 }
             }
             Action::Discard(card) => {
@@ -827,8 +1189,13 @@ impl Game for Botn {
             Action::Pass => {
                 let mut others = Vec::new();
                 self.push_turn_actions(&mut others);
-                if !others.is_empty() {
+                if !others.is_empty() && !self.may_pass() {
                     return Err(BotnError::CannotPass);
+                }
+            }
+            Action::SwapFaceUp => {
+                if !self.row_is_stale() {
+                    return Err(BotnError::RowNotStale);
                 }
             }
             Action::Sandbox(_) => {
@@ -898,9 +1265,51 @@ impl Game for Botn {
                 events.push(Event::Discarded { side, card: *card });
                 if self.hand_size(side) <= HAND_LIMIT {
                     self.step = Step::Actions;
-                    return self.end_turn(events);
+                    return self.finish_turn(events);
                 }
                 return false;
+            }
+            Action::AllocateHit { attacker, target } => {
+                self.hits.remove(0);
+                self.damage[*target as usize] += 1;
+                events.push(Event::Hit { attacker: *attacker, target: *target, chosen: true });
+                if !self.hits.is_empty() {
+                    return false;
+                }
+                self.resolve_fight(events);
+                self.step = Step::Actions;
+                return self.finish_turn(events);
+            }
+            Action::AssignToMission { army, mission_army } => {
+                self.score_choices.remove(0);
+                self.assigned[*army as usize] = Some(*mission_army);
+                events.push(Event::Assigned { army: *army, mission_army: *mission_army, chosen: true });
+                if self.score_choices.is_empty() {
+                    self.score(events);
+                    return true;
+                }
+                return false;
+            }
+            Action::SetGreyCannon { french_points } => {
+                self.grey_cannon = Some(*french_points);
+                events.push(Event::GreyCannonSet { french_points: *french_points });
+                return false;
+            }
+            Action::SwapFaceUp => {
+                // The four face-up cards go to the discards; four new ones are dealt (a reveal).
+                let old = std::mem::take(&mut self.face_up);
+                self.discard.extend(old);
+                for _ in 0..FACE_UP {
+                    if self.draw_pile.is_empty() {
+                        self.reshuffle(events);
+                    }
+                    if let Some(c) = self.draw_pile.pop() {
+                        self.face_up.push(c);
+                    }
+                }
+                self.stale_row_turns = 0;
+                events.push(Event::FaceUpSwapped);
+                return true;
             }
             Action::LayOutArmyCard { army, skip } => {
                 for _ in skip {
@@ -957,6 +1366,7 @@ impl Game for Botn {
                 commit |= self.advance_time(1, events);
             }
             Action::DrawFaceUp { card } => {
+                self.took_face_up = true;
                 self.face_up.retain(|c| c != card);
                 self.hands[side.index()].push(HandCard::Action(*card));
                 events.push(Event::DrewFaceUp { side, card: *card });
@@ -990,11 +1400,11 @@ impl Game for Botn {
         if !self.is_over() {
             return None;
         }
-        // Until final mission scoring, the side ahead on the victory point bar; ties to Napoléon.
-        Some(if self.vp[Side::Allied.index()] > self.vp[Side::French.index()] {
-            seat_of(Side::Allied)
-        } else {
+        // "Napoléon wins the game if he has more points than Schwarzenberg."
+        Some(if self.vp[Side::French.index()] > self.vp[Side::Allied.index()] {
             seat_of(Side::French)
+        } else {
+            seat_of(Side::Allied)
         })
     }
 }

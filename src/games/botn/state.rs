@@ -30,6 +30,12 @@ pub enum Step {
     ChooseUnit,
     /// End of a turn with more than 8 cards in hand: discard down to 8.
     Discard,
+    /// Fight on 16.10. or 18.10.: an army touching several enemies deals its point to one of them,
+    /// chosen by the player whose armies take it.
+    Fight,
+    /// After 19.10.: a French army next to two mission armies supports one of them, an Allied army
+    /// touching two fights one of them; each owner chooses.
+    Scoring,
     GameOver,
 }
 
@@ -46,6 +52,8 @@ pub struct ArmyState {
     pub chosen_unit: Option<UnitType>,
     /// Removed from play (strength below one, or its last marker cleared away).
     pub eliminated: bool,
+    /// "-1" chips lying on it (each a point lost after the flip).
+    pub chips: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -55,6 +63,35 @@ pub struct MarkerState {
     pub at: Option<SpaceId>,
     /// Removed markers lie upside down next to the board and are not used again.
     pub removed: bool,
+}
+
+/// One army's point of damage in a fight, waiting for the defender to choose among `targets`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hit {
+    pub attacker: ArmyId,
+    pub targets: Vec<ArmyId>,
+}
+
+/// A scoring choice: `army` counts for exactly one of the mission armies in `options`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreChoice {
+    pub army: ArmyId,
+    pub options: Vec<ArmyId>,
+}
+
+/// The final result of one mission card.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct MissionResult {
+    pub mission: MissionId,
+    /// The French army on the mission field, if any.
+    pub army: Option<ArmyId>,
+    /// French armies supporting it.
+    pub support: Vec<ArmyId>,
+    /// Allied armies in contact with it.
+    pub opponents: Vec<ArmyId>,
+    pub french: i16,
+    pub allied: i16,
+    pub fulfilled: bool,
 }
 
 /// A card in a hand.
@@ -100,6 +137,20 @@ pub struct Botn {
     pub drafted: Vec<District>,
     /// Placed armies whose unit type the owner must choose.
     pub pending_units: Vec<ArmyId>,
+    /// How many of the time bar's fight dates have been fought.
+    pub fights_done: u8,
+    /// The running fight: damage each army will take, and the hits still to be allocated.
+    pub damage: Vec<u8>,
+    pub hits: Vec<Hit>,
+    /// Final scoring: choices still open, and each army's mission army once decided.
+    pub score_choices: Vec<ScoreChoice>,
+    pub assigned: Vec<Option<ArmyId>>,
+    pub results: Vec<MissionResult>,
+    /// Consecutive turns in which nobody took a card from the face-up row (official FAQ).
+    pub stale_row_turns: u8,
+    pub took_face_up: bool,
+    /// The alternative win: Napoléon's points of the first game, shown by the grey cannon.
+    pub grey_cannon: Option<u8>,
 }
 
 pub fn seat_of(side: Side) -> SeatId {
@@ -169,6 +220,45 @@ impl Botn {
     /// Whether the time indicator has passed the last date (19.10.).
     pub fn past_last_date(&self) -> bool {
         self.time as usize > self.sc.last_date_index()
+    }
+
+    /// Whether every French army is placed or out of play: Napoléon then only draws (official FAQ).
+    pub fn napoleon_done(&self) -> bool {
+        self.armies
+            .iter()
+            .enumerate()
+            .all(|(i, a)| self.sc.armies[i].def.side != Side::French || a.at.is_some() || a.eliminated)
+    }
+
+    /// The army strength that counts at the end: strength plus, in the advanced game, the terrain
+    /// value of its field for its unit type; never below zero.
+    pub fn combat_value(&self, army: ArmyId) -> i16 {
+        let st = &self.armies[army as usize];
+        let terrain = match (self.sc.variant, st.at) {
+            (super::data::Variant::Advanced, Some(at)) => {
+                self.sc.terrain_value(self.sc.fields[at.0 as usize].terrain, self.army_unit(army))
+            }
+            _ => 0,
+        };
+        (st.strength as i16 + terrain as i16).max(0)
+    }
+
+    /// Placed enemy armies on fields adjacent to `army`'s field.
+    pub fn enemies_touching(&self, army: ArmyId) -> Vec<ArmyId> {
+        let Some(at) = self.armies[army as usize].at else { return Vec::new() };
+        let side = self.army_side(army);
+        self.sc
+            .graph
+            .neighbours(at)
+            .iter()
+            .filter_map(|&f| self.army_at(f))
+            .filter(|&a| self.army_side(a) != side)
+            .collect()
+    }
+
+    /// The fields of Napoléon's revealed missions, in order.
+    pub fn revealed_mission_fields(&self) -> Vec<(MissionId, SpaceId)> {
+        self.missions[..self.revealed as usize].iter().map(|&m| (m, self.sc.missions[m as usize].field)).collect()
     }
 
     /// Who may see mission card `m`: Napoléon once he holds it, everyone once it is revealed.

@@ -124,9 +124,73 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
         }
         Event::Passed { side } => vec![t(format!("{} has no possible action and passes", side.name()))],
         Event::TurnBegan { side, turn } => vec![t(format!("— Turn {turn}: {} —", side.name()))],
-        Event::GameEnded => vec![t("The time indicator has passed 19.10.: the game is over")],
+        Event::NapoleonWaits => {
+            vec![t("Napoléon has placed all his armies: he advances the time indicator and ends his turn")]
+        }
+        Event::FaceUpSwapped => {
+            vec![t("Nobody took a face-up card for two rounds: the row is swapped for four new cards")]
+        }
+        Event::FightBegan { date, armies } => {
+            vec![t(format!("Fight of {date}: {armies} armies in contact with the enemy"))]
+        }
+        Event::Hit { attacker, target, chosen } => {
+            let mut v = vec![Span::Army(*attacker), t(" deals 1 point to "), Span::Army(*target)];
+            if *chosen {
+                v.push(t(" (chosen by the defender)"));
+            }
+            v
+        }
+        Event::ArmyDamaged { army, points, strength, flipped, chips } => {
+            let how = match (flipped, chips) {
+                (true, 0) => "flipped".to_string(),
+                (true, c) => format!("flipped, {c} \"-1\" chip{}", if *c > 1 { "s" } else { "" }),
+                _ => String::new(),
+            };
+            vec![Span::Army(*army), t(format!(" loses {points} point{} ({how}): strength {strength}", plural(*points)))]
+        }
+        Event::ArmyRemoved { army, field } => {
+            vec![Span::Army(*army), t(" falls below strength 1 and leaves "), Span::Field(field.0), t(": out of play")]
+        }
+        Event::FightEnded => vec![t("The fight is over")],
+        Event::GameEnded => vec![t("The time indicator has passed 19.10.: the game is over; final scoring")],
+        Event::Assigned { army, mission_army, .. } => {
+            let verb = if game.army_side(*army) == super::data::Side::French { " supports " } else { " fights " };
+            vec![Span::Army(*army), t(verb), Span::Army(*mission_army)]
+        }
+        Event::MissionScored(r) => {
+            let m = &sc.missions[r.mission as usize];
+            let mut v = vec![t("Mission "), Span::Field(m.field.0), t(": ")];
+            match r.army {
+                Some(a) => {
+                    v.push(Span::Army(a));
+                    for s in &r.support {
+                        v.push(t(" + "));
+                        v.push(Span::Army(*s));
+                    }
+                    v.push(t(format!(" {} against {}", r.french, r.allied)));
+                }
+                None => v.push(t("no French army on the field")),
+            }
+            v.push(t(if r.fulfilled {
+                format!(" — fulfilled, French +{}", m.def.french)
+            } else {
+                format!(" — failed, Allied +{}", m.def.allied)
+            }));
+            v
+        }
+        Event::FinalScore { french, allied } => {
+            let who = if french > allied { "Napoléon wins" } else { "Schwarzenberg wins" };
+            vec![t(format!("Final score: French {french}, Allied {allied} — {who}"))]
+        }
+        Event::GreyCannonSet { french_points } => {
+            vec![t(format!("Return game: the grey cannon marks Napoléon's {french_points} points of the first game"))]
+        }
         Event::Sandbox(s) => vec![t(format!("Sandbox: {}", sandbox_text(game, s)))],
     }
+}
+
+fn plural(n: u8) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 fn game_seat(game: &Botn, seat: u8) -> &'static str {
@@ -203,7 +267,19 @@ pub fn action_label(game: &Botn, action: &Action) -> String {
         Action::DrawBlind => "Draw blind".to_string(),
         Action::ChooseUnit { army, unit } => format!("{} as {}", game.army_name(*army), unit.name()),
         Action::Discard(c) => format!("Discard {}", card_name(game, *c)),
+        Action::Pass if game.napoleon_done() && game.active == super::data::Side::French => {
+            "End the turn (all armies placed)".to_string()
+        }
         Action::Pass => "Pass (no action possible)".to_string(),
+        Action::SwapFaceUp => "Swap the face-up row".to_string(),
+        Action::AllocateHit { attacker, target } => {
+            format!("{}'s point goes to {}", game.army_name(*attacker), game.army_name(*target))
+        }
+        Action::AssignToMission { army, mission_army } => {
+            let verb = if game.army_side(*army) == super::data::Side::French { "supports" } else { "fights" };
+            format!("{} {verb} {}", game.army_name(*army), game.army_name(*mission_army))
+        }
+        Action::SetGreyCannon { french_points } => format!("Grey cannon at {french_points}"),
         Action::Sandbox(s) => sandbox_text(game, s),
     }
 }
@@ -224,6 +300,28 @@ pub fn prompt(game: &Botn) -> String {
         ),
         Step::ChooseUnit => "Choose the unit type of the army just placed".to_string(),
         Step::Discard => format!("{who}: discard down to 8 cards"),
-        Step::GameOver => format!("Game over — victory points: French {}, Allied {}", game.vp[0], game.vp[1]),
+        Step::Fight => {
+            let hit = &game.hits[0];
+            let defender = game.army_side(hit.attacker).other();
+            format!(
+                "Fight — {}: {} touches {} of your armies; choose which one takes its point",
+                defender.name(),
+                game.army_name(hit.attacker),
+                hit.targets.len()
+            )
+        }
+        Step::Scoring => {
+            let c = &game.score_choices[0];
+            let verb = if game.army_side(c.army) == super::data::Side::French { "support" } else { "fight" };
+            format!(
+                "Final scoring — {}: choose which mission army {} will {verb}",
+                game.army_side(c.army).name(),
+                game.army_name(c.army)
+            )
+        }
+        Step::GameOver => {
+            let who = if game.vp[0] > game.vp[1] { "Napoléon wins" } else { "Schwarzenberg wins" };
+            format!("Game over — French {}, Allied {}: {who}", game.vp[0], game.vp[1])
+        }
     }
 }
