@@ -16,7 +16,7 @@ fn scenario() -> Arc<Scenario> {
 
 fn benches(c: &mut Criterion) {
     let sc = scenario();
-    let game = play_game(sc.clone(), 7, Player::Random, 5000).expect("a complete game");
+    let game = play_game(sc.clone(), 7, [Player::Random; 2], 5000).expect("a complete game");
     let log = game.records.clone();
     println!("reference game: {} actions", log.len());
 
@@ -45,7 +45,9 @@ fn benches(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    c.bench_function("complete random game", |b| b.iter(|| play_game(sc.clone(), 11, Player::Random, 5000).unwrap()));
+    c.bench_function("complete random game", |b| {
+        b.iter(|| play_game(sc.clone(), 11, [Player::Random; 2], 5000).unwrap())
+    });
     c.bench_function("roll 10 dice", |b| {
         b.iter_batched(
             || botn::table_on(sc.clone(), 7, Mode::Enforced),

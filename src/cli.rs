@@ -5,6 +5,7 @@ use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::engine::table::{Act, Record, Table};
+use crate::games::botn::data::Side;
 use crate::games::botn::{self, Action, Botn, Scenario, ai};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -32,6 +33,12 @@ pub enum Command {
         /// Free sandbox mode: any piece may be moved by hand.
         #[arg(long)]
         sandbox: bool,
+        /// Let the computer play this side: french or allied.
+        #[arg(long)]
+        computer: Option<String>,
+        /// The computer opponent's strength.
+        #[arg(long, value_enum, default_value_t = ai::Player::Normal)]
+        level: ai::Player,
     },
     /// Check scenario and save files; prints file:line:column: message for each error.
     Validate {
@@ -47,8 +54,15 @@ pub enum Command {
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Who plays both sides: random, easy, normal (or ai), hard.
         #[arg(long, value_enum, default_value_t = ai::Player::Random)]
         players: ai::Player,
+        /// Who plays Napoléon (default: --players).
+        #[arg(long, value_enum)]
+        french: Option<ai::Player>,
+        /// Who plays Schwarzenberg (default: --players).
+        #[arg(long, value_enum)]
+        allied: Option<ai::Player>,
         #[arg(long)]
         save_dir: Option<PathBuf>,
     },
@@ -81,12 +95,26 @@ pub enum Command {
 pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        None => open_window(&botn::data::default_scenario_path(), None, false, None),
-        Some(Command::Play { file, seed, sandbox }) => open_window(&file, seed, sandbox, None),
-        Some(Command::Screenshot { file, out, seat, seed }) => open_window(&file, Some(seed), false, Some((out, seat))),
+        None => open_window(&botn::data::default_scenario_path(), None, false, None, None),
+        Some(Command::Play { file, seed, sandbox, computer, level }) => {
+            let computer = match computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => None,
+                Some("french" | "napoleon" | "napoléon") => Some((Side::French, level)),
+                Some("allied" | "allies" | "schwarzenberg") => Some((Side::Allied, level)),
+                Some(other) => {
+                    eprintln!("--computer {other}: expected french or allied");
+                    return 2;
+                }
+            };
+            open_window(&file, seed, sandbox, None, computer)
+        }
+        Some(Command::Screenshot { file, out, seat, seed }) => {
+            open_window(&file, Some(seed), false, Some((out, seat)), None)
+        }
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
-        Some(Command::Simulate { scenario, games, seed, players, save_dir }) => {
+        Some(Command::Simulate { scenario, games, seed, players, french, allied, save_dir }) => {
+            let players = [french.unwrap_or(players), allied.unwrap_or(players)];
             simulate(&scenario, games, seed, players, save_dir.as_deref())
         }
         Some(Command::Autoplay { scenario, journal, seed, actions, delay_ms }) => {
@@ -96,12 +124,19 @@ pub fn run() -> i32 {
 }
 
 #[cfg(feature = "gui")]
-fn open_window(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(PathBuf, String)>) -> i32 {
-    crate::table::app::run(file, seed, sandbox, screenshot)
+fn open_window(
+    file: &Path,
+    seed: Option<u64>,
+    sandbox: bool,
+    screenshot: Option<(PathBuf, String)>,
+    computer: Option<(Side, ai::Player)>,
+) -> i32 {
+    let computer = computer.map(|(side, level)| (botn::state::seat_of(side), level));
+    crate::table::app::run(file, seed, sandbox, screenshot, computer)
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_window(_: &Path, _: Option<u64>, _: bool, _: Option<(PathBuf, String)>) -> i32 {
+fn open_window(_: &Path, _: Option<u64>, _: bool, _: Option<(PathBuf, String)>, _: Option<(Side, ai::Player)>) -> i32 {
     eprintln!("grognard: this build has no window (built without the `gui` feature)");
     2
 }
@@ -174,7 +209,12 @@ pub fn replay(path: &Path) -> i32 {
 
 /// One complete game between two players of the given kind; the decision RNG is separate from
 /// the table's, so the table's chance depends only on its own seed and the actions.
-pub fn play_game(sc: Arc<Scenario>, seed: u64, players: ai::Player, max_actions: usize) -> Result<Table<Botn>, String> {
+pub fn play_game(
+    sc: Arc<Scenario>,
+    seed: u64,
+    players: [ai::Player; 2],
+    max_actions: usize,
+) -> Result<Table<Botn>, String> {
     let mut table = botn::table_on(sc, seed, Mode::Enforced);
     let mut chooser = TableRng::from_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut legal = Vec::new();
@@ -187,7 +227,7 @@ pub fn play_game(sc: Arc<Scenario>, seed: u64, players: ai::Player, max_actions:
         if legal.is_empty() {
             return Err(format!("seed {seed}: dead end, no legal action at {:?}", table.game.step));
         }
-        let action = ai::choose(&table.game, &legal, players, &mut chooser);
+        let action = ai::choose(&table.game, &legal, players[seat.0 as usize], &mut chooser);
         table
             .submit(seat, Act::Game(action.clone()))
             .map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;
@@ -195,7 +235,7 @@ pub fn play_game(sc: Arc<Scenario>, seed: u64, players: ai::Player, max_actions:
     Ok(table)
 }
 
-pub fn simulate(path: &Path, games: u64, seed: u64, players: ai::Player, save_dir: Option<&Path>) -> i32 {
+pub fn simulate(path: &Path, games: u64, seed: u64, players: [ai::Player; 2], save_dir: Option<&Path>) -> i32 {
     let sc = match Scenario::load(path) {
         Ok(sc) => Arc::new(sc),
         Err(e) => {
@@ -211,15 +251,28 @@ pub fn simulate(path: &Path, games: u64, seed: u64, players: ai::Player, save_di
     }
     let start = std::time::Instant::now();
     let (mut actions, mut errors) = (0u64, 0u64);
+    let mut wins = [0u64; 2];
     for g in 0..games {
         let game_seed = seed.wrapping_add(g);
         match play_game(sc.clone(), game_seed, players, 5000) {
             Ok(table) => {
                 actions += table.records.len() as u64;
                 let winner = table.game.winner().map(|s| table.game.seat_names()[s.0 as usize]);
+                if let Some(w) = table.game.winner() {
+                    wins[w.0 as usize] += 1;
+                }
+                // Every game is replayed from its log on a fresh table: the digest must match.
+                let digest = table.digest();
+                let mut again = botn::table_on(sc.clone(), game_seed, Mode::Enforced);
+                let replayed = again.replay(table.records.iter().cloned()).map(|_| again.digest());
+                if replayed.as_ref().ok() != Some(&digest) {
+                    errors += 1;
+                    println!("{}", serde_json::json!({"seed": game_seed, "error": "the replay gives another digest"}));
+                }
                 println!(
                     "{}",
-                    serde_json::json!({"seed": game_seed, "actions": table.records.len(), "winner": winner, "digest": table.digest()})
+                    serde_json::json!({"seed": game_seed, "actions": table.records.len(), "winner": winner,
+                        "vp": table.game.vp, "digest": digest})
                 );
                 if let Some(dir) = save_dir {
                     let file = dir.join(format!("game-{game_seed}.ron"));
@@ -238,7 +291,9 @@ pub fn simulate(path: &Path, games: u64, seed: u64, players: ai::Player, save_di
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{}",
-        serde_json::json!({"games": games, "actions": actions, "errors": errors, "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
+        serde_json::json!({"games": games, "french": players[0].label(), "allied": players[1].label(),
+            "french_wins": wins[0], "allied_wins": wins[1], "actions": actions, "errors": errors,
+            "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
     );
     if errors > 0 { 1 } else { 0 }
 }

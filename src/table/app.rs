@@ -8,6 +8,7 @@ use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Table;
+use crate::games::botn::ai::Player;
 use crate::games::botn::plugin::BotnPlugin;
 use crate::games::botn::{self, Action, Botn};
 use bevy::prelude::*;
@@ -33,7 +34,13 @@ pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
 }
 
-pub fn run(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(PathBuf, String)>) -> i32 {
+pub fn run(
+    file: &Path,
+    seed: Option<u64>,
+    sandbox: bool,
+    screenshot: Option<(PathBuf, String)>,
+    computer: Option<(SeatId, Player)>,
+) -> i32 {
     let seed = seed.unwrap_or_else(clock_seed);
     let mode = if sandbox { Mode::Sandbox } else { Mode::Enforced };
     let table = match load_table(file, seed, mode) {
@@ -66,6 +73,9 @@ pub fn run(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(Pa
         && session.hotseat
     {
         session.viewer = Viewer::Seat(s);
+    }
+    if computer.is_some() {
+        session.set_computer(computer);
     }
 
     let mut app = App::new();
@@ -108,6 +118,7 @@ pub fn run(file: &Path, seed: Option<u64>, sandbox: bool, screenshot: Option<(Pa
         super::board::BoardPlugin,
         super::pieces::PiecesPlugin,
         super::dice::DicePlugin,
+        super::computer::ComputerPlugin,
         crate::ui::UiPlugin,
     ))
     .add_systems(Update, (follow_active_seat, take_screenshot));

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod board;
 pub mod camera;
+pub mod computer;
 pub mod dice;
 pub mod pieces;
 pub mod session;

@@ -244,13 +244,23 @@ fn place_pieces(
         let off = if v.side == Side::French { Vec3::new(-0.17, 0.15, 0.0) } else { Vec3::new(0.17, 0.15, 0.0) };
         set(&mut commands, e, cur, Transform::from_translation(vp_bar_world(v.points) + off));
     }
+    // "-1" chips lie on the armies that lost points after their flip, the rest beside the board.
+    let on_armies: Vec<(SpaceId, u8)> = game
+        .armies
+        .iter()
+        .filter_map(|a| a.at.map(|f| (f, a.chips)))
+        .flat_map(|(f, n)| (0..n).map(move |k| (f, k)))
+        .take(game.sc.minus_one_chips as usize)
+        .collect();
     for (e, c, cur) in &mut q.p5() {
-        set(
-            &mut commands,
-            e,
-            cur,
-            Transform::from_translation(Vec3::new(17.6 + (c.0 % 3) as f32 * 0.4, 0.03, -3.8 + (c.0 / 3) as f32 * 0.4)),
-        );
+        let want = match on_armies.get(c.0 as usize) {
+            Some(&(f, k)) => field_world(game, f) + Vec3::new(0.42, 0.2 + k as f32 * 0.05, 0.3),
+            None => {
+                let spare = c.0 as usize - on_armies.len().min(c.0 as usize);
+                Vec3::new(17.6 + (spare % 3) as f32 * 0.4, 0.03, -3.8 + (spare / 3) as f32 * 0.4)
+            }
+        };
+        set(&mut commands, e, cur, Transform::from_translation(want));
     }
     for (e, f, cur) in &mut q.p6() {
         let want = game

@@ -5,6 +5,7 @@ use crate::engine::geometry::SpaceId;
 use crate::engine::save::SaveFile;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::games::botn::Action;
+use crate::games::botn::ai::Player;
 use bevy::prelude::*;
 use std::path::PathBuf;
 
@@ -36,6 +37,8 @@ pub struct Session {
     pub resume_offer: Option<SaveFile<Action>>,
     /// Screenshot mode: the file, and frames to wait before taking it.
     pub screenshot: Option<(PathBuf, u32)>,
+    /// The seat the computer plays, and how well.
+    pub computer: Option<(SeatId, Player)>,
 }
 
 impl Session {
@@ -58,6 +61,20 @@ impl Session {
             save_path: "grognard-save.ron".to_string(),
             resume_offer: None,
             screenshot: None,
+            computer: None,
+        }
+    }
+
+    /// The computer takes `seat` (or nobody); the person sits at the other seat and the view stays
+    /// there, so no hand-over screen is needed.
+    pub fn set_computer(&mut self, computer: Option<(SeatId, Player)>) {
+        self.computer = computer;
+        if let Some((seat, _)) = computer {
+            self.hotseat = false;
+            self.handover_to = None;
+            self.viewer = Viewer::Seat(SeatId(1 - seat.0));
+        } else {
+            self.hotseat = true;
         }
     }
 

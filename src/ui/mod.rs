@@ -5,6 +5,7 @@
 
 pub mod overlay;
 pub mod panels;
+pub mod score;
 
 use crate::engine::plugin::{Outcome, Request};
 use crate::games::botn::Botn;
@@ -17,7 +18,7 @@ pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, (overlay::labels, panels::panels).chain())
+        app.add_systems(EguiPrimaryContextPass, (overlay::labels, panels::panels, score::score_windows).chain())
             .add_systems(
                 PreUpdate,
                 drop_unchanged_modifiers

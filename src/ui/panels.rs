@@ -5,6 +5,7 @@ use crate::engine::plugin::{JournalRes, Request, TableRes};
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
+use crate::games::botn::ai::Player;
 use crate::games::botn::text::{Span, action_label, card_name, entry_spans, prompt};
 use crate::games::botn::{self, Botn, SandboxAction, Side};
 use crate::table::app::{clock_seed, load_table, start_journal};
@@ -143,13 +144,44 @@ pub fn panels(
         .show(&ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.menu_button("Game", |ui| {
-                    if ui.button("New game").clicked() {
-                        new_game(&mut table, &mut journal, &mut session, Mode::Enforced);
-                        ui.close();
+                    for (label, file) in [("New beginner game", "beginner.ron"), ("New advanced game", "advanced.ron")]
+                    {
+                        if ui.button(label).clicked() {
+                            session.scenario_path = session.scenario_path.with_file_name(file);
+                            new_game(&mut table, &mut journal, &mut session, Mode::Enforced, None);
+                            ui.close();
+                        }
                     }
                     if ui.button("New sandbox game").clicked() {
-                        new_game(&mut table, &mut journal, &mut session, Mode::Sandbox);
+                        new_game(&mut table, &mut journal, &mut session, Mode::Sandbox, None);
                         ui.close();
+                    }
+                    if table.0.game.is_over() && table.0.game.grey_cannon.is_none() {
+                        // Alternative conditions to win: the same players, roles swapped.
+                        let first = table.0.game.vp[Side::French.index()];
+                        if ui.button(format!("Return game, roles swapped (grey cannon at {first})")).clicked() {
+                            let computer = session.computer.map(|(seat, level)| (SeatId(1 - seat.0), level));
+                            session.set_computer(computer);
+                            new_game(&mut table, &mut journal, &mut session, Mode::Enforced, Some(first));
+                            ui.close();
+                        }
+                    }
+                    ui.separator();
+                    ui.label("Computer opponent:");
+                    let mut choice = session.computer.map(|(s, _)| s);
+                    let before = choice;
+                    ui.radio_value(&mut choice, None, "none (two people, hot-seat)");
+                    ui.radio_value(&mut choice, Some(SeatId(0)), "plays Napoléon");
+                    ui.radio_value(&mut choice, Some(SeatId(1)), "plays Schwarzenberg");
+                    let mut level = session.computer.map(|(_, l)| l).unwrap_or(Player::Normal);
+                    let level_before = level;
+                    ui.horizontal(|ui| {
+                        for l in Player::COMPUTER {
+                            ui.radio_value(&mut level, l, l.label());
+                        }
+                    });
+                    if choice != before || level != level_before {
+                        session.set_computer(choice.map(|s| (s, level)));
                     }
                     ui.separator();
                     ui.label("Save file:");
@@ -428,10 +460,22 @@ pub fn panels(
     Ok(())
 }
 
-fn new_game(table: &mut TableRes<Botn>, journal: &mut JournalRes, session: &mut Session, mode: Mode) {
+fn new_game(
+    table: &mut TableRes<Botn>,
+    journal: &mut JournalRes,
+    session: &mut Session,
+    mode: Mode,
+    grey_cannon: Option<u8>,
+) {
     let seed = clock_seed();
     match botn::new_table(&session.scenario_path, seed, mode) {
-        Ok(t) => {
+        Ok(mut t) => {
+            if let Some(french_points) = grey_cannon {
+                let set = t.submit(SeatId(0), Act::Game(botn::Action::SetGreyCannon { french_points }));
+                if let Err(e) = set {
+                    session.notice = Some(format!("Return game: {e}"));
+                }
+            }
             journal.0 = start_journal(&session.journal_path, &t);
             table.0 = t;
             session.notice = None;

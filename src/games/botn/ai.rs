@@ -1,65 +1,227 @@
 //! Computer players for Battle of the Nations: a random player (for fuzzing and benchmarks) and a
-//! simple greedy player that prefers actions placing its own armies on Napoléon's missions.
-//! Both choose only from `legal_actions`, so they can never make an illegal move.
+//! computer opponent at three strengths. All choose only from `legal_actions`, so they can never
+//! make an illegal move, and all judge positions only by what their seat may see: the Allied
+//! player does not peek at Napoléon's hidden missions, and a look-ahead never counts a mission
+//! that the look-ahead itself revealed.
 
 use super::actions::Action;
-use super::state::Botn;
-use super::state::seat_of;
+use super::data::Side;
+use super::state::{ArmyId, Botn, HandCard, Step, seat_of, side_of};
+use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::seats::Viewer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Player {
+    /// Any legal action, uniformly.
     Random,
-    Ai,
+    /// Half its moves sensible, half random.
+    Easy,
+    /// Judges each legal action by the position it leads to.
+    #[value(alias = "ai")]
+    Normal,
+    /// Looks two of its own actions ahead.
+    Hard,
+}
+
+impl Player {
+    pub const COMPUTER: [Player; 3] = [Player::Easy, Player::Normal, Player::Hard];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Player::Random => "random",
+            Player::Easy => "easy",
+            Player::Normal => "normal",
+            Player::Hard => "hard",
+        }
+    }
 }
 
 /// Picks an action for the active seat (`legal` must be the current legal list, non-empty).
 pub fn choose(game: &Botn, legal: &[Action], player: Player, rng: &mut TableRng) -> Action {
+    if legal.len() == 1 {
+        return legal[0].clone();
+    }
     match player {
         Player::Random => legal[rng.below(legal.len())].clone(),
-        Player::Ai => greedy(game, legal, rng),
+        Player::Easy if rng.below(2) == 0 => legal[rng.below(legal.len())].clone(),
+        Player::Easy | Player::Normal => search(game, legal, 1, rng),
+        Player::Hard => search(game, legal, 2, rng),
     }
 }
 
-fn greedy(game: &Botn, legal: &[Action], rng: &mut TableRng) -> Action {
-    let side = game.active;
-    // Only the missions this seat may see: the Allied AI does not peek at hidden ones.
+/// A mission as the deciding seat knows it: its field, both sides' points, and how likely it is
+/// to be one of Napoléon's (1 for known missions, less for a guess).
+#[derive(Clone, Copy)]
+struct Target {
+    field: SpaceId,
+    french: f32,
+    allied: f32,
+    weight: f32,
+}
+
+fn targets(game: &Botn, side: Side) -> Vec<Target> {
     let viewer = Viewer::Seat(seat_of(side));
-    let mission_fields: Vec<_> =
-        game.missions_as_seen(viewer).into_iter().flatten().map(|m| game.sc.missions[m as usize].field).collect();
-    let mut best: Vec<&Action> = Vec::new();
-    let mut best_score = i32::MIN;
-    let mut events = Vec::new();
-    for a in legal {
-        // Look one action ahead on a copy: placements and victory points are what count.
-        let mut next = game.clone();
-        events.clear();
-        let seat = next.active_seat().unwrap_or(seat_of(side));
-        next.apply(seat, a, &mut events);
-        let mut score = 4 * (next.vp[side.index()] as i32 - game.vp[side.index()] as i32);
-        for (i, st) in next.armies.iter().enumerate() {
-            if let Some(at) = st.at
-                && game.armies[i].at.is_none()
-                && mission_fields.contains(&at)
-            {
-                score += if game.army_side(i as u8) == side { 6 } else { -6 };
+    let seen: Vec<_> = game.missions_as_seen(viewer).into_iter().flatten().collect();
+    let hidden = game.missions.len() - seen.len();
+    let mut out: Vec<Target> = seen
+        .iter()
+        .map(|&m| {
+            let d = &game.sc.missions[m as usize];
+            Target { field: d.field, french: d.def.french as f32, allied: d.def.allied as f32, weight: 1.0 }
+        })
+        .collect();
+    if hidden > 0 {
+        // Schwarzenberg guesses: every mission card not revealed might be one of the hidden ones.
+        let unknown: Vec<_> = (0..game.sc.missions.len() as u8).filter(|m| !seen.contains(m)).collect();
+        let weight = hidden as f32 / unknown.len().max(1) as f32;
+        out.extend(unknown.iter().map(|&m| {
+            let d = &game.sc.missions[m as usize];
+            Target { field: d.field, french: d.def.french as f32, allied: d.def.allied as f32, weight }
+        }));
+    }
+    out
+}
+
+fn deciding_side(game: &Botn) -> Side {
+    game.active_seat().map(side_of).unwrap_or(game.active)
+}
+
+/// Best action by the position it leads to, looking `depth` of the same seat's decisions ahead.
+fn search(game: &Botn, legal: &[Action], depth: u8, rng: &mut TableRng) -> Action {
+    let side = deciding_side(game);
+    let known = targets(game, side);
+    let mut scored: Vec<(f32, &Action)> = legal
+        .iter()
+        .map(|a| {
+            let next = after(game, a);
+            (value(&next, side, &known), a)
+        })
+        .collect();
+    if depth > 1 {
+        // The best few first moves, each followed by the best second move of the same seat.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.truncate(10);
+        let mut legal2 = Vec::new();
+        for (v, a) in scored.iter_mut() {
+            let next = after(game, a);
+            if next.is_over() || next.active_seat().map(side_of) != Some(side) {
+                continue;
+            }
+            next.legal_actions(crate::engine::rules::Mode::Enforced, &mut legal2);
+            let best2 = legal2.iter().map(|a2| value(&after(&next, a2), side, &known)).fold(f32::MIN, f32::max);
+            if best2 > *v {
+                *v = 0.5 * (*v + best2);
             }
         }
-        if matches!(a, Action::LayOutArmyCard { .. }) {
-            score += 2;
-        }
-        if matches!(a, Action::PlayTimeCard { .. }) {
-            score -= 1;
-        }
-        if score > best_score {
-            best_score = score;
-            best.clear();
-        }
-        if score == best_score {
-            best.push(a);
+    }
+    let best = scored.iter().map(|s| s.0).fold(f32::MIN, f32::max);
+    let ties: Vec<&Action> = scored.iter().filter(|s| s.0 >= best - 1e-4).map(|s| s.1).collect();
+    ties[rng.below(ties.len())].clone()
+}
+
+fn after(game: &Botn, a: &Action) -> Botn {
+    let mut next = game.clone();
+    let seat = next.active_seat().unwrap_or(seat_of(game.active));
+    next.apply(seat, a, &mut Vec::new());
+    next
+}
+
+/// How good `game` is for `side`, from what `side` knows (`known` missions).
+fn value(game: &Botn, side: Side, known: &[Target]) -> f32 {
+    let me = side.index();
+    let sign = |s: Side| if s == side { 1.0 } else { -1.0 };
+    let mut v = game.vp[me] as f32 - game.vp[1 - me] as f32;
+    if game.step == Step::GameOver {
+        return v * 10.0;
+    }
+    if game.step == Step::MissionDraft {
+        return draft_value(game);
+    }
+    // Missions: who would take each if the game ended now.
+    for t in known {
+        let holder = game.army_at(t.field);
+        let (french_wins, certainty) = match holder {
+            Some(a) if game.army_side(a) == Side::French => (mission_holds(game, a), 0.9),
+            Some(_) => (false, 1.0),
+            None => {
+                // A French army about to be placed there counts for part of the mission.
+                let pending = game.markers_at(t.field).any(|m| {
+                    let army = game.markers[m as usize].army;
+                    game.army_side(army) == Side::French && game.markers_on_board(army).count() <= 2
+                });
+                (pending, if pending { 0.4 } else { 0.6 })
+            }
+        };
+        let pts = if french_wins { t.french } else { t.allied };
+        let winner = if french_wins { Side::French } else { Side::Allied };
+        v += sign(winner) * pts * t.weight * certainty;
+    }
+    // Fights still to come: points dealt and taken, armies that would fall.
+    if (game.fights_done as usize) < game.sc.time.iter().filter(|t| t.fight).count() {
+        for a in 0..game.armies.len() as ArmyId {
+            let touching = game.enemies_touching(a);
+            if touching.is_empty() {
+                continue;
+            }
+            let s = game.armies[a as usize].strength as f32;
+            let loss = (touching.len() as f32).min(s);
+            let falls = if touching.len() as f32 >= s { 2.0 + s } else { 0.0 };
+            v -= sign(game.army_side(a)) * 0.6 * (loss + falls);
         }
     }
-    best[rng.below(best.len())].clone()
+    // Progress: armies on the board, markers still to clear, army cards still in hand.
+    for (i, st) in game.armies.iter().enumerate() {
+        let s = game.army_side(i as ArmyId);
+        if st.at.is_some() {
+            v += sign(s) * 0.5;
+        } else if st.eliminated {
+            v -= sign(s) * 1.0;
+        } else if st.card_played {
+            v -= sign(s) * 0.3 * game.markers_on_board(i as ArmyId).count() as f32;
+        } else {
+            v -= sign(s) * 1.5;
+        }
+    }
+    // Moving the game on is worth a little to whoever moves it, so two computers never stall by
+    // drawing and discarding for ever (the rules would allow it).
+    v += 0.25 * game.time as f32;
+    let hand = &game.hands[me];
+    v += 0.15 * hand.len().min(8) as f32 + 0.3 * hand.iter().filter(|c| **c == HandCard::Scout).count() as f32;
+    v
+}
+
+/// Whether the French army `a` on a mission field would hold it now: its value with its
+/// supporters against the Allied armies touching it.
+fn mission_holds(game: &Botn, a: ArmyId) -> bool {
+    let enemies = game.enemies_touching(a);
+    let allied: i16 = enemies.iter().map(|&e| game.combat_value(e)).sum();
+    let Some(at) = game.armies[a as usize].at else { return false };
+    let support: i16 = game
+        .sc
+        .graph
+        .neighbours(at)
+        .iter()
+        .filter_map(|&f| game.army_at(f))
+        .filter(|&b| game.army_side(b) == Side::French && game.enemies_touching(b).iter().any(|e| enemies.contains(e)))
+        .map(|b| game.combat_value(b))
+        .sum();
+    game.combat_value(a) + support >= allied
+}
+
+/// Napoléon's missions are worth more when his own army cards reach their villages.
+fn draft_value(game: &Botn) -> f32 {
+    let mut v = 0.0;
+    for &m in game.missions.iter().chain(&game.draft_pair) {
+        let d = &game.sc.missions[m as usize];
+        let reach = game.sc.armies.iter().any(|a| {
+            a.def.side == Side::French && a.villages.iter().any(|&f| f == d.field || game.sc.graph.adjacent(f, d.field))
+        });
+        v += d.def.french as f32 * if reach { 1.0 } else { 0.4 };
+    }
+    if !game.draft_pair.is_empty() {
+        v *= 0.5; // the pair's other card will leave the game
+    }
+    v
 }

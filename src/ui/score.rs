@@ -1,0 +1,131 @@
+//! The fight and final-score windows: during a fight, the points each army is taking and the hit
+//! waiting for its defender (whose armies light up on the board); at the end, every mission with
+//! its armies, supporters, opponents and values, the points to each side, the winner, and after a
+//! return game the two-game result.
+
+use crate::engine::plugin::TableRes;
+use crate::games::botn::state::Step;
+use crate::games::botn::{Botn, Side};
+use crate::table::session::Session;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+pub fn score_windows(
+    mut contexts: EguiContexts,
+    table: Res<TableRes<Botn>>,
+    mut session: ResMut<Session>,
+    mut lit_by_fight: Local<bool>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let game = &table.0.game;
+    // Light the fields of the hit being allocated: its attacker and the armies it may strike.
+    if game.step == Step::Fight {
+        let hit = &game.hits[0];
+        let fields: Vec<_> =
+            hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
+        if session.highlight != fields {
+            session.highlight = fields;
+        }
+        *lit_by_fight = true;
+    } else if *lit_by_fight {
+        session.highlight.clear();
+        *lit_by_fight = false;
+    }
+    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer.is_some() {
+        return Ok(());
+    }
+    match game.step {
+        Step::Fight => fight_window(&ctx, game),
+        Step::Scoring | Step::GameOver if !game.results.is_empty() || game.step == Step::Scoring => {
+            score_window(&ctx, game)
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn fight_window(ctx: &egui::Context, game: &Botn) {
+    let date = game.sc.time.iter().filter(|t| t.fight).nth(game.fights_done as usize - 1).map(|t| t.label.clone());
+    egui::Window::new(format!("Fight of {}", date.unwrap_or_default()))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.label("Points taken so far (one per enemy army in contact):");
+            egui::Grid::new("fight").striped(true).show(ui, |ui| {
+                for (a, &d) in game.damage.iter().enumerate() {
+                    if d == 0 {
+                        continue;
+                    }
+                    let a = a as u8;
+                    let st = &game.armies[a as usize];
+                    ui.label(format!("{} ({})", game.army_name(a), game.army_side(a).name()));
+                    ui.label(format!("−{d}"));
+                    let left = st.strength - d as i8;
+                    ui.label(if left < 1 { "falls".to_string() } else { format!("strength {left}") });
+                    ui.end_row();
+                }
+            });
+            for (i, hit) in game.hits.iter().enumerate() {
+                let names: Vec<&str> = hit.targets.iter().map(|&t| game.army_name(t)).collect();
+                let text = format!(
+                    "{} {}'s point: {} chooses among {}",
+                    if i == 0 { "Now:" } else { "Then:" },
+                    game.army_name(hit.attacker),
+                    game.army_side(hit.attacker).other().name(),
+                    names.join(", ")
+                );
+                ui.label(if i == 0 { egui::RichText::new(text).strong() } else { egui::RichText::new(text) });
+            }
+        });
+}
+
+fn score_window(ctx: &egui::Context, game: &Botn) {
+    let title = if game.step == Step::GameOver { "Final score" } else { "Final scoring" };
+    egui::Window::new(title).anchor(egui::Align2::CENTER_CENTER, [0.0, 40.0]).resizable(false).collapsible(false).show(
+        ctx,
+        |ui| {
+            egui::Grid::new("missions").striped(true).num_columns(6).show(ui, |ui| {
+                for h in ["Mission", "French", "", "Allied", "", "Points"] {
+                    ui.label(egui::RichText::new(h).strong());
+                }
+                ui.end_row();
+                for r in &game.results {
+                    let m = &game.sc.missions[r.mission as usize];
+                    ui.label(format!("{} ({:?})", game.sc.field_name(m.field), m.def.district));
+                    let french: Vec<&str> = r.army.iter().chain(&r.support).map(|&a| game.army_name(a)).collect();
+                    ui.label(if french.is_empty() { "no army".to_string() } else { french.join(" + ") });
+                    ui.label(r.french.to_string());
+                    let allied: Vec<&str> = r.opponents.iter().map(|&a| game.army_name(a)).collect();
+                    ui.label(if allied.is_empty() { "—".to_string() } else { allied.join(" + ") });
+                    ui.label(r.allied.to_string());
+                    ui.label(if r.fulfilled {
+                        egui::RichText::new(format!("French +{}", m.def.french)).color(egui::Color32::LIGHT_BLUE)
+                    } else {
+                        egui::RichText::new(format!("Allied +{}", m.def.allied)).color(egui::Color32::LIGHT_RED)
+                    });
+                    ui.end_row();
+                }
+            });
+            if game.step == Step::Scoring {
+                ui.label("Supporting and opposing armies that touch two mission armies are being assigned.");
+                return;
+            }
+            ui.separator();
+            let (f, a) = (game.vp[Side::French.index()], game.vp[Side::Allied.index()]);
+            let winner = if f > a { "Napoléon wins" } else { "Schwarzenberg wins" };
+            ui.heading(format!("French {f} — Allied {a}: {winner}"));
+            ui.label(egui::RichText::new("Victory points: one per own army placed, plus the missions above.").small());
+            if let Some(first) = game.grey_cannon {
+                let result = match game.match_winner() {
+                    Some(Some(Side::French)) => "this game's Napoléon scored more as the French and wins the match",
+                    Some(Some(Side::Allied)) => {
+                        "the first game's Napoléon scored more as the French and wins the match"
+                    }
+                    _ => "a tie: there is no winner of the match",
+                };
+                ui.label(format!("Return game: grey cannon {first}, Napoléon now {f} — {result}."));
+            }
+        },
+    );
+}
