@@ -1,11 +1,12 @@
-//! Benchmarks: applying actions to a table, and replaying a whole game's log.
+//! Benchmarks: applying actions to a table, replaying a whole game's log, and the computer's
+//! decision at each strength.
 //! Run with `cargo bench --no-default-features`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use grognard::cli::play_game;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::table::Act;
-use grognard::games::botn::{self, Scenario, ai::Player};
+use grognard::games::botn::{self, Scenario, ai, ai::Player};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -48,6 +49,27 @@ fn benches(c: &mut Criterion) {
     c.bench_function("complete random game", |b| {
         b.iter(|| play_game(sc.clone(), 11, [Player::Random; 2], 5000).unwrap())
     });
+    // The computer's decision in the middle of a game (the busiest position of the reference game:
+    // the most legal actions), at each strength.
+    let mut t = botn::table_on(sc.clone(), 7, Mode::Enforced);
+    let mut busiest = (0, t.game.clone());
+    let mut legal = Vec::new();
+    for r in &log {
+        t.game.legal_actions(t.mode, &mut legal);
+        if legal.len() > busiest.0 {
+            busiest = (legal.len(), t.game.clone());
+        }
+        t.submit(r.seat, r.act.clone()).unwrap();
+    }
+    println!("busiest position: {} legal actions", busiest.0);
+    let mid = busiest.1;
+    mid.legal_actions(Mode::Enforced, &mut legal);
+    for level in Player::COMPUTER {
+        c.bench_function(&format!("computer decision ({}), busiest position", level.label()), |b| {
+            let mut rng = grognard::engine::rng::TableRng::from_seed(1);
+            b.iter(|| ai::choose(&mid, &legal, level, &mut rng))
+        });
+    }
     c.bench_function("roll 10 dice", |b| {
         b.iter_batched(
             || botn::table_on(sc.clone(), 7, Mode::Enforced),

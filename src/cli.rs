@@ -5,7 +5,6 @@ use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::engine::table::{Act, Record, Table};
-use crate::games::botn::data::Side;
 use crate::games::botn::{self, Action, Botn, Scenario, ai};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -33,12 +32,15 @@ pub enum Command {
         /// Free sandbox mode: any piece may be moved by hand.
         #[arg(long)]
         sandbox: bool,
-        /// Let the computer play this side: french or allied.
+        /// Let the computer play this side: french, allied, or both (to watch).
         #[arg(long)]
         computer: Option<String>,
         /// The computer opponent's strength.
         #[arg(long, value_enum, default_value_t = ai::Player::Normal)]
         level: ai::Player,
+        /// Seconds between two computer moves.
+        #[arg(long, default_value_t = 0.7)]
+        pace: f32,
     },
     /// Check scenario and save files; prints file:line:column: message for each error.
     Validate {
@@ -95,21 +97,23 @@ pub enum Command {
 pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        None => open_window(&botn::data::default_scenario_path(), None, false, None, None),
-        Some(Command::Play { file, seed, sandbox, computer, level }) => {
-            let computer = match computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
-                None => None,
-                Some("french" | "napoleon" | "napoléon") => Some((Side::French, level)),
-                Some("allied" | "allies" | "schwarzenberg") => Some((Side::Allied, level)),
+        None => open_window(&botn::data::default_scenario_path(), None, false, None, [None, None], 0.7),
+        Some(Command::Play { file, seed, sandbox, computer, level, pace }) => {
+            let l = Some(level);
+            let computers = match computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => [None, None],
+                Some("french" | "napoleon" | "napoléon") => [l, None],
+                Some("allied" | "allies" | "schwarzenberg") => [None, l],
+                Some("both") => [l, l],
                 Some(other) => {
-                    eprintln!("--computer {other}: expected french or allied");
+                    eprintln!("--computer {other}: expected french, allied or both");
                     return 2;
                 }
             };
-            open_window(&file, seed, sandbox, None, computer)
+            open_window(&file, seed, sandbox, None, computers, pace)
         }
         Some(Command::Screenshot { file, out, seat, seed }) => {
-            open_window(&file, Some(seed), false, Some((out, seat)), None)
+            open_window(&file, Some(seed), false, Some((out, seat)), [None, None], 0.7)
         }
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
@@ -129,14 +133,21 @@ fn open_window(
     seed: Option<u64>,
     sandbox: bool,
     screenshot: Option<(PathBuf, String)>,
-    computer: Option<(Side, ai::Player)>,
+    computers: [Option<ai::Player>; 2],
+    pace: f32,
 ) -> i32 {
-    let computer = computer.map(|(side, level)| (botn::state::seat_of(side), level));
-    crate::table::app::run(file, seed, sandbox, screenshot, computer)
+    crate::table::app::run(file, seed, sandbox, screenshot, computers, pace)
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_window(_: &Path, _: Option<u64>, _: bool, _: Option<(PathBuf, String)>, _: Option<(Side, ai::Player)>) -> i32 {
+fn open_window(
+    _: &Path,
+    _: Option<u64>,
+    _: bool,
+    _: Option<(PathBuf, String)>,
+    _: [Option<ai::Player>; 2],
+    _: f32,
+) -> i32 {
     eprintln!("grognard: this build has no window (built without the `gui` feature)");
     2
 }

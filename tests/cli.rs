@@ -60,7 +60,8 @@ fn replay_prints_the_digest_and_names_the_first_bad_action() {
 #[test]
 fn simulate_plays_complete_games_and_their_saves_replay() {
     let tmp = tempfile::tempdir().unwrap();
-    for players in ["random", "ai"] {
+    // Random against random, the computer against itself (`ai` is normal), and hard against random.
+    for (french, allied) in [("random", "random"), ("ai", "ai"), ("hard", "random")] {
         let out = grognard()
             .args([
                 "simulate",
@@ -69,8 +70,10 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
                 "4",
                 "--seed",
                 "7",
-                "--players",
-                players,
+                "--french",
+                french,
+                "--allied",
+                allied,
                 "--save-dir",
             ])
             .arg(tmp.path())
@@ -83,6 +86,7 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
         let summary = &lines[4];
         assert_eq!(summary["games"], 4);
         assert_eq!(summary["errors"], 0);
+        assert_eq!(summary["french_wins"].as_u64().unwrap() + summary["allied_wins"].as_u64().unwrap(), 4);
         assert!(summary["games_per_sec"].as_f64().unwrap() > 0.0);
         for game in &lines[..4] {
             let seed = game["seed"].as_u64().unwrap();

@@ -39,7 +39,8 @@ pub fn run(
     seed: Option<u64>,
     sandbox: bool,
     screenshot: Option<(PathBuf, String)>,
-    computer: Option<(SeatId, Player)>,
+    computers: [Option<Player>; 2],
+    pace: f32,
 ) -> i32 {
     let seed = seed.unwrap_or_else(clock_seed);
     let mode = if sandbox { Mode::Sandbox } else { Mode::Enforced };
@@ -74,9 +75,10 @@ pub fn run(
     {
         session.viewer = Viewer::Seat(s);
     }
-    if computer.is_some() {
-        session.set_computer(computer);
+    if computers.iter().any(Option::is_some) {
+        session.set_computers(computers);
     }
+    session.pace = pace;
 
     let mut app = App::new();
     let shooting = session.screenshot.is_some();

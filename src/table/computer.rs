@@ -7,12 +7,10 @@ use crate::engine::plugin::{Request, TableRes, TableSet};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::table::Act;
+use crate::games::botn::state::Step;
 use crate::games::botn::{Botn, ai};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
-
-/// Seconds between two computer moves.
-const PAUSE: f32 = 0.7;
 
 pub struct ComputerPlugin;
 
@@ -31,16 +29,21 @@ fn computer_moves(
     mut waited: Local<f32>,
     mut rng: Local<Option<TableRng>>,
 ) {
-    let Some((seat, level)) = session.computer else { return };
     let game = &table.0.game;
-    if game.active_seat() != Some(seat) || session.resume_offer.is_some() {
+    let Some(seat) = game.active_seat() else { return };
+    let Some(level) = session.computer_at(seat) else {
         *waited = 0.0;
+        return;
+    };
+    if session.resume_offer.is_some() {
         return;
     }
     // Keep frames coming while the computer "thinks": the window is reactive and would sleep.
     redraw.write(RequestRedraw);
     *waited += time.delta_secs().min(0.1);
-    if *waited < PAUSE {
+    // A fight's allocation or a scoring choice gets a longer look before the computer decides.
+    let decisive = matches!(game.step, Step::Fight | Step::Scoring);
+    if *waited < session.pace * if decisive { 4.0 } else { 1.0 } {
         return;
     }
     *waited = 0.0;
@@ -52,5 +55,6 @@ fn computer_moves(
     // Its own chooser RNG: the table's RNG is the game's chance and must not be touched.
     let rng = rng.get_or_insert_with(|| TableRng::from_seed(table.0.seed ^ 0xc0ff_ee00));
     let action = ai::choose(game, &legal, level, rng);
+    info!("computer ({}) at {:?}: {}", level.label(), game.step, crate::games::botn::text::action_label(game, &action));
     requests.write(Request::Act { seat, act: Act::Game(action) });
 }

@@ -37,8 +37,12 @@ pub struct Session {
     pub resume_offer: Option<SaveFile<Action>>,
     /// Screenshot mode: the file, and frames to wait before taking it.
     pub screenshot: Option<(PathBuf, u32)>,
-    /// The seat the computer plays, and how well.
-    pub computer: Option<(SeatId, Player)>,
+    /// The seats the computer plays, and how well (both: the computer plays itself, to watch).
+    pub computers: [Option<Player>; 2],
+    /// Seconds between two computer moves.
+    pub pace: f32,
+    /// The log index of the last fight whose result window was closed.
+    pub fight_closed: Option<usize>,
 }
 
 impl Session {
@@ -61,21 +65,33 @@ impl Session {
             save_path: "grognard-save.ron".to_string(),
             resume_offer: None,
             screenshot: None,
-            computer: None,
+            computers: [None, None],
+            pace: 0.7,
+            fight_closed: None,
         }
     }
 
-    /// The computer takes `seat` (or nobody); the person sits at the other seat and the view stays
-    /// there, so no hand-over screen is needed.
-    pub fn set_computer(&mut self, computer: Option<(SeatId, Player)>) {
-        self.computer = computer;
-        if let Some((seat, _)) = computer {
-            self.hotseat = false;
-            self.handover_to = None;
-            self.viewer = Viewer::Seat(SeatId(1 - seat.0));
-        } else {
-            self.hotseat = true;
+    /// The computer takes these seats; a person at the other seat keeps the view there, so no
+    /// hand-over screen is needed; with both seats taken the view is the spectator's.
+    pub fn set_computers(&mut self, computers: [Option<Player>; 2]) {
+        self.computers = computers;
+        self.handover_to = None;
+        match computers {
+            [None, None] => self.hotseat = true,
+            [Some(_), Some(_)] => {
+                self.hotseat = false;
+                self.viewer = Viewer::Spectator;
+            }
+            [a, _] => {
+                self.hotseat = false;
+                self.viewer = Viewer::Seat(SeatId(if a.is_some() { 1 } else { 0 }));
+            }
         }
+    }
+
+    /// The computer's level at `seat`, if it plays there.
+    pub fn computer_at(&self, seat: SeatId) -> Option<Player> {
+        self.computers.get(seat.0 as usize).copied().flatten()
     }
 
     /// The seat of the person at the controls (a spectator controls nothing).

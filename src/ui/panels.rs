@@ -160,20 +160,22 @@ pub fn panels(
                         // Alternative conditions to win: the same players, roles swapped.
                         let first = table.0.game.vp[Side::French.index()];
                         if ui.button(format!("Return game, roles swapped (grey cannon at {first})")).clicked() {
-                            let computer = session.computer.map(|(seat, level)| (SeatId(1 - seat.0), level));
-                            session.set_computer(computer);
+                            let [f, a] = session.computers;
+                            session.set_computers([a, f]);
                             new_game(&mut table, &mut journal, &mut session, Mode::Enforced, Some(first));
                             ui.close();
                         }
                     }
                     ui.separator();
                     ui.label("Computer opponent:");
-                    let mut choice = session.computer.map(|(s, _)| s);
+                    let seats = session.computers.map(|c| c.is_some());
+                    let mut choice = seats;
                     let before = choice;
-                    ui.radio_value(&mut choice, None, "none (two people, hot-seat)");
-                    ui.radio_value(&mut choice, Some(SeatId(0)), "plays Napoléon");
-                    ui.radio_value(&mut choice, Some(SeatId(1)), "plays Schwarzenberg");
-                    let mut level = session.computer.map(|(_, l)| l).unwrap_or(Player::Normal);
+                    ui.radio_value(&mut choice, [false, false], "none (two people, hot-seat)");
+                    ui.radio_value(&mut choice, [true, false], "plays Napoléon");
+                    ui.radio_value(&mut choice, [false, true], "plays Schwarzenberg");
+                    ui.radio_value(&mut choice, [true, true], "plays both (watch)");
+                    let mut level = session.computers.iter().flatten().next().copied().unwrap_or(Player::Normal);
                     let level_before = level;
                     ui.horizontal(|ui| {
                         for l in Player::COMPUTER {
@@ -181,7 +183,7 @@ pub fn panels(
                         }
                     });
                     if choice != before || level != level_before {
-                        session.set_computer(choice.map(|s| (s, level)));
+                        session.set_computers(choice.map(|on| on.then_some(level)));
                     }
                     ui.separator();
                     ui.label("Save file:");
@@ -366,17 +368,36 @@ pub fn panels(
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new(format!("Turn {} · {}", game.turn, game.active.name())).strong());
                 ui.separator();
-                ui.label(format!("Time {} ({date})", game.time_label()));
+                let label = game.time_label();
+                ui.label(if label == date || game.time == 0 || game.past_last_date() {
+                    format!("Time {label} ({date})")
+                } else {
+                    format!("Time: after {date}, space {} of {}", game.time, game.sc.time.len() - 1)
+                });
                 ui.add(egui::ProgressBar::new(game.time as f32 / (game.sc.time.len() - 1) as f32).desired_width(90.0));
                 ui.separator();
                 ui.label(format!("VP French {} · Allied {}", game.vp[0], game.vp[1]));
+                if let Some(grey) = game.grey_cannon {
+                    ui.label(format!("· grey cannon {grey}"));
+                }
             });
+            let fights: Vec<String> = game
+                .sc
+                .time
+                .iter()
+                .filter(|t| t.fight)
+                .enumerate()
+                .map(|(i, t)| format!("{} {}", t.label, if i < game.fights_done as usize { "fought" } else { "to come" }))
+                .collect();
             ui.label(
                 egui::RichText::new(format!(
-                    "Draw pile {} · discards {} · scout cards in supply {}",
+                    "{} game · fights: {} · draw pile {} · discards {} · scouts {} · -1 chips {}",
+                    if game.sc.variant == botn::data::Variant::Advanced { "Advanced" } else { "Beginner" },
+                    fights.join(", "),
                     game.draw_pile.len(),
                     game.discard.len(),
-                    game.scout_supply
+                    game.scout_supply,
+                    game.minus_one_supply
                 ))
                 .small(),
             );

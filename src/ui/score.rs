@@ -5,7 +5,8 @@
 
 use crate::engine::plugin::TableRes;
 use crate::games::botn::state::Step;
-use crate::games::botn::{Botn, Side};
+use crate::engine::table::Entry;
+use crate::games::botn::{Botn, Event, Side};
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -34,6 +35,27 @@ pub fn score_windows(
     if session.panels_hidden || session.handover_to.is_some() || session.resume_offer.is_some() {
         return Ok(());
     }
+    // The last fight's result stays on screen until closed (or the next fight), so a fight that
+    // needed no choice is seen too.
+    if game.step != Step::Fight
+        && let Some((end, lines)) = last_fight(&table.0.entries, game)
+        && session.fight_closed != Some(end)
+    {
+        let date = lines.first().cloned().unwrap_or_default();
+        egui::Window::new(date)
+            .id(egui::Id::new("last-fight"))
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
+            .resizable(false)
+            .collapsible(false)
+            .show(&ctx, |ui| {
+                for l in &lines[1..] {
+                    ui.label(l);
+                }
+                if ui.button("Close").clicked() {
+                    session.fight_closed = Some(end);
+                }
+            });
+    }
     match game.step {
         Step::Fight => fight_window(&ctx, game),
         Step::Scoring | Step::GameOver if !game.results.is_empty() || game.step == Step::Scoring => {
@@ -44,10 +66,44 @@ pub fn score_windows(
     Ok(())
 }
 
+/// The last fight in the log: the index of its end, a title and one line per army that lost.
+fn last_fight(entries: &[Entry<Event>], game: &Botn) -> Option<(usize, Vec<String>)> {
+    let event = |e: &Entry<Event>| match e {
+        Entry::Game { event, .. } => Some(event.clone()),
+        Entry::Dice { .. } => None,
+    };
+    let end = entries.iter().rposition(|e| matches!(event(e), Some(Event::FightEnded)))?;
+    let start = entries[..end].iter().rposition(|e| matches!(event(e), Some(Event::FightBegan { .. })))?;
+    let mut lines = Vec::new();
+    for e in &entries[start..end] {
+        match event(e) {
+            Some(Event::FightBegan { date, armies }) => {
+                lines.push(format!("Fight of {date}"));
+                lines.push(if armies == 0 {
+                    "No army was in contact with the enemy: nobody fought.".to_string()
+                } else {
+                    format!("{armies} armies were in contact with the enemy.")
+                });
+            }
+            Some(Event::ArmyDamaged { army, points, strength, .. }) => lines.push(format!(
+                "{} ({}) lost {points}{}",
+                game.army_name(army),
+                game.army_side(army).name(),
+                if strength >= 1 { format!(": strength {strength}") } else { String::new() }
+            )),
+            Some(Event::ArmyRemoved { army, .. }) => {
+                lines.push(format!("{} fell below strength 1 and left the board", game.army_name(army)))
+            }
+            _ => {}
+        }
+    }
+    Some((end, lines))
+}
+
 fn fight_window(ctx: &egui::Context, game: &Botn) {
     let date = game.sc.time.iter().filter(|t| t.fight).nth(game.fights_done as usize - 1).map(|t| t.label.clone());
     egui::Window::new(format!("Fight of {}", date.unwrap_or_default()))
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
         .resizable(false)
         .collapsible(false)
         .show(ctx, |ui| {
@@ -82,7 +138,7 @@ fn fight_window(ctx: &egui::Context, game: &Botn) {
 
 fn score_window(ctx: &egui::Context, game: &Botn) {
     let title = if game.step == Step::GameOver { "Final score" } else { "Final scoring" };
-    egui::Window::new(title).anchor(egui::Align2::CENTER_CENTER, [0.0, 40.0]).resizable(false).collapsible(false).show(
+    egui::Window::new(title).anchor(egui::Align2::CENTER_CENTER, [0.0, 40.0]).resizable(false).collapsible(true).show(
         ctx,
         |ui| {
             egui::Grid::new("missions").striped(true).num_columns(6).show(ui, |ui| {

@@ -146,7 +146,8 @@ pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Spa
                 (true, c) => format!("flipped, {c} \"-1\" chip{}", if *c > 1 { "s" } else { "" }),
                 _ => String::new(),
             };
-            vec![Span::Army(*army), t(format!(" loses {points} point{} ({how}): strength {strength}", plural(*points)))]
+            let left = if *strength >= 1 { format!(": strength {strength}") } else { String::new() };
+            vec![Span::Army(*army), t(format!(" loses {points} point{} ({how}){left}", plural(*points)))]
         }
         Event::ArmyRemoved { army, field } => {
             vec![Span::Army(*army), t(" falls below strength 1 and leaves "), Span::Field(field.0), t(": out of play")]
