@@ -387,7 +387,9 @@ pub fn panels(
                 .iter()
                 .filter(|t| t.fight)
                 .enumerate()
-                .map(|(i, t)| format!("{} {}", t.label, if i < game.fights_done as usize { "fought" } else { "to come" }))
+                .map(|(i, t)| {
+                    format!("{} {}", t.label, if i < game.fights_done as usize { "fought" } else { "to come" })
+                })
                 .collect();
             ui.label(
                 egui::RichText::new(format!(

@@ -4,8 +4,8 @@
 //! return game the two-game result.
 
 use crate::engine::plugin::TableRes;
-use crate::games::botn::state::Step;
 use crate::engine::table::Entry;
+use crate::games::botn::state::Step;
 use crate::games::botn::{Botn, Event, Side};
 use crate::table::session::Session;
 use bevy::prelude::*;
