@@ -104,3 +104,52 @@ fn the_computer_gives_a_fights_point_to_the_army_that_survives_it() {
         assert_eq!(a, Action::AllocateHit { attacker: yorck, target: bertrand }, "{level:?}");
     }
 }
+
+#[test]
+fn the_computer_places_its_army_where_the_coming_fight_beats_a_weak_enemy() {
+    // Fights where it wins: Yorck's last two markers lie on a field touching Poniatowski (strength 1)
+    // and on a field touching no army; before the fight of 16.10. Schwarzenberg's computer clears
+    // the other marker so Yorck stands next to Poniatowski, who will fall.
+    let mut t = after_draft(33);
+    t.game.had_first_turn = [true, true];
+    let mission_fields: Vec<_> = t.game.sc.missions.iter().map(|m| m.field).collect();
+    let free = |f: &grognard::engine::geometry::SpaceId| !mission_fields.contains(f);
+    // Fields: 0 Poniatowski, 1 next to him, 2 away from both; none of them a mission field.
+    let (poni_at, near, far) = (0..t.game.sc.fields.len() as u16)
+        .map(grognard::engine::geometry::SpaceId)
+        .filter(free)
+        .find_map(|p| {
+            let near = t.game.sc.graph.neighbours(p).iter().copied().find(free)?;
+            let far = (0..t.game.sc.fields.len() as u16).map(grognard::engine::geometry::SpaceId).find(|&f| {
+                free(&f)
+                    && f != p
+                    && f != near
+                    && !t.game.sc.graph.adjacent(f, p)
+                    && t.game.sc.fields[f.0 as usize].terrain != t.game.sc.fields[near.0 as usize].terrain
+            })?;
+            Some((p, near, far))
+        })
+        .expect("such fields");
+    let (poniatowski, yorck) = (army(&t, "Poniatowski"), army(&t, "Yorck"));
+    place(&mut t, poniatowski, poni_at, 1);
+    t.game.armies[yorck as usize].card_played = true;
+    let markers: Vec<u8> =
+        (0..t.game.markers.len() as u8).filter(|&m| t.game.markers[m as usize].army == yorck).collect();
+    t.game.markers[markers[0] as usize].at = Some(near);
+    t.game.markers[markers[1] as usize].at = Some(far);
+    let terrain = t.game.sc.fields[far.0 as usize].terrain;
+    let card = (0..t.game.sc.action_cards.len() as u8)
+        .find(|&c| t.game.sc.action_cards[c as usize] == ActionCard::Terrain(terrain))
+        .unwrap();
+    t.game.draw_pile.retain(|&c| c != card);
+    t.game.face_up.retain(|&c| c != card);
+    t.game.hands[Side::Allied.index()] = vec![HandCard::Action(card)];
+    t.game.active = Side::Allied;
+    t.game.time = time_index(&t, "15.10.");
+    let legal = legal(&t);
+    let attack = Action::PlayTerrainCard { card, marker: markers[1] };
+    assert!(legal.contains(&attack));
+    for level in [Player::Normal, Player::Hard] {
+        assert_eq!(choose(&t.game, &legal, level, &mut TableRng::from_seed(5)), attack, "{level:?}");
+    }
+}
