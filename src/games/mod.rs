@@ -1,3 +1,4 @@
 //! The games Grognard enforces, one module per game.
 
 pub mod botn;
+pub mod vg;

@@ -1,0 +1,55 @@
+//! Victory & Glory: Napoleon: data, state, rules, the solo AI of section XV, the miniatures
+//! option of section XVI, and the table, save and load helpers.
+
+pub mod actions;
+pub mod ai;
+pub mod data;
+pub mod miniatures;
+pub mod rules;
+pub mod state;
+
+pub use actions::{Action, VgError};
+pub use data::{Player, VgScenario};
+pub use state::Vg;
+
+use crate::engine::rules::Game;
+use crate::engine::rules::Mode;
+use crate::engine::save::{SaveFile, ScenarioRef};
+use crate::engine::scenario::DataError;
+use crate::engine::seats::SeatId;
+use crate::engine::table::{Act, Entry, Table};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A new table on a scenario file; `solo` names the AI's side.
+pub fn new_table(path: &Path, seed: u64, solo: Option<Player>) -> Result<Table<Vg>, DataError> {
+    let sc = Arc::new(VgScenario::load(path)?);
+    Ok(table_on(sc, seed, solo))
+}
+
+pub fn table_on(sc: Arc<VgScenario>, seed: u64, solo: Option<Player>) -> Table<Vg> {
+    let (game, events) = rules::setup(sc, seed);
+    let mut t = Table::new(game, seed, Mode::Enforced);
+    t.entries.extend(events.into_iter().map(|event| Entry::Game { seat: SeatId(0), event }));
+    if let Some(ai) = solo {
+        // The solo option is the log's first action, so saves and replays carry it.
+        let seat = t.game.active_seat().expect("a new game has a seat to play");
+        t.submit(seat, Act::Game(Action::SoloSetup { ai })).expect("a new game accepts the solo option");
+    }
+    t
+}
+
+pub fn save_of(table: &Table<Vg>) -> SaveFile<Action> {
+    SaveFile {
+        format: crate::engine::save::FORMAT_VERSION,
+        game: data::GAME_ID.to_string(),
+        scenario: ScenarioRef {
+            name: table.game.sc.name.clone(),
+            path: table.game.sc.path.clone(),
+            hash: table.game.sc.hash.clone(),
+        },
+        seed: table.seed,
+        mode: table.mode,
+        log: table.records.clone(),
+    }
+}
