@@ -454,7 +454,7 @@ fn scoring_example_of_section_xiii() {
     for u in 0..g.units.len() {
         g.units[u] = Loc::Pool;
     }
-    let mut take = |n: u8, k: usize, g: &mut Vg| {
+    let take = |n: u8, k: usize, g: &mut Vg| {
         let ids: Vec<usize> = (0..g.units.len())
             .filter(|&u| g.sc.units[u].nation == n && g.sc.units[u].kind != UnitKind::Navy)
             .take(k)

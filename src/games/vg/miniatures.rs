@@ -92,7 +92,10 @@ pub fn side_sheet(game: &Vg, units: &[UnitId]) -> SideSheet {
         .unwrap_or(Player::France);
     let mut corps = Vec::new();
     let (mut tabletop_units, mut stands) = (0, 0);
-    for &u in units {
+    // Infantry, cavalry, artillery; the best first.
+    let mut units = units.to_vec();
+    units.sort_by_key(|&u| (game.unit_kind(u), std::cmp::Reverse(game.unit_value(u))));
+    for &u in &units {
         let kind = game.unit_kind(u);
         if kind == UnitKind::Navy {
             continue;

@@ -142,12 +142,14 @@ impl Vg {
     /// Solo: an AI that has run out of cards draws from the deck until it has played its 7.
     fn ai_draws_if_empty(&mut self, events: &mut Vec<Event>) {
         let p = self.turn;
-        if self.is_ai(p) && self.phase == Phase::Play && self.playable_cards(p).is_empty() {
-            if let Some(c) = self.draw() {
-                self.hands[p.index()].push(c);
-                self.chance = true;
-                events.push(format!("{} (AI) draws an extra card", p.name()));
-            }
+        if self.is_ai(p)
+            && self.phase == Phase::Play
+            && self.playable_cards(p).is_empty()
+            && let Some(c) = self.draw()
+        {
+            self.hands[p.index()].push(c);
+            self.chance = true;
+            events.push(format!("{} (AI) draws an extra card", p.name()));
         }
     }
 
@@ -177,7 +179,7 @@ impl Vg {
         }
         events.push(format!("Round {} ends: the cards left in hand are discarded", self.round + 1));
         self.round += 1;
-        if self.round % ROUNDS_PER_ERA == 0 {
+        if self.round.is_multiple_of(ROUNDS_PER_ERA) {
             self.phase = Phase::EraEnd;
             events.push(format!("End of the era {}", self.sc.eras[self.era as usize].years));
         } else {
@@ -675,13 +677,13 @@ impl Vg {
                         });
                     }
                 }
-                Effect::Recruit(w, Some(n), _) if self.nation_kind(n) == NationKind::Minor => {
-                    if !self.has_majority(who(w, p), n) {
-                        return Err(VgError::NeedsMajority {
-                            card: def.name.clone(),
-                            nation: self.sc.nation_name(n).to_string(),
-                        });
-                    }
+                Effect::Recruit(w, Some(n), _)
+                    if self.nation_kind(n) == NationKind::Minor && !self.has_majority(who(w, p), n) =>
+                {
+                    return Err(VgError::NeedsMajority {
+                        card: def.name.clone(),
+                        nation: self.sc.nation_name(n).to_string(),
+                    });
                 }
                 Effect::AllianceAny(w) if self.ally_options(who(w, p)).is_empty() => {
                     return Err(VgError::BodyImpossible {
