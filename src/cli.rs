@@ -6,6 +6,7 @@ use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::engine::table::{Act, Record, Table};
 use crate::games::botn::{self, Action, Botn, Scenario, ai};
+use crate::games::vg;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -65,6 +66,10 @@ pub enum Command {
         /// Who plays Schwarzenberg (default: --players).
         #[arg(long, value_enum)]
         allied: Option<ai::Player>,
+        /// Victory & Glory: a solo game, the section XV AI playing this side (france or britain)
+        /// against a random player; without it both sides play at random.
+        #[arg(long)]
+        solo: Option<String>,
         #[arg(long)]
         save_dir: Option<PathBuf>,
     },
@@ -117,7 +122,19 @@ pub fn run() -> i32 {
         }
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
-        Some(Command::Simulate { scenario, games, seed, players, french, allied, save_dir }) => {
+        Some(Command::Simulate { scenario, games, seed, players, french, allied, solo, save_dir }) => {
+            if is_vg(&scenario) {
+                let solo = match solo.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                    None => None,
+                    Some("france" | "french") => Some(vg::Player::France),
+                    Some("britain" | "british") => Some(vg::Player::Britain),
+                    Some(other) => {
+                        eprintln!("--solo {other}: expected france or britain");
+                        return 2;
+                    }
+                };
+                return simulate_vg(&scenario, games, seed, solo, save_dir.as_deref());
+            }
             let players = [french.unwrap_or(players), allied.unwrap_or(players)];
             simulate(&scenario, games, seed, players, save_dir.as_deref())
         }
@@ -167,8 +184,52 @@ pub fn validate(files: &[PathBuf]) -> i32 {
     if bad > 0 { 1 } else { 0 }
 }
 
+/// Whether a scenario or save file belongs to Victory & Glory.
+pub fn is_vg(f: &Path) -> bool {
+    std::fs::read_to_string(f).is_ok_and(|t| t.contains("\"victory-and-glory\""))
+        || f.parent().is_some_and(|d| d.ends_with("victory-and-glory"))
+}
+
+fn validate_vg(f: &Path, text: &str) -> Result<String, String> {
+    if looks_like_save(text) {
+        let save = SaveFile::<vg::Action>::read(f).map_err(|e| e.to_string())?;
+        let table = vg::load_save(&save, f).map_err(|e| format!("{}:1:1: {e}", f.display()))?;
+        return Ok(format!("save of {} actions, digest {}", table.records.len(), table.digest()));
+    }
+    let parsed: Result<ron::Value, _> = ron::from_str(text);
+    if let Err(e) = parsed {
+        return Err(format!("{}:{}:{}: {}", f.display(), e.span.start.line, e.span.start.col, e.code));
+    }
+    let scenarios: Vec<PathBuf> = if text.contains("eras:") {
+        vec![f.to_path_buf()]
+    } else {
+        let dir = f.parent().unwrap_or(Path::new("."));
+        std::fs::read_dir(dir)
+            .map_err(|e| e.to_string())?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("eras:")))
+            .collect()
+    };
+    for s in &scenarios {
+        let sc = vg::VgScenario::load(s).map_err(|e| e.to_string())?;
+        if s == f {
+            return Ok(format!(
+                "scenario \"{}\", {} nations, {} units, {} cards",
+                sc.name,
+                sc.nations.len(),
+                sc.units.len(),
+                sc.cards.len()
+            ));
+        }
+    }
+    Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
+}
+
 fn validate_one(f: &Path) -> Result<String, String> {
     let text = crate::engine::scenario::read_text(f).map_err(|e| e.to_string())?;
+    if is_vg(f) {
+        return validate_vg(f, &text);
+    }
     if looks_like_save(&text) {
         let save = SaveFile::<Action>::read(f).map_err(|e| e.to_string())?;
         let table = botn::load_save(&save, f).map_err(|e| format!("{}:1:1: {e}", f.display()))?;
@@ -199,6 +260,21 @@ fn validate_one(f: &Path) -> Result<String, String> {
 }
 
 pub fn replay(path: &Path) -> i32 {
+    if is_vg(path) {
+        let result = SaveFile::<vg::Action>::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|save| vg::load_save(&save, path).map_err(|e| format!("{}: {e}", path.display())));
+        return match result {
+            Ok(table) => {
+                println!("digest {}", table.digest());
+                0
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        };
+    }
     let save = match SaveFile::<Action>::read(path) {
         Ok(s) => s,
         Err(e) => {
@@ -304,6 +380,65 @@ pub fn simulate(path: &Path, games: u64, seed: u64, players: [ai::Player; 2], sa
         "{}",
         serde_json::json!({"games": games, "french": players[0].label(), "allied": players[1].label(),
             "french_wins": wins[0], "allied_wins": wins[1], "actions": actions, "errors": errors,
+            "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
+    );
+    if errors > 0 { 1 } else { 0 }
+}
+
+/// Victory & Glory games headless: random players, or the solo AI against a random player.
+pub fn simulate_vg(path: &Path, games: u64, seed: u64, solo: Option<vg::Player>, save_dir: Option<&Path>) -> i32 {
+    let sc = match vg::VgScenario::load(path) {
+        Ok(sc) => Arc::new(sc),
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    if let Some(dir) = save_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("{}: {e}", dir.display());
+        return 1;
+    }
+    let start = std::time::Instant::now();
+    let (mut actions, mut errors, mut wins) = (0u64, 0u64, [0u64; 3]);
+    for g in 0..games {
+        let game_seed = seed.wrapping_add(g);
+        match vg::play_game(sc.clone(), game_seed, solo, 20_000) {
+            Ok(table) => {
+                actions += table.records.len() as u64;
+                let winner = table.game.winner().map(|s| table.game.seat_names()[s.0 as usize]);
+                wins[table.game.winner().map(|s| s.0 as usize).unwrap_or(2)] += 1;
+                let digest = table.digest();
+                let mut again = vg::table_on(sc.clone(), game_seed, None);
+                if again.replay(table.records.iter().cloned()).map(|_| again.digest()).ok() != Some(digest.clone()) {
+                    errors += 1;
+                    println!("{}", serde_json::json!({"seed": game_seed, "error": "the replay gives another digest"}));
+                }
+                println!(
+                    "{}",
+                    serde_json::json!({"seed": game_seed, "actions": table.records.len(), "winner": winner,
+                        "vp": table.game.vp, "digest": digest})
+                );
+                if let Some(dir) = save_dir {
+                    let file = dir.join(format!("vg-{game_seed}.ron"));
+                    if let Err(e) = vg::save_of(&table).write(&file) {
+                        eprintln!("{}: {e}", file.display());
+                        errors += 1;
+                    }
+                }
+            }
+            Err(e) => {
+                errors += 1;
+                println!("{}", serde_json::json!({"seed": game_seed, "error": e}));
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{}",
+        serde_json::json!({"games": games, "solo": solo.map(|p| p.name()), "france_wins": wins[0],
+            "britain_wins": wins[1], "ties": wins[2], "actions": actions, "errors": errors,
             "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
     );
     if errors > 0 { 1 } else { 0 }
