@@ -107,8 +107,8 @@ pub fn run() -> i32 {
             let l = Some(level);
             let computers = match computer.as_deref().map(str::to_ascii_lowercase).as_deref() {
                 None => [None, None],
-                Some("french" | "napoleon" | "napoléon") => [l, None],
-                Some("allied" | "allies" | "schwarzenberg") => [None, l],
+                Some("french" | "france" | "napoleon" | "napoléon") => [l, None],
+                Some("allied" | "allies" | "schwarzenberg" | "britain" | "british") => [None, l],
                 Some("both") => [l, l],
                 Some(other) => {
                     eprintln!("--computer {other}: expected french, allied or both");
@@ -153,6 +153,22 @@ fn open_window(
     computers: [Option<ai::Player>; 2],
     pace: f32,
 ) -> i32 {
+    if is_vg(file) {
+        // Victory & Glory: the computer is the solo AI of section XV, on one side.
+        let ai = match computers {
+            [Some(_), _] => Some(vg::Player::France),
+            [_, Some(_)] => Some(vg::Player::Britain),
+            _ => None,
+        };
+        let seed = seed.unwrap_or_else(crate::table::app::clock_seed);
+        return match crate::table::vg_table::load(file, seed, ai) {
+            Ok(table) => crate::table::vg_table::run(table, ai, pace, screenshot),
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        };
+    }
     crate::table::app::run(file, seed, sandbox, screenshot, computers, pace)
 }
 

@@ -69,3 +69,35 @@ fn screenshot_shows_board_and_pieces() {
     let allied = count(img, ch, |r, g, b| r > 140 && g < 70 && b < 70);
     assert!(french > 100 && allied > 100, "french {french}, allied {allied}");
 }
+
+#[test]
+fn victory_and_glory_screenshot_shows_the_map_and_both_armies() {
+    // The Victory & Glory table: the map of nations, the sea, France's blue and Britain's red
+    // units and cubes.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("vg.png");
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/victory-and-glory/napoleon.ron");
+    let status = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_grognard"), "screenshot", scenario])
+        .arg("--out")
+        .arg(&out)
+        .args(["--seat", "french"])
+        .env("GROGNARD_HOME", tmp.path())
+        .status()
+        .expect("xvfb-run is installed (see the README)");
+    assert!(status.success());
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let img = &buf[..info.buffer_size()];
+    let ch = info.color_type.samples();
+    let total = img.len() / ch;
+    let map = count(img, ch, |r, g, b| r > 200 && g > 200 && b > 200);
+    assert!(map > total / 8, "map: {map} of {total}");
+    let sea = count(img, ch, |r, g, b| b > 180 && r < 150 && g > 120 && g < 200);
+    assert!(sea > 2000, "sea {sea}");
+    let french = count(img, ch, |r, g, b| b > 120 && r < 70 && g < 110);
+    let british = count(img, ch, |r, g, b| r > 140 && g < 70 && b < 70);
+    assert!(french > 100 && british > 40, "french {french}, british {british}");
+}

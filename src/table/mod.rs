@@ -9,3 +9,4 @@ pub mod computer;
 pub mod dice;
 pub mod pieces;
 pub mod session;
+pub mod vg_table;

@@ -7,6 +7,7 @@ pub mod data;
 pub mod miniatures;
 pub mod rules;
 pub mod state;
+pub mod text;
 
 pub use actions::{Action, VgError};
 pub use data::{Player, VgScenario};
@@ -95,7 +96,7 @@ pub fn play_game(
 ) -> Result<Table<Vg>, String> {
     use ai::VgPlayer;
     let mut table = table_on(sc, seed, solo);
-    let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x5eed_0f_9a11);
+    let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x005e_ed0f_9a11);
     let mut legal = Vec::new();
     while !table.game.is_over() {
         if table.records.len() >= max_actions {
