@@ -158,7 +158,10 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
     .add_systems(PostStartup, frame_the_map)
     .add_systems(Update, (computer_moves.before(TableSet::Apply), notices, follow_seat))
     .add_systems(Update, rebuild_pieces.in_set(TableSet::Present))
-    .add_systems(Update, (hotkeys, take_screenshot))
+    .add_systems(
+        Update,
+        (hotkeys, take_screenshot, number_keys.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))),
+    )
     .add_systems(EguiPrimaryContextPass, (labels, panels).chain());
     app.run();
     0
@@ -388,6 +391,37 @@ fn hotkeys(keys: Res<ButtonInput<KeyCode>>, mut session: ResMut<VgSession>, mut 
     }
 }
 
+/// Keys 1 to 9 take the first nine orders listed, for play from the keyboard.
+fn number_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    table: Res<TableRes<Vg>>,
+    session: Res<VgSession>,
+    mut requests: MessageWriter<Request<Vg>>,
+) {
+    const DIGITS: [KeyCode; 9] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) else { return };
+    let game = &table.0.game;
+    let Some(seat) = game.active_seat() else { return };
+    if session.viewer != Viewer::Seat(seat) || session.ai == Some(player_of(seat)) || session.handover_to.is_some() {
+        return;
+    }
+    let mut legal = Vec::new();
+    game.legal_actions(table.0.mode, &mut legal);
+    if let Some(a) = legal.get(i) {
+        requests.write(Request::Act { seat, act: Act::Game(a.clone()) });
+    }
+}
+
 fn take_screenshot(
     mut commands: Commands,
     mut session: ResMut<VgSession>,
@@ -525,13 +559,21 @@ fn panels(
             {
                 let mut legal = Vec::new();
                 game.legal_actions(table.0.mode, &mut legal);
+                ui.label(egui::RichText::new("Keys 1-9 take the first nine orders").small());
                 egui::ScrollArea::vertical().max_height(height * 0.45).show(ui, |ui| {
-                    for a in legal {
-                        if ui.add(egui::Button::new(action_label(game, &a)).wrap()).clicked() {
+                    for (i, a) in legal.into_iter().enumerate() {
+                        let label = if i < 9 {
+                            format!("{}. {}", i + 1, action_label(game, &a))
+                        } else {
+                            action_label(game, &a)
+                        };
+                        if ui.add(egui::Button::new(label).wrap()).clicked() {
                             requests.write(Request::Act { seat: active.expect("checked"), act: Act::Game(a) });
                         }
                     }
                 });
+            } else if matches!(game.pending.first(), Some(Pending::TabletopResult { .. })) {
+                ui.label("Fight the battle with the battle sheet, then enter its result there.");
             } else if let Some(a) = active {
                 let who = player_of(a);
                 ui.label(format!(
@@ -552,16 +594,18 @@ fn panels(
         .resizable(false)
         .show(&ctx, |ui| {
             let era = &game.sc.eras[game.era as usize];
-            ui.label(
-                egui::RichText::new(format!(
+            let status = match game.phase {
+                Phase::EraEnd => format!("End of the era · {} ({}): campaigns, then scoring", era.name, era.years),
+                Phase::GameOver => "The game is over".to_string(),
+                _ => format!(
                     "Round {} of 9 · {} ({}) · {} to play",
-                    game.round.min(8) + 1,
+                    game.round + 1,
                     era.name,
                     era.years,
                     game.turn.name()
-                ))
-                .strong(),
-            );
+                ),
+            };
+            ui.label(egui::RichText::new(status).strong());
             egui::Grid::new("tracks").show(ui, |ui| {
                 for h in ["", "VP", "Economy", "Leadership", "Cards played", "Own units"] {
                     ui.label(h);
@@ -687,7 +731,7 @@ fn battle_window(
                     let ui = &mut cols[i];
                     ui.label(egui::RichText::new(s.player.name()).strong().size(16.0));
                     ui.label(format!(
-                        "Leadership {} → Command Rating {}, {} general(s)",
+                        "Leadership {}: Command Rating {}, {} general(s)",
                         s.leadership, s.command_rating, s.generals
                     ));
                     for corps in &s.corps {
@@ -714,6 +758,7 @@ fn battle_window(
             }
             ui.separator();
             ui.label(egui::RichText::new("The result of the tabletop battle").strong());
+            let before = (session.result_winner, session.result_convert, session.result_lost);
             ui.horizontal(|ui| {
                 ui.label("Winner:");
                 ui.radio_value(&mut session.result_winner, Some(Player::France), "France");
@@ -730,6 +775,9 @@ fn battle_window(
                     ui.label("Britain:");
                     ui.add(egui::DragValue::new(&mut session.result_lost[1]).range(0..=200));
                 });
+            }
+            if (session.result_winner, session.result_convert, session.result_lost) != before {
+                session.notice = None; // an old refusal no longer applies to the changed entry
             }
             if ui.button("Enter the result").clicked() {
                 let lost = session.result_convert.then_some(session.result_lost);
