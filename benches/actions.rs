@@ -70,6 +70,21 @@ fn benches(c: &mut Criterion) {
             b.iter(|| ai::choose(&mid, &legal, level, &mut rng))
         });
     }
+    // Victory & Glory: a complete game, random against random and the solo AI against random.
+    let vg_sc = Arc::new(
+        grognard::games::vg::VgScenario::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron"),
+        )
+        .expect("scenario loads"),
+    );
+    c.bench_function("Victory & Glory: complete random game", |b| {
+        b.iter(|| grognard::games::vg::play_game(vg_sc.clone(), 3, None, 20_000).unwrap())
+    });
+    c.bench_function("Victory & Glory: complete solo game (AI France, random Britain)", |b| {
+        b.iter(|| {
+            grognard::games::vg::play_game(vg_sc.clone(), 3, Some(grognard::games::vg::Player::France), 20_000).unwrap()
+        })
+    });
     c.bench_function("roll 10 dice", |b| {
         b.iter_batched(
             || botn::table_on(sc.clone(), 7, Mode::Enforced),

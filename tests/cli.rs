@@ -3,6 +3,7 @@ mod common;
 use common::*;
 use grognard::games::botn;
 use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn grognard() -> Command {
@@ -132,4 +133,35 @@ fn the_journal_survives_a_killed_process() {
     let mut upto = save.clone();
     upto.log.truncate(n);
     assert_eq!(botn::load_save(&upto, &journal).unwrap().digest(), digest);
+}
+
+#[test]
+fn victory_and_glory_simulate_validate_and_replay() {
+    // Victory & Glory from the command line: random games and solo AI games end, their saves
+    // replay to the same digest, and the scenario validates.
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
+    let out = grognard().arg("validate").arg(&scenario).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("11 nations, 88 units, 157 cards"));
+    for solo in [None, Some("france"), Some("britain")] {
+        let mut cmd = grognard();
+        cmd.arg("simulate").arg(&scenario).args(["--games", "3", "--seed", "4", "--save-dir"]).arg(tmp.path());
+        if let Some(s) = solo {
+            cmd.args(["--solo", s]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines[3]["errors"], 0);
+        for game in &lines[..3] {
+            let save = tmp.path().join(format!("vg-{}.ron", game["seed"]));
+            let out = grognard().arg("replay").arg(&save).output().unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).trim(),
+                format!("digest {}", game["digest"].as_str().unwrap())
+            );
+        }
+    }
 }

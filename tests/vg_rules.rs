@@ -576,3 +576,28 @@ fn a_card_not_in_hand_or_the_wrong_seat_is_refused_and_the_table_is_untouched() 
     assert_eq!(t.digest(), digest);
     let _ = (Group::Army, NationKind::Minor);
 }
+
+#[test]
+fn a_bad_reference_in_a_deck_names_its_file_line_and_field() {
+    // Data as RON: a malformed scenario names the file, the line and the field.
+    let tmp = tempfile::tempdir().unwrap();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, tmp.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let deck = tmp.path().join("deck-1802.ron");
+    let text = std::fs::read_to_string(&deck)
+        .unwrap()
+        .replace("region: \"Poland\", win: [Vp(Player, 2)]", "region: \"Polonia\", win: [Vp(Player, 2)]");
+    std::fs::write(&deck, &text).unwrap();
+    let err = VgScenario::load(&tmp.path().join("napoleon.ron")).unwrap_err();
+    let line = text.lines().position(|l| l.contains("Polonia")).unwrap() + 1;
+    assert_eq!((err.file.clone(), err.line), (deck.clone(), line));
+    assert!(err.message.contains("campaign.region") && err.message.contains("Polonia"), "{}", err.message);
+    // A syntax error names its place too.
+    std::fs::write(&deck, text.replacen("(name:", "(nme:", 1)).unwrap();
+    let err = VgScenario::load(&tmp.path().join("napoleon.ron")).unwrap_err();
+    assert_eq!(err.file, deck);
+    assert!(err.line > 1);
+}
