@@ -601,3 +601,16 @@ fn a_bad_reference_in_a_deck_names_its_file_line_and_field() {
     assert_eq!(err.file, deck);
     assert!(err.line > 1);
 }
+
+#[test]
+fn every_card_says_where_it_comes_from() {
+    // Data as RON with provenance: the decks are reconstructed; the rulebook's example cards say so.
+    let t = fresh(21);
+    let texts: Vec<String> =
+        (0..t.game.sc.cards.len() as u16).map(|c| grognard::games::vg::text::card_text(&t.game, c)).collect();
+    assert!(texts.iter().all(|s| s.ends_with("[reconstructed]") || s.contains("[rulebook")));
+    let trafalgar = &texts[card(&t, "Battle of Trafalgar") as usize];
+    assert!(trafalgar.contains("at sea") && trafalgar.contains("[rulebook IV]"), "{trafalgar}");
+    assert_eq!(texts.iter().filter(|s| s.contains("[rulebook")).count(), 6);
+    assert!(t.game.sc.eras.iter().all(|e| e.provenance.is_reconstructed()));
+}

@@ -39,9 +39,17 @@ fn effects(sc: &VgScenario, list: &[Effect]) -> String {
     list.iter().map(|e| effect_text(sc, e)).collect::<Vec<_>>().join(" AND ")
 }
 
-/// A card's full text.
+/// A card's full text, with where it comes from (the rulebook, or a reconstruction).
 pub fn card_text(game: &Vg, card: u16) -> String {
     let c = &game.sc.cards[card as usize];
+    let origin = match &c.source {
+        Some(s) => format!(" [{s}]"),
+        None => " [reconstructed]".to_string(),
+    };
+    card_body(game, c) + &origin
+}
+
+fn card_body(game: &Vg, c: &super::data::Card) -> String {
     match &c.campaign {
         Some(camp) => format!(
             "{} ({}) — campaign {}: win {}; lose {}",
