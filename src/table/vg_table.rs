@@ -43,6 +43,10 @@ pub struct VgSession {
     pub result_lost: [u16; 2],
     pub export_dir: PathBuf,
     pub screenshot: Option<(PathBuf, u32)>,
+    /// Asked from the Game menu: a new game (the solo AI's side, if any), or a save.
+    pub new_game: Option<Option<Player>>,
+    pub save_path: String,
+    pub save_now: bool,
 }
 
 /// A piece drawn for the current table; all are rebuilt when the table changes.
@@ -88,6 +92,8 @@ fn nation_color(name: &str) -> Color {
 }
 
 pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(PathBuf, String)>) -> i32 {
+    // A solo save keeps its AI on the same side.
+    let ai = ai.or(table.game.solo);
     let journal_path = default_journal_path().with_file_name("vg-journal.ron");
     let journal = if screenshot.is_some() {
         JournalRes(None)
@@ -121,6 +127,9 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
         result_lost: [0, 0],
         export_dir: PathBuf::from("battle-sheets"),
         screenshot: screenshot.map(|(p, _)| (p, 8)),
+        new_game: None,
+        save_path: "vg-save.ron".to_string(),
+        save_now: false,
     };
     let mut app = App::new();
     app.add_plugins(
@@ -158,6 +167,7 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
     .add_systems(PostStartup, frame_the_map)
     .add_systems(Update, (computer_moves.before(TableSet::Apply), notices, follow_seat))
     .add_systems(Update, rebuild_pieces.in_set(TableSet::Present))
+    .add_systems(Update, game_menu.before(TableSet::Apply))
     .add_systems(
         Update,
         (hotkeys, take_screenshot, number_keys.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))),
@@ -322,6 +332,30 @@ fn rebuild_pieces(
                 ));
             }
         }
+    }
+}
+
+/// Carries out the Game menu's requests: a new game on the same scenario, or a save.
+fn game_menu(mut table: ResMut<TableRes<Vg>>, mut journal: ResMut<JournalRes>, mut session: ResMut<VgSession>) {
+    if let Some(ai) = session.new_game.take() {
+        let seed = super::app::clock_seed();
+        let t = vg::table_on(table.0.game.sc.clone(), seed, ai);
+        let path = journal.0.as_ref().map(|j| j.path().to_path_buf());
+        if let Some(path) = path {
+            journal.0 = Journal::create(&path, &vg::save_of(&t)).ok();
+        }
+        session.ai = ai;
+        session.viewer = Viewer::Seat(seat_of(ai.map(Player::other).unwrap_or(t.game.turn)));
+        session.last_active = t.game.active_seat();
+        session.notice = None;
+        table.0 = t;
+    }
+    if std::mem::take(&mut session.save_now) {
+        let path = PathBuf::from(&session.save_path);
+        session.notice = Some(match vg::save_of(&table.0).write(&path) {
+            Ok(()) => format!("Saved to {}", path.display()),
+            Err(e) => format!("Could not save {}: {e}", path.display()),
+        });
     }
 }
 
@@ -548,6 +582,26 @@ fn panels(
     egui::Window::new("Orders").anchor(egui::Align2::LEFT_TOP, [6.0, 6.0]).default_width(360.0).resizable(false).show(
         &ctx,
         |ui| {
+            ui.collapsing("Game", |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    if ui.button("New: solo, AI Britain").clicked() {
+                        session.new_game = Some(Some(Player::Britain));
+                    }
+                    if ui.button("New: solo, AI France").clicked() {
+                        session.new_game = Some(Some(Player::France));
+                    }
+                    if ui.button("New: two players").clicked() {
+                        session.new_game = Some(None);
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.text_edit_singleline(&mut session.save_path);
+                    if ui.button("Save").clicked() {
+                        session.save_now = true;
+                    }
+                });
+                ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
+            });
             ui.label(egui::RichText::new(prompt(game)).strong());
             if let Some(n) = &session.notice {
                 ui.colored_label(egui::Color32::from_rgb(220, 70, 60), n);
