@@ -38,11 +38,25 @@ impl OrbitCamera {
 #[derive(Resource, Default)]
 pub struct SavedViews(pub [Option<OrbitCamera>; 4]);
 
+/// The view Space returns to, and whether the digit keys store and recall views (a game that
+/// uses the digits for its orders turns that off).
+#[derive(Resource, Clone, Copy)]
+pub struct HomeView {
+    pub view: OrbitCamera,
+    pub digit_views: bool,
+}
+
+impl Default for HomeView {
+    fn default() -> Self {
+        Self { view: OrbitCamera::default(), digit_views: true }
+    }
+}
+
 pub struct CameraPlugin;
 
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SavedViews>().add_systems(Startup, spawn_camera).add_systems(
+        app.init_resource::<SavedViews>().init_resource::<HomeView>().add_systems(Startup, spawn_camera).add_systems(
             Update,
             (
                 orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
@@ -54,8 +68,8 @@ impl Plugin for CameraPlugin {
     }
 }
 
-fn spawn_camera(mut commands: Commands) {
-    let orbit = OrbitCamera::default();
+fn spawn_camera(mut commands: Commands, home: Res<HomeView>) {
+    let orbit = home.view;
     commands.spawn((Camera3d::default(), orbit.transform(), orbit, Name::new("Table camera")));
     commands.spawn((
         DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },
@@ -97,6 +111,7 @@ fn keys(
     time: Res<Time>,
     mut cams: Query<&mut OrbitCamera>,
     mut views: ResMut<SavedViews>,
+    home: Res<HomeView>,
 ) {
     let Ok(mut cam) = cams.single_mut() else { return };
     let step = cam.distance * 0.8 * time.delta_secs();
@@ -120,7 +135,10 @@ fn keys(
         cam.focus += pan * step;
     }
     if keys.just_pressed(KeyCode::Space) {
-        *cam = OrbitCamera::default();
+        *cam = home.view;
+    }
+    if !home.digit_views {
+        return;
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     for (i, key) in [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4].into_iter().enumerate() {

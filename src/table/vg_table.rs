@@ -163,8 +163,11 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
     .insert_resource(TableRes(table))
     .insert_resource(journal)
     .insert_resource(session)
+    .insert_resource(super::camera::HomeView {
+        view: super::camera::OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.0), distance: 37.0, yaw: 0.0, pitch: 1.3 },
+        digit_views: false,
+    })
     .add_systems(Startup, setup_map)
-    .add_systems(PostStartup, frame_the_map)
     .add_systems(Update, (computer_moves.before(TableSet::Apply), notices, follow_seat))
     .add_systems(Update, rebuild_pieces.in_set(TableSet::Present))
     .add_systems(Update, game_menu.before(TableSet::Apply))
@@ -185,13 +188,6 @@ pub fn load(file: &Path, seed: u64, ai: Option<Player>) -> Result<Table<Vg>, Str
         vg::load_save(&save, file).map_err(|e| e.to_string())
     } else {
         vg::new_table(file, seed, ai).map_err(|e| e.to_string())
-    }
-}
-
-/// The whole map and both armies in view.
-fn frame_the_map(mut cams: Query<&mut super::camera::OrbitCamera>) {
-    for mut c in &mut cams {
-        *c = super::camera::OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.0), distance: 37.0, yaw: 0.0, pitch: 1.3 };
     }
 }
 
@@ -444,6 +440,9 @@ fn number_keys(
         KeyCode::Digit9,
     ];
     let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) else { return };
+    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+        return;
+    }
     let game = &table.0.game;
     let Some(seat) = game.active_seat() else { return };
     if session.viewer != Viewer::Seat(seat) || session.ai == Some(player_of(seat)) || session.handover_to.is_some() {
