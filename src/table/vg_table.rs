@@ -268,20 +268,29 @@ fn unit_place(game: &Vg) -> Vec<Option<Vec3>> {
                 )
             }
             Loc::Campaign(c, p) => {
-                let centre = match game.campaigns[c as usize].region {
-                    Some(n) => nation_world(game, n),
-                    None => Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1),
-                };
                 let k = counts.entry(("c", c as i32 * 2 + p as i32)).or_insert(0);
                 *k += 1;
                 let side: f32 = if p == Player::France { 0.45 } else { -0.45 };
                 Some(
-                    centre
+                    campaign_world(game, c)
                         + Vec3::new(-1.0 + (*k % 4) as f32 * 0.55, 0.3, side + (*k / 4) as f32 * 0.4 * side.signum()),
                 )
             }
         })
         .collect()
+}
+
+/// Where a campaign's units stand: on its region (or the sea); several campaigns in one region
+/// sit around it, each on its own spot.
+fn campaign_world(game: &Vg, c: u8) -> Vec3 {
+    let region = game.campaigns[c as usize].region;
+    let centre = match region {
+        Some(n) => nation_world(game, n),
+        None => Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1),
+    };
+    let slot = game.open_campaigns().iter().filter(|&&o| o < c && game.campaigns[o as usize].region == region).count();
+    let angle = slot as f32 * std::f32::consts::FRAC_PI_3;
+    centre + if slot == 0 { Vec3::ZERO } else { Vec3::new(angle.cos(), 0.0, angle.sin()) * 3.0 }
 }
 
 fn rebuild_pieces(
@@ -519,6 +528,17 @@ fn labels(
     ] {
         if let Some(p) = to_screen(pos) {
             text(p, label, 12.0, egui::Color32::WHITE, egui::Color32::from_black_alpha(160));
+        }
+    }
+    for c in game.open_campaigns() {
+        if let Some(p) = to_screen(campaign_world(game, c) + Vec3::new(0.0, 0.3, 1.25)) {
+            text(
+                p,
+                game.card_name(game.campaigns[c as usize].card),
+                11.0,
+                egui::Color32::WHITE,
+                egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200),
+            );
         }
     }
     for (b, tf) in &blocks {
