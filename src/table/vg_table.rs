@@ -5,7 +5,7 @@
 
 use super::camera::CameraPlugin;
 use crate::engine::journal::{Journal, default_journal_path};
-use crate::engine::plugin::{EnginePlugin, JournalRes, Outcome, Request, TableRes, TableSet, TableVersion};
+use crate::engine::plugin::{JournalRes, Outcome, Request, TableRes, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
@@ -13,6 +13,7 @@ use crate::engine::table::{Act, Entry, Table};
 use crate::games::vg::ai::{self, VgPlayer};
 use crate::games::vg::data::NationKind;
 use crate::games::vg::miniatures;
+use crate::games::vg::plugin::{UnitPiece, VgPlugin};
 use crate::games::vg::rules::{player_of, seat_of};
 use crate::games::vg::state::{Loc, Pending, Phase, Vg};
 use crate::games::vg::text::{action_label, card_text, prompt};
@@ -52,10 +53,6 @@ pub struct VgSession {
 /// A piece drawn for the current table; all are rebuilt when the table changes.
 #[derive(Component)]
 struct Piece;
-
-/// A unit block, for its label.
-#[derive(Component)]
-struct UnitBlock(u8);
 
 #[derive(Resource)]
 struct Palette {
@@ -149,7 +146,7 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
             }),
     )
     .add_plugins(bevy_egui::EguiPlugin::default())
-    .add_plugins(EnginePlugin::<Vg>::default())
+    .add_plugins(VgPlugin)
     .add_plugins(CameraPlugin)
     .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
     .insert_resource(if shooting {
@@ -169,7 +166,7 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
     })
     .add_systems(Startup, setup_map)
     .add_systems(Update, (computer_moves.before(TableSet::Apply), notices, follow_seat))
-    .add_systems(Update, rebuild_pieces.in_set(TableSet::Present))
+    .add_systems(Update, (dress_units, rebuild_pieces).chain().in_set(TableSet::Present))
     .add_systems(Update, game_menu.before(TableSet::Apply))
     .add_systems(
         Update,
@@ -293,33 +290,55 @@ fn campaign_world(game: &Vg, c: u8) -> Vec3 {
     centre + if slot == 0 { Vec3::ZERO } else { Vec3::new(angle.cos(), 0.0, angle.sin()) * 3.0 }
 }
 
+/// Gives each unit entity of the rules plugin its block, in its nation's colour.
+fn dress_units(
+    mut commands: Commands,
+    table: Res<TableRes<Vg>>,
+    palette: Option<Res<Palette>>,
+    units: Query<(Entity, &UnitPiece), Without<Mesh3d>>,
+) {
+    let Some(palette) = palette else { return };
+    for (e, u) in &units {
+        let n = table.0.game.unit_nation(u.0) as usize;
+        commands.entity(e).insert((
+            Mesh3d(palette.unit.clone()),
+            MeshMaterial3d(palette.nations[n].clone()),
+            Transform::default(),
+            Visibility::Hidden,
+        ));
+    }
+}
+
+/// Places the unit blocks and redraws the influence cubes after every change.
+#[allow(clippy::type_complexity)]
 fn rebuild_pieces(
     mut commands: Commands,
     table: Res<TableRes<Vg>>,
     version: Res<TableVersion>,
     palette: Option<Res<Palette>>,
     pieces: Query<Entity, With<Piece>>,
-    mut done: Local<Option<u64>>,
+    mut units: Query<(&UnitPiece, &mut Transform, &mut Visibility)>,
+    mut done: Local<Option<(u64, usize)>>,
 ) {
     let Some(palette) = palette else { return };
-    if *done == Some(version.0) {
+    let dressed = units.iter().count();
+    if *done == Some((version.0, dressed)) && !table.is_changed() {
         return;
     }
-    *done = Some(version.0);
+    *done = Some((version.0, dressed));
     for e in &pieces {
         commands.entity(e).despawn();
     }
     let game = &table.0.game;
-    for (u, place) in unit_place(game).into_iter().enumerate() {
-        let Some(pos) = place else { continue };
-        let n = game.sc.units[u].nation as usize;
-        commands.spawn((
-            Piece,
-            UnitBlock(u as u8),
-            Mesh3d(palette.unit.clone()),
-            MeshMaterial3d(palette.nations[n].clone()),
-            Transform::from_translation(pos),
-        ));
+    let places = unit_place(game);
+    for (u, mut tf, mut vis) in &mut units {
+        match places.get(u.0 as usize).copied().flatten() {
+            Some(pos) => {
+                tf.translation = pos;
+                *vis = Visibility::Visible;
+            }
+            None => *vis = Visibility::Hidden,
+        }
     }
     for (n, c) in game.influence.iter().enumerate() {
         let centre = nation_world(game, n as u8);
@@ -491,7 +510,7 @@ fn labels(
     table: Res<TableRes<Vg>>,
     session: Res<VgSession>,
     cams: Query<(&Camera, &GlobalTransform)>,
-    blocks: Query<(&UnitBlock, &GlobalTransform)>,
+    blocks: Query<(&UnitPiece, &GlobalTransform, &Visibility)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
@@ -541,7 +560,10 @@ fn labels(
             );
         }
     }
-    for (b, tf) in &blocks {
+    for (b, tf, vis) in &blocks {
+        if *vis == Visibility::Hidden {
+            continue;
+        }
         let u = b.0;
         let seen = match game.units[u as usize] {
             Loc::Army(p) => session.viewer == Viewer::Seat(seat_of(p)),

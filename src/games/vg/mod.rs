@@ -5,6 +5,7 @@ pub mod actions;
 pub mod ai;
 pub mod data;
 pub mod miniatures;
+pub mod plugin;
 pub mod rules;
 pub mod state;
 pub mod text;

@@ -1,0 +1,128 @@
+//! Victory & Glory as Bevy systems, headless: the engine plugin applies requests, the step of play
+//! is a Bevy `States`, and every nation and unit is an entity whose plain components follow the
+//! table after each change (the window adds meshes to these same entities).
+
+use super::data::{NationId, Player};
+use super::state::{Loc, Pending, Phase, UnitId, Vg};
+use crate::engine::plugin::{EnginePlugin, TableRes, TableSet, TableVersion};
+use bevy::prelude::*;
+
+/// The step of play.
+#[derive(States, Default, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VgPhase {
+    /// A player plays a card.
+    #[default]
+    Play,
+    /// Units are being committed to a campaign.
+    Commit,
+    /// A card's choice is open (influence, recruiting, losses, alliance, En Avant!).
+    Decide,
+    /// The end of an era: campaigns resolve, then scoring.
+    EraEnd,
+    /// A campaign is being fought on the miniatures table.
+    Tabletop,
+    GameOver,
+}
+
+impl VgPhase {
+    pub fn of(game: &Vg) -> VgPhase {
+        match (game.phase, game.pending.first()) {
+            (Phase::GameOver, _) => VgPhase::GameOver,
+            (_, Some(Pending::TabletopResult { .. })) => VgPhase::Tabletop,
+            (_, Some(Pending::Commit { .. })) => VgPhase::Commit,
+            (Phase::EraEnd, _) => VgPhase::EraEnd,
+            (_, Some(_)) => VgPhase::Decide,
+            (_, None) => VgPhase::Play,
+        }
+    }
+}
+
+/// A nation of the map.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NationSpace(pub NationId);
+
+/// Influence cubes in a nation: [French, British].
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Influence(pub [u8; 2]);
+
+/// The player a Major Nation is allied to.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlliedTo(pub Option<Player>);
+
+/// A military unit of Appendix A.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitPiece(pub UnitId);
+
+/// Where the unit is.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitAt(pub Loc);
+
+pub struct VgPlugin;
+
+impl Plugin for VgPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(EnginePlugin::<Vg>::default())
+            .init_state::<VgPhase>()
+            .add_systems(Update, sync_entities.in_set(TableSet::Sync));
+    }
+}
+
+/// Spawns the nations and units for a table's scenario, and keeps their components and the phase
+/// in step with the table.
+#[allow(clippy::type_complexity)]
+pub fn sync_entities(
+    mut commands: Commands,
+    table: Option<Res<TableRes<Vg>>>,
+    version: Res<TableVersion>,
+    mut last: Local<Option<(u64, usize)>>,
+    mut next_phase: ResMut<NextState<VgPhase>>,
+    phase: Res<State<VgPhase>>,
+    existing: Query<Entity, Or<(With<NationSpace>, With<UnitPiece>)>>,
+    mut nations: Query<(&NationSpace, &mut Influence, &mut AlliedTo)>,
+    mut units: Query<(&UnitPiece, &mut UnitAt)>,
+) {
+    let Some(table) = table else { return };
+    let game = &table.0.game;
+    let identity = std::sync::Arc::as_ptr(&game.sc) as usize;
+    let fresh = last.is_none_or(|(_, id)| id != identity);
+    if !fresh && !table.is_changed() && last.is_some_and(|(v, _)| v == version.0) {
+        return;
+    }
+    *last = Some((version.0, identity));
+    let wanted = VgPhase::of(game);
+    if *phase.get() != wanted {
+        next_phase.set(wanted);
+    }
+    if fresh {
+        for e in &existing {
+            commands.entity(e).despawn();
+        }
+        for (i, n) in game.sc.nations.iter().enumerate() {
+            commands.spawn((
+                NationSpace(i as NationId),
+                Influence(game.influence[i]),
+                AlliedTo(game.allies[i]),
+                Name::new(n.name.clone()),
+            ));
+        }
+        for u in 0..game.units.len() {
+            commands.spawn((UnitPiece(u as UnitId), UnitAt(game.units[u]), Name::new(game.unit_label(u as UnitId))));
+        }
+        return;
+    }
+    for (n, mut inf, mut ally) in &mut nations {
+        let (want_inf, want_ally) = (Influence(game.influence[n.0 as usize]), AlliedTo(game.allies[n.0 as usize]));
+        if *inf != want_inf {
+            *inf = want_inf;
+        }
+        if *ally != want_ally {
+            *ally = want_ally;
+        }
+    }
+    for (u, mut at) in &mut units {
+        let want = UnitAt(game.units[u.0 as usize]);
+        if *at != want {
+            *at = want;
+        }
+    }
+}
