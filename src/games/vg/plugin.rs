@@ -69,7 +69,7 @@ impl Plugin for VgPlugin {
 
 /// Spawns the nations and units for a table's scenario, and keeps their components and the phase
 /// in step with the table.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
     table: Option<Res<TableRes<Vg>>>,
