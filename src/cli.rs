@@ -1,5 +1,6 @@
 //! The command line: `grognard [play|validate|replay|simulate|screenshot]`.
 
+use crate::engine::autoplay::{play_out, simulate as simulate_games};
 use crate::engine::journal::{Journal, JournalLine};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
@@ -318,24 +319,10 @@ pub fn play_game(
     players: [ai::Player; 2],
     max_actions: usize,
 ) -> Result<Table<Botn>, String> {
-    let mut table = botn::table_on(sc, seed, Mode::Enforced);
     let mut chooser = TableRng::from_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
-    let mut legal = Vec::new();
-    while !table.game.is_over() {
-        if table.records.len() >= max_actions {
-            return Err(format!("seed {seed}: no end after {max_actions} actions"));
-        }
-        table.game.legal_actions(table.mode, &mut legal);
-        let Some(seat) = table.game.active_seat() else { break };
-        if legal.is_empty() {
-            return Err(format!("seed {seed}: dead end, no legal action at {:?}", table.game.step));
-        }
-        let action = ai::choose(&table.game, &legal, players[seat.0 as usize], &mut chooser);
-        table
-            .submit(seat, Act::Game(action.clone()))
-            .map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;
-    }
-    Ok(table)
+    play_out(botn::table_on(sc, seed, Mode::Enforced), seed, max_actions, |game, legal, seat| {
+        ai::choose(game, legal, players[seat.0 as usize], &mut chooser)
+    })
 }
 
 pub fn simulate(path: &Path, games: u64, seed: u64, players: [ai::Player; 2], save_dir: Option<&Path>) -> i32 {
@@ -346,59 +333,29 @@ pub fn simulate(path: &Path, games: u64, seed: u64, players: [ai::Player; 2], sa
             return 1;
         }
     };
-    if let Some(dir) = save_dir
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("{}: {e}", dir.display());
-        return 1;
-    }
-    let start = std::time::Instant::now();
-    let (mut actions, mut errors) = (0u64, 0u64);
-    let mut wins = [0u64; 2];
-    for g in 0..games {
-        let game_seed = seed.wrapping_add(g);
-        match play_game(sc.clone(), game_seed, players, 5000) {
-            Ok(table) => {
-                actions += table.records.len() as u64;
-                let winner = table.game.winner().map(|s| table.game.seat_names()[s.0 as usize]);
-                if let Some(w) = table.game.winner() {
-                    wins[w.0 as usize] += 1;
-                }
-                // Every game is replayed from its log on a fresh table: the digest must match.
-                let digest = table.digest();
-                let mut again = botn::table_on(sc.clone(), game_seed, Mode::Enforced);
-                let replayed = again.replay(table.records.iter().cloned()).map(|_| again.digest());
-                if replayed.as_ref().ok() != Some(&digest) {
-                    errors += 1;
-                    println!("{}", serde_json::json!({"seed": game_seed, "error": "the replay gives another digest"}));
-                }
-                println!(
-                    "{}",
-                    serde_json::json!({"seed": game_seed, "actions": table.records.len(), "winner": winner,
-                        "vp": table.game.vp, "digest": digest})
-                );
-                if let Some(dir) = save_dir {
-                    let file = dir.join(format!("game-{game_seed}.ron"));
-                    if let Err(e) = botn::save_of(&table).write(&file) {
-                        eprintln!("{}: {e}", file.display());
-                        errors += 1;
-                    }
-                }
-            }
-            Err(e) => {
-                errors += 1;
-                println!("{}", serde_json::json!({"seed": game_seed, "error": e}));
-            }
+    let run = simulate_games(
+        games,
+        seed,
+        save_dir.map(|d| (d, "game")),
+        |game_seed| play_game(sc.clone(), game_seed, players, 5000),
+        |game_seed| botn::table_on(sc.clone(), game_seed, Mode::Enforced),
+        botn::save_of,
+        |game| game.vp,
+    );
+    let run = match run {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
         }
-    }
-    let secs = start.elapsed().as_secs_f64();
+    };
     println!(
         "{}",
         serde_json::json!({"games": games, "french": players[0].label(), "allied": players[1].label(),
-            "french_wins": wins[0], "allied_wins": wins[1], "actions": actions, "errors": errors,
-            "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
+            "french_wins": run.wins[0], "allied_wins": run.wins[1], "actions": run.actions, "errors": run.errors,
+            "games_per_sec": run.games_per_sec(games)})
     );
-    if errors > 0 { 1 } else { 0 }
+    if run.errors > 0 { 1 } else { 0 }
 }
 
 /// Victory & Glory games headless: random players, or the solo AI against a random player.
@@ -410,54 +367,29 @@ pub fn simulate_vg(path: &Path, games: u64, seed: u64, solo: Option<vg::Player>,
             return 1;
         }
     };
-    if let Some(dir) = save_dir
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("{}: {e}", dir.display());
-        return 1;
-    }
-    let start = std::time::Instant::now();
-    let (mut actions, mut errors, mut wins) = (0u64, 0u64, [0u64; 3]);
-    for g in 0..games {
-        let game_seed = seed.wrapping_add(g);
-        match vg::play_game(sc.clone(), game_seed, solo, 20_000) {
-            Ok(table) => {
-                actions += table.records.len() as u64;
-                let winner = table.game.winner().map(|s| table.game.seat_names()[s.0 as usize]);
-                wins[table.game.winner().map(|s| s.0 as usize).unwrap_or(2)] += 1;
-                let digest = table.digest();
-                let mut again = vg::table_on(sc.clone(), game_seed, None);
-                if again.replay(table.records.iter().cloned()).map(|_| again.digest()).ok() != Some(digest.clone()) {
-                    errors += 1;
-                    println!("{}", serde_json::json!({"seed": game_seed, "error": "the replay gives another digest"}));
-                }
-                println!(
-                    "{}",
-                    serde_json::json!({"seed": game_seed, "actions": table.records.len(), "winner": winner,
-                        "vp": table.game.vp, "digest": digest})
-                );
-                if let Some(dir) = save_dir {
-                    let file = dir.join(format!("vg-{game_seed}.ron"));
-                    if let Err(e) = vg::save_of(&table).write(&file) {
-                        eprintln!("{}: {e}", file.display());
-                        errors += 1;
-                    }
-                }
-            }
-            Err(e) => {
-                errors += 1;
-                println!("{}", serde_json::json!({"seed": game_seed, "error": e}));
-            }
+    let run = simulate_games(
+        games,
+        seed,
+        save_dir.map(|d| (d, "vg")),
+        |game_seed| vg::play_game(sc.clone(), game_seed, solo, 20_000),
+        |game_seed| vg::table_on(sc.clone(), game_seed, None),
+        vg::save_of,
+        |game| game.vp,
+    );
+    let run = match run {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
         }
-    }
-    let secs = start.elapsed().as_secs_f64();
+    };
     println!(
         "{}",
-        serde_json::json!({"games": games, "solo": solo.map(|p| p.name()), "france_wins": wins[0],
-            "britain_wins": wins[1], "ties": wins[2], "actions": actions, "errors": errors,
-            "games_per_sec": (games as f64 / secs.max(1e-9) * 10.0).round() / 10.0})
+        serde_json::json!({"games": games, "solo": solo.map(|p| p.name()), "france_wins": run.wins[0],
+            "britain_wins": run.wins[1], "ties": run.wins[2], "actions": run.actions, "errors": run.errors,
+            "games_per_sec": run.games_per_sec(games)})
     );
-    if errors > 0 { 1 } else { 0 }
+    if run.errors > 0 { 1 } else { 0 }
 }
 
 fn autoplay(path: &Path, journal_path: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {

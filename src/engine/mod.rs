@@ -1,6 +1,7 @@
 //! The game-independent engine: geometry, seeded chance, seats, the action log, saves and the
 //! Bevy plugin that runs a game's rules as systems.
 
+pub mod autoplay;
 pub mod digest;
 pub mod geometry;
 pub mod journal;

@@ -1,9 +1,9 @@
 //! Saves: format version, scenario name and content hash, seed, mode and the action log, as RON.
 //! Loading a save replays its log on the scenario it names.
 
-use crate::engine::rules::Mode;
+use crate::engine::rules::{Game, Mode};
 use crate::engine::scenario::{DataError, parse_ron, read_text};
-use crate::engine::table::Record;
+use crate::engine::table::{Record, Table};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::path::{Path, PathBuf};
 
@@ -60,6 +60,66 @@ impl<A: Serialize + DeserializeOwned> SaveFile<A> {
         }
         Ok(save)
     }
+}
+
+/// Why a save could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    Data(DataError),
+    /// A record of the log is illegal on this scenario: its index (from 0) and the reason.
+    BadAction {
+        index: usize,
+        action: String,
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Data(e) => write!(f, "{e}"),
+            LoadError::BadAction { index, action, reason } => {
+                write!(f, "action {} of the log ({action}) is illegal: {reason}", index + 1)
+            }
+        }
+    }
+}
+
+/// Replays a save on the scenario it names, for any game: `load` reads the scenario file and
+/// gives it with its content hash, `table_on` sets a new table on it. A relative scenario path is
+/// looked up from the working directory, then next to the save; changed scenario data or an
+/// illegal action of the log is refused, naming it.
+pub fn load_save<G: Game, S>(
+    save: &SaveFile<G::Action>,
+    save_path: &Path,
+    load: impl FnOnce(&Path) -> Result<(S, String), DataError>,
+    table_on: impl FnOnce(S) -> Table<G>,
+) -> Result<Table<G>, LoadError> {
+    let mut scenario = save.scenario.path.clone();
+    if scenario.is_relative()
+        && !scenario.exists()
+        && let Some(dir) = save_path.parent()
+    {
+        scenario = dir.join(&save.scenario.path);
+    }
+    let (sc, hash) = load(&scenario).map_err(LoadError::Data)?;
+    if hash != save.scenario.hash {
+        return Err(LoadError::Data(DataError::whole_file(
+            save_path,
+            format!(
+                "field `scenario.hash`: the save was made on scenario data {} but {} now hashes to {hash}",
+                save.scenario.hash,
+                scenario.display(),
+            ),
+        )));
+    }
+    let mut table = table_on(sc);
+    table.replay(save.log.iter().cloned()).map_err(|(index, record, e)| LoadError::BadAction {
+        index,
+        action: format!("{:?}", record.act),
+        reason: e.to_string(),
+    })?;
+    Ok(table)
 }
 
 /// Whether a RON file is a save (it starts with the save's fields) rather than a scenario.

@@ -16,6 +16,7 @@ pub use rules::{Event, setup};
 pub use state::Botn;
 
 use crate::engine::rules::Mode;
+pub use crate::engine::save::LoadError;
 use crate::engine::save::{FORMAT_VERSION, SaveFile, ScenarioRef};
 use crate::engine::scenario::DataError;
 use crate::engine::table::Table;
@@ -46,56 +47,16 @@ pub fn save_of(table: &Table<Botn>) -> SaveFile<Action> {
     }
 }
 
-/// Why a save could not be loaded.
-#[derive(Debug)]
-pub enum LoadError {
-    Data(DataError),
-    /// A record of the log is illegal on this scenario: its index (from 0) and the reason.
-    BadAction {
-        index: usize,
-        action: String,
-        reason: String,
-    },
-}
-
-impl std::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LoadError::Data(e) => write!(f, "{e}"),
-            LoadError::BadAction { index, action, reason } => {
-                write!(f, "action {} of the log ({action}) is illegal: {reason}", index + 1)
-            }
-        }
-    }
-}
-
-/// Replays a save on the scenario it names. A relative scenario path is looked up from the
-/// working directory, then next to the save.
+/// Replays a save on the scenario it names (see `engine::save::load_save`).
 pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Botn>, LoadError> {
-    let mut scenario = save.scenario.path.clone();
-    if scenario.is_relative()
-        && !scenario.exists()
-        && let Some(dir) = save_path.parent()
-    {
-        scenario = dir.join(&save.scenario.path);
-    }
-    let sc = Arc::new(Scenario::load(&scenario).map_err(LoadError::Data)?);
-    if sc.hash != save.scenario.hash {
-        return Err(LoadError::Data(DataError::whole_file(
-            save_path,
-            format!(
-                "field `scenario.hash`: the save was made on scenario data {} but {} now hashes to {}",
-                save.scenario.hash,
-                scenario.display(),
-                sc.hash
-            ),
-        )));
-    }
-    let mut table = table_on(sc, save.seed, save.mode);
-    table.replay(save.log.iter().cloned()).map_err(|(index, record, e)| LoadError::BadAction {
-        index,
-        action: format!("{:?}", record.act),
-        reason: e.to_string(),
-    })?;
-    Ok(table)
+    crate::engine::save::load_save(
+        save,
+        save_path,
+        |p| {
+            let sc = Scenario::load(p)?;
+            let hash = sc.hash.clone();
+            Ok((Arc::new(sc), hash))
+        },
+        |sc| table_on(sc, save.seed, save.mode),
+    )
 }

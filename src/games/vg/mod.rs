@@ -16,7 +16,7 @@ pub use state::Vg;
 
 use crate::engine::rules::Game;
 use crate::engine::rules::Mode;
-use crate::engine::save::{SaveFile, ScenarioRef};
+use crate::engine::save::{LoadError, SaveFile, ScenarioRef};
 use crate::engine::scenario::DataError;
 use crate::engine::seats::SeatId;
 use crate::engine::table::{Act, Entry, Table};
@@ -56,39 +56,21 @@ pub fn save_of(table: &Table<Vg>) -> SaveFile<Action> {
     }
 }
 
-/// Replays a save on the scenario it names (relative paths from the working directory, then next
-/// to the save); a changed scenario or an illegal action is refused, naming it.
-pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Vg>, crate::games::botn::LoadError> {
-    use crate::games::botn::LoadError;
-    let mut scenario = save.scenario.path.clone();
-    if scenario.is_relative()
-        && !scenario.exists()
-        && let Some(dir) = save_path.parent()
-    {
-        scenario = dir.join(&save.scenario.path);
-    }
-    let sc = Arc::new(VgScenario::load(&scenario).map_err(LoadError::Data)?);
-    if sc.hash != save.scenario.hash {
-        return Err(LoadError::Data(DataError::whole_file(
-            save_path,
-            format!(
-                "field `scenario.hash`: the save was made on scenario data {} but {} now hashes to {}",
-                save.scenario.hash,
-                scenario.display(),
-                sc.hash
-            ),
-        )));
-    }
-    let mut table = table_on(sc, save.seed, None);
-    table.replay(save.log.iter().cloned()).map_err(|(index, record, e)| LoadError::BadAction {
-        index,
-        action: format!("{:?}", record.act),
-        reason: e.to_string(),
-    })?;
-    Ok(table)
+/// Replays a save on the scenario it names (see `engine::save::load_save`).
+pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Vg>, LoadError> {
+    crate::engine::save::load_save(
+        save,
+        save_path,
+        |p| {
+            let sc = VgScenario::load(p)?;
+            let hash = sc.hash.clone();
+            Ok((Arc::new(sc), hash))
+        },
+        |sc| table_on(sc, save.seed, None),
+    )
 }
 
-/// One complete game; `players[seat]` decides for each seat (the solo AI side plays `Solo`).
+/// One complete game: the solo AI decides for its side (if any), a random player for the other.
 pub fn play_game(
     sc: Arc<VgScenario>,
     seed: u64,
@@ -96,23 +78,9 @@ pub fn play_game(
     max_actions: usize,
 ) -> Result<Table<Vg>, String> {
     use ai::VgPlayer;
-    let mut table = table_on(sc, seed, solo);
     let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x005e_ed0f_9a11);
-    let mut legal = Vec::new();
-    while !table.game.is_over() {
-        if table.records.len() >= max_actions {
-            return Err(format!("seed {seed}: no end after {max_actions} actions"));
-        }
-        table.game.legal_actions(table.mode, &mut legal);
-        let Some(seat) = table.game.active_seat() else { break };
-        if legal.is_empty() {
-            return Err(format!("seed {seed}: dead end, no legal action at {:?}", table.game.phase));
-        }
+    crate::engine::autoplay::play_out(table_on(sc, seed, solo), seed, max_actions, |game, legal, seat| {
         let who = if solo.map(rules::seat_of) == Some(seat) { VgPlayer::Solo } else { VgPlayer::Random };
-        let action = ai::choose(&table.game, &legal, who, &mut chooser);
-        table
-            .submit(seat, Act::Game(action.clone()))
-            .map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;
-    }
-    Ok(table)
+        ai::choose(game, legal, who, &mut chooser)
+    })
 }
