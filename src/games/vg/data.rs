@@ -77,36 +77,43 @@ pub enum Who {
     Opponent,
 }
 
-/// An effect as written in a deck file (nations by name).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum EffectDef {
+/// A card's effect. In a deck file nations are named (`EffectDef`, i.e. `Effect<String>`); on load
+/// they are resolved to ids (`Effect`, i.e. `Effect<NationId>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect<N = NationId> {
     Economy(Who, i8),
     Leadership(Who, i8),
     Vp(Who, i8),
     /// Influence cubes: in the named nation, or (None) where the player chooses; negative removes.
-    Influence(Who, Option<String>, i8),
+    Influence(Who, Option<N>, i8),
     /// Recruit units of the named nation, or (None) by the default rule of section VIII.
-    Recruit(Who, Option<String>, u8),
+    Recruit(Who, Option<N>, u8),
     LoseUnits(Who, u8),
-    Alliance(Who, String),
+    Alliance(Who, N),
     /// An alliance with any Major Nation where the player holds the majority ("British Diplomacy").
     AllianceAny(Who),
     /// Resolve one ongoing campaign now.
     EnAvant,
 }
 
-/// An effect with its nation resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Effect {
-    Economy(Who, i8),
-    Leadership(Who, i8),
-    Vp(Who, i8),
-    Influence(Who, Option<NationId>, i8),
-    Recruit(Who, Option<NationId>, u8),
-    LoseUnits(Who, u8),
-    Alliance(Who, NationId),
-    AllianceAny(Who),
-    EnAvant,
+/// An effect as written in a deck file.
+pub type EffectDef = Effect<String>;
+
+impl<N> Effect<N> {
+    /// The same effect with each nation passed through `f`.
+    pub fn try_map<M, E>(&self, f: impl Fn(&N) -> Result<M, E>) -> Result<Effect<M>, E> {
+        Ok(match self {
+            Effect::Economy(w, a) => Effect::Economy(*w, *a),
+            Effect::Leadership(w, a) => Effect::Leadership(*w, *a),
+            Effect::Vp(w, a) => Effect::Vp(*w, *a),
+            Effect::Influence(w, n, a) => Effect::Influence(*w, n.as_ref().map(&f).transpose()?, *a),
+            Effect::Recruit(w, n, a) => Effect::Recruit(*w, n.as_ref().map(&f).transpose()?, *a),
+            Effect::LoseUnits(w, a) => Effect::LoseUnits(*w, *a),
+            Effect::Alliance(w, n) => Effect::Alliance(*w, f(n)?),
+            Effect::AllianceAny(w) => Effect::AllianceAny(*w),
+            Effect::EnAvant => Effect::EnAvant,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -365,18 +372,7 @@ impl VgScenario {
             let (deck, deck_text): (DeckFile, String) = load_ron(&deck_path)?;
             all_text += &deck_text;
             let resolve = |d: &EffectDef| -> Result<Effect, DataError> {
-                let n = |s: &str| nation(s, &deck_path, &deck_text, "cards");
-                Ok(match d {
-                    EffectDef::Economy(w, a) => Effect::Economy(*w, *a),
-                    EffectDef::Leadership(w, a) => Effect::Leadership(*w, *a),
-                    EffectDef::Vp(w, a) => Effect::Vp(*w, *a),
-                    EffectDef::Influence(w, s, a) => Effect::Influence(*w, s.as_deref().map(n).transpose()?, *a),
-                    EffectDef::Recruit(w, s, a) => Effect::Recruit(*w, s.as_deref().map(n).transpose()?, *a),
-                    EffectDef::LoseUnits(w, a) => Effect::LoseUnits(*w, *a),
-                    EffectDef::Alliance(w, s) => Effect::Alliance(*w, n(s)?),
-                    EffectDef::AllianceAny(w) => Effect::AllianceAny(*w),
-                    EffectDef::EnAvant => Effect::EnAvant,
-                })
+                d.try_map(|name: &String| nation(name, &deck_path, &deck_text, "cards"))
             };
             for c in &deck.cards {
                 let campaign = match &c.campaign {
