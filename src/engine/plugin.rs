@@ -44,6 +44,34 @@ pub enum TableSet {
     Present,
 }
 
+/// What a system mirroring the table into entities has to do this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncNeed {
+    /// Nothing changed since the last sync.
+    Nothing,
+    /// The table changed: update the entities' components.
+    Update,
+    /// A table on another scenario (a new game or a load): despawn and spawn again.
+    Respawn,
+}
+
+/// Decides a sync from the scenario's identity (its `Arc` pointer), whether the table resource
+/// changed and the table version; `last` is the system's memory of the previous sync.
+pub fn sync_need<S>(
+    scenario: &std::sync::Arc<S>,
+    changed: bool,
+    version: &TableVersion,
+    last: &mut Option<(u64, usize)>,
+) -> SyncNeed {
+    let identity = std::sync::Arc::as_ptr(scenario) as *const () as usize;
+    let fresh = last.is_none_or(|(_, id)| id != identity);
+    if !fresh && !changed && last.is_some_and(|(v, _)| v == version.0) {
+        return SyncNeed::Nothing;
+    }
+    *last = Some((version.0, identity));
+    if fresh { SyncNeed::Respawn } else { SyncNeed::Update }
+}
+
 pub struct EnginePlugin<G: Game>(PhantomData<G>);
 
 impl<G: Game> Default for EnginePlugin<G> {

@@ -5,7 +5,7 @@
 use super::data::Side;
 use super::state::{ArmyId, Botn, CardId, HandCard, MarkerId, MissionId, Step};
 use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{EnginePlugin, TableRes, TableSet, TableVersion};
+use crate::engine::plugin::{EnginePlugin, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
 use bevy::prelude::*;
 
 /// The step of the sequence of play, as a Bevy state (rules and panels run `in_state` of it).
@@ -156,18 +156,15 @@ pub fn sync_entities(
 ) {
     let Some(table) = table else { return };
     let game = &table.0.game;
-    // Identity of the table: Arc pointer of its scenario, so a new game or a load respawns.
-    let identity = std::sync::Arc::as_ptr(&game.sc) as usize;
-    let fresh = last.is_none_or(|(_, id)| id != identity);
-    if !fresh && !table.is_changed() && last.is_some_and(|(v, _)| v == version.0) {
+    let need = sync_need(&game.sc, table.is_changed(), &version, &mut last);
+    if need == SyncNeed::Nothing {
         return;
     }
-    *last = Some((version.0, identity));
     let wanted = BotnPhase::from(game.step);
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
-    if fresh {
+    if need == SyncNeed::Respawn {
         for e in &existing {
             commands.entity(e).despawn();
         }

@@ -4,7 +4,7 @@
 
 use super::data::{NationId, Player};
 use super::state::{Loc, Pending, Phase, UnitId, Vg};
-use crate::engine::plugin::{EnginePlugin, TableRes, TableSet, TableVersion};
+use crate::engine::plugin::{EnginePlugin, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
 use bevy::prelude::*;
 
 /// The step of play.
@@ -83,17 +83,15 @@ pub fn sync_entities(
 ) {
     let Some(table) = table else { return };
     let game = &table.0.game;
-    let identity = std::sync::Arc::as_ptr(&game.sc) as usize;
-    let fresh = last.is_none_or(|(_, id)| id != identity);
-    if !fresh && !table.is_changed() && last.is_some_and(|(v, _)| v == version.0) {
+    let need = sync_need(&game.sc, table.is_changed(), &version, &mut last);
+    if need == SyncNeed::Nothing {
         return;
     }
-    *last = Some((version.0, identity));
     let wanted = VgPhase::of(game);
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
-    if fresh {
+    if need == SyncNeed::Respawn {
         for e in &existing {
             commands.entity(e).despawn();
         }
