@@ -7,6 +7,16 @@ fn count(img: &[u8], channels: usize, pred: impl Fn(u8, u8, u8) -> bool) -> usiz
     img.chunks(channels).filter(|p| pred(p[0], p[1], p[2])).count()
 }
 
+/// The pixels of a PNG, its samples per pixel, width and height.
+fn read_png(path: &std::path::Path) -> (Vec<u8>, usize, u32, u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (buf, info.color_type.samples(), info.width, info.height)
+}
+
 #[test]
 fn screenshot_shows_board_and_pieces() {
     let tmp = tempfile::tempdir().unwrap();
@@ -49,13 +59,9 @@ fn screenshot_shows_board_and_pieces() {
     if let Some(keep) = std::env::var_os("GROGNARD_KEEP_SHOT") {
         std::fs::copy(&out, keep).unwrap();
     }
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let img = &buf[..info.buffer_size()];
-    let ch = info.color_type.samples();
-    assert_eq!((info.width, info.height), (1280, 800));
+    let (buf, ch, width, height) = read_png(&out);
+    let img = &buf[..];
+    assert_eq!((width, height), (1280, 800));
     let total = img.len() / ch;
     // The printed board (parchment) covers a good part of the picture.
     let parchment = count(img, ch, |r, g, b| r > 200 && g > 190 && b > 160 && r >= b);
@@ -86,12 +92,8 @@ fn victory_and_glory_screenshot_shows_the_map_and_both_armies() {
         .status()
         .expect("xvfb-run is installed (see the README)");
     assert!(status.success());
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let img = &buf[..info.buffer_size()];
-    let ch = info.color_type.samples();
+    let (buf, ch, _, _) = read_png(&out);
+    let img = &buf[..];
     let total = img.len() / ch;
     let map = count(img, ch, |r, g, b| r > 200 && g > 200 && b > 200);
     assert!(map > total / 8, "map: {map} of {total}");

@@ -69,6 +69,20 @@ pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<(T, String), DataErr
     Ok((value, text))
 }
 
+/// Refuses a scenario written for another game, pointing at its `game` field.
+pub fn expect_game(path: &Path, text: &str, game: &str, expected: &str) -> Result<(), DataError> {
+    if game == expected {
+        return Ok(());
+    }
+    Err(DataError::at_text(
+        path,
+        text,
+        "game",
+        game,
+        format!("field `game`: this is a scenario for `{game}`, not `{expected}`"),
+    ))
+}
+
 /// Where a list's values come from: the printed rulebook, or a reconstruction with its reason.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Provenance {

@@ -165,7 +165,19 @@ fn take_screenshot(
     mut exit: MessageWriter<AppExit>,
     mut waited: Local<u32>,
 ) {
-    let Some((path, frames)) = session.screenshot.clone() else { return };
+    screenshot_step(&mut commands, &mut session.screenshot, &mut waited, &mut exit);
+}
+
+/// Screenshot mode, one frame at a time: after `frames` frames the window is captured to the file
+/// of `job`, and once it is written the app leaves (with an error if it never is). Both games'
+/// windows use it.
+pub fn screenshot_step(
+    commands: &mut Commands,
+    job: &mut Option<(PathBuf, u32)>,
+    waited: &mut u32,
+    exit: &mut MessageWriter<AppExit>,
+) {
+    let Some((path, frames)) = job.clone() else { return };
     *waited += 1;
     if *waited == frames {
         use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -173,7 +185,7 @@ fn take_screenshot(
     }
     // The capture completes a frame or two later; give it time, then leave.
     if *waited > frames + 6 && path.exists() {
-        session.screenshot = None;
+        *job = None;
         exit.write(AppExit::Success);
     }
     if *waited > frames + 600 {

@@ -20,6 +20,18 @@ impl Plugin for ComputerPlugin {
     }
 }
 
+/// Whether a computer seat that has waited `pace` seconds may move now (then the wait starts
+/// again). While it waits, frames keep coming: the window is reactive and would sleep.
+pub fn paced(time: &Time, waited: &mut f32, pace: f32, redraw: &mut MessageWriter<RequestRedraw>) -> bool {
+    redraw.write(RequestRedraw);
+    *waited += time.delta_secs().min(0.1);
+    if *waited < pace {
+        return false;
+    }
+    *waited = 0.0;
+    true
+}
+
 fn computer_moves(
     time: Res<Time>,
     table: Res<TableRes<Botn>>,
@@ -38,15 +50,11 @@ fn computer_moves(
     if session.resume_offer.is_some() {
         return;
     }
-    // Keep frames coming while the computer "thinks": the window is reactive and would sleep.
-    redraw.write(RequestRedraw);
-    *waited += time.delta_secs().min(0.1);
     // A fight's allocation or a scoring choice gets a longer look before the computer decides.
     let decisive = matches!(game.step, Step::Fight | Step::Scoring);
-    if *waited < session.pace * if decisive { 4.0 } else { 1.0 } {
+    if !paced(&time, &mut waited, session.pace * if decisive { 4.0 } else { 1.0 }, &mut redraw) {
         return;
     }
-    *waited = 0.0;
     let mut legal = Vec::new();
     game.legal_actions(table.0.mode, &mut legal);
     if legal.is_empty() {

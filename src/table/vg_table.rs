@@ -398,12 +398,9 @@ fn computer_moves(
         *waited = 0.0;
         return;
     }
-    redraw.write(RequestRedraw);
-    *waited += time.delta_secs().min(0.1);
-    if *waited < session.pace {
+    if !super::computer::paced(&time, &mut waited, session.pace, &mut redraw) {
         return;
     }
-    *waited = 0.0;
     let mut legal = Vec::new();
     game.legal_actions(table.0.mode, &mut legal);
     if legal.is_empty() {
@@ -489,19 +486,7 @@ fn take_screenshot(
     mut exit: MessageWriter<AppExit>,
     mut waited: Local<u32>,
 ) {
-    let Some((path, frames)) = session.screenshot.clone() else { return };
-    *waited += 1;
-    if *waited == frames {
-        use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone()));
-    }
-    if *waited > frames + 6 && path.exists() {
-        session.screenshot = None;
-        exit.write(AppExit::Success);
-    }
-    if *waited > frames + 600 {
-        exit.write(AppExit::error());
-    }
+    super::app::screenshot_step(&mut commands, &mut session.screenshot, &mut waited, &mut exit);
 }
 
 /// Names, victory points and cube counts on the map; unit values the viewer may see.
@@ -591,24 +576,9 @@ fn panels(
     let ctx = contexts.ctx_mut()?.clone();
     let game = &table.0.game;
     if let Some(seat) = session.handover_to {
-        let screen = ctx.content_rect();
-        egui::Area::new(egui::Id::new("vg-handover")).order(egui::Order::Foreground).fixed_pos(screen.min).show(
-            &ctx,
-            |ui| {
-                ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(20, 18, 16));
-                ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
-                    ui.vertical_centered(|ui| {
-                        ui.add_space(screen.height() * 0.4);
-                        ui.heading(
-                            egui::RichText::new(format!("Hand the table to {}", player_of(seat).name())).size(28.0),
-                        );
-                        if ui.button(egui::RichText::new("I am ready — show my table").size(20.0)).clicked() {
-                            session.handover_to = None;
-                        }
-                    });
-                });
-            },
-        );
+        if crate::ui::panels::handover_screen(&ctx, player_of(seat).name()) {
+            session.handover_to = None;
+        }
         return Ok(());
     }
     if session.panels_hidden {

@@ -67,31 +67,9 @@ pub fn panels(
     }
 
     if let Some(seat) = session.handover_to {
-        // Hot-seat: cover the table so the leaving player's hand is not seen by the next.
-        let screen = ctx.content_rect();
-        egui::Area::new(egui::Id::new("handover")).order(egui::Order::Foreground).fixed_pos(screen.min).show(
-            &ctx,
-            |ui| {
-                ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(20, 18, 16));
-                ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
-                    ui.vertical_centered(|ui| {
-                        ui.add_space(screen.height() * 0.4);
-                        ui.heading(
-                            egui::RichText::new(format!(
-                                "Hand the table to {}",
-                                table.0.game.seat_names()[seat.0 as usize]
-                            ))
-                            .size(28.0)
-                            .color(egui::Color32::WHITE),
-                        );
-                        ui.add_space(12.0);
-                        if ui.button(egui::RichText::new("I am ready — show my table").size(20.0)).clicked() {
-                            session.handover_to = None;
-                        }
-                    });
-                });
-            },
-        );
+        if handover_screen(&ctx, table.0.game.seat_names()[seat.0 as usize]) {
+            session.handover_to = None;
+        }
         return Ok(());
     }
 
@@ -481,6 +459,27 @@ pub fn panels(
             }
         });
     Ok(())
+}
+
+/// Hot-seat: covers the whole table so the leaving player's hand is not seen by the next, until
+/// the next player says they are ready (returns true then).
+pub fn handover_screen(ctx: &egui::Context, to: &str) -> bool {
+    let screen = ctx.content_rect();
+    let mut ready = false;
+    egui::Area::new(egui::Id::new("handover")).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
+        ui.painter().rect_filled(screen, 0.0, egui::Color32::from_rgb(20, 18, 16));
+        ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(screen.height() * 0.4);
+                ui.heading(
+                    egui::RichText::new(format!("Hand the table to {to}")).size(28.0).color(egui::Color32::WHITE),
+                );
+                ui.add_space(12.0);
+                ready = ui.button(egui::RichText::new("I am ready — show my table").size(20.0)).clicked();
+            });
+        });
+    });
+    ready
 }
 
 fn new_game(

@@ -3,7 +3,7 @@
 
 use crate::engine::digest::digest_bytes;
 use crate::engine::geometry::{AreaGraph, SpaceId, Terrain};
-use crate::engine::scenario::{DataError, Provenance, load_ron};
+use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -275,15 +275,7 @@ impl Scenario {
     /// Loads a scenario file and the files it names (paths relative to it).
     pub fn load(path: &Path) -> Result<Scenario, DataError> {
         let (file, scenario_text): (ScenarioFile, String) = load_ron(path)?;
-        if file.game != GAME_ID {
-            return Err(DataError::at_text(
-                path,
-                &scenario_text,
-                "game",
-                &file.game,
-                format!("field `game`: this is a scenario for `{}`, not `{GAME_ID}`", file.game),
-            ));
-        }
+        expect_game(path, &scenario_text, &file.game, GAME_ID)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let board_path = dir.join(&file.board);
         let (board, board_text): (BoardFile, String) = load_ron(&board_path)?;

@@ -2,7 +2,7 @@
 //! starting set-up of section V, the units of Appendix A and the three era decks. Every name is
 //! resolved on load, so a bad reference is refused with its file, line and field.
 
-use crate::engine::scenario::{DataError, Provenance, load_ron};
+use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -275,15 +275,7 @@ pub struct VgScenario {
 impl VgScenario {
     pub fn load(path: &Path) -> Result<VgScenario, DataError> {
         let (file, text): (ScenarioFile, String) = load_ron(path)?;
-        if file.game != GAME_ID {
-            return Err(DataError::at_text(
-                path,
-                &text,
-                "game",
-                &file.game,
-                format!("field `game`: this is a scenario for `{}`, not `{GAME_ID}`", file.game),
-            ));
-        }
+        expect_game(path, &text, &file.game, GAME_ID)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let nations_path = dir.join(&file.nations);
         let (nf, nations_text): (NationsFile, String) = load_ron(&nations_path)?;
@@ -448,10 +440,4 @@ impl VgScenario {
     pub fn home(&self, p: Player) -> NationId {
         self.nation_id(p.name()).expect("checked on load")
     }
-}
-
-/// The default Victory & Glory scenario next to the working directory (or `$GROGNARD_SCENARIOS`).
-pub fn default_scenario_path() -> PathBuf {
-    let base = std::env::var_os("GROGNARD_SCENARIOS").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("scenarios"));
-    base.join("victory-and-glory/napoleon.ron")
 }
