@@ -120,12 +120,7 @@ pub fn effect_value(game: &Vg, e: Effect, ai: Player) -> f32 {
         Effect::Recruit(w, n, c) => {
             // Units of a nation with none left count for nothing.
             let avail = match n {
-                Some(n) => game
-                    .units
-                    .iter()
-                    .enumerate()
-                    .filter(|(u, l)| **l == super::state::Loc::Pool && game.sc.units[*u].nation == n)
-                    .count(),
+                Some(n) => game.pool_of(n).len(),
                 None => c as usize,
             };
             sign(w) * (c as usize).min(avail) as f32

@@ -408,12 +408,15 @@ impl Vg {
         if p == Player::Britain {
             out.extend((0..self.sc.nations.len() as NationId).filter(|&n| self.nation_kind(n) == NationKind::Major));
         }
-        out.retain(|&n| self.pool_of(n) > 0);
+        out.retain(|&n| !self.pool_of(n).is_empty());
         out
     }
 
-    fn pool_of(&self, n: NationId) -> usize {
-        (0..self.units.len()).filter(|&u| self.units[u] == Loc::Pool && self.sc.units[u].nation == n).count()
+    /// A nation's unused units (the stack recruits are drawn from).
+    pub fn pool_of(&self, n: NationId) -> Vec<UnitId> {
+        (0..self.units.len() as UnitId)
+            .filter(|&u| self.units[u as usize] == Loc::Pool && self.unit_nation(u) == n)
+            .collect()
     }
 
     /// Where a nation's new or surviving units go: its ally's army, its holding area, or (minor
@@ -437,9 +440,7 @@ impl Vg {
             return;
         }
         // The nation's unused units face down; `count` drawn at random.
-        let mut pool: Vec<UnitId> = (0..self.units.len() as UnitId)
-            .filter(|&u| self.units[u as usize] == Loc::Pool && self.unit_nation(u) == n)
-            .collect();
+        let mut pool = self.pool_of(n);
         self.rng.shuffle(&mut pool);
         self.chance = true;
         let dest = self.home_loc(n, p);
