@@ -82,11 +82,37 @@ pub fn run(
 
     let mut app = App::new();
     let shooting = session.screenshot.is_some();
+    window_app(&mut app, &table.game.sc.name, shooting);
+    app.add_plugins(MeshPickingPlugin)
+        .insert_resource(TableRes(table))
+        .insert_resource(journal)
+        .insert_resource(session)
+        .add_plugins(BotnPlugin)
+        .add_plugins((
+            super::camera::CameraPlugin,
+            super::board::BoardPlugin,
+            super::pieces::PiecesPlugin,
+            super::dice::DicePlugin,
+            super::computer::ComputerPlugin,
+            crate::ui::UiPlugin,
+        ))
+        .add_systems(Update, (follow_active_seat, take_screenshot));
+    if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
+        app.add_systems(Last, debug_frames);
+    }
+    app.run();
+    0
+}
+
+/// What every game's window shares: Bevy's default plugins with a 1280×800 window titled after
+/// the scenario, egui, the table colour, and the update mode — continuous while taking a
+/// screenshot, otherwise reactive.
+pub fn window_app(app: &mut App, scenario_name: &str, shooting: bool) {
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: format!("Grognard — {}", table.game.sc.name),
+                    title: format!("Grognard — {scenario_name}"),
                     resolution: (1280, 800).into(),
                     ..default()
                 }),
@@ -99,7 +125,6 @@ pub fn run(
                 ..default()
             }),
     )
-    .add_plugins(MeshPickingPlugin)
     .add_plugins(bevy_egui::EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
     .insert_resource(if shooting {
@@ -110,25 +135,7 @@ pub fn run(
             focused_mode: UpdateMode::reactive(Duration::from_secs(5)),
             unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
         }
-    })
-    .insert_resource(TableRes(table))
-    .insert_resource(journal)
-    .insert_resource(session)
-    .add_plugins(BotnPlugin)
-    .add_plugins((
-        super::camera::CameraPlugin,
-        super::board::BoardPlugin,
-        super::pieces::PiecesPlugin,
-        super::dice::DicePlugin,
-        super::computer::ComputerPlugin,
-        crate::ui::UiPlugin,
-    ))
-    .add_systems(Update, (follow_active_seat, take_screenshot));
-    if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
-        app.add_systems(Last, debug_frames);
-    }
-    app.run();
-    0
+    });
 }
 
 /// Starts a fresh journal holding this table's log so far.

@@ -19,13 +19,9 @@ use crate::games::vg::state::{Loc, Pending, Phase, Vg};
 use crate::games::vg::text::{action_label, card_text, prompt};
 use crate::games::vg::{self, Action, Player};
 use bevy::prelude::*;
-use bevy::render::RenderPlugin;
-use bevy::render::settings::WgpuSettings;
 use bevy::window::RequestRedraw;
-use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 #[derive(Resource)]
 pub struct VgSession {
@@ -129,50 +125,25 @@ pub fn run(table: Table<Vg>, ai: Option<Player>, pace: f32, screenshot: Option<(
         save_now: false,
     };
     let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: format!("Grognard — {}", table.game.sc.name),
-                    resolution: (1280, 800).into(),
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(RenderPlugin {
-                synchronous_pipeline_compilation: shooting,
-                render_creation: WgpuSettings::default().into(),
-                ..default()
-            }),
-    )
-    .add_plugins(bevy_egui::EguiPlugin::default())
-    .add_plugins(VgPlugin)
-    .add_plugins(CameraPlugin)
-    .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
-    .insert_resource(if shooting {
-        WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
-    } else {
-        WinitSettings {
-            focused_mode: UpdateMode::reactive(Duration::from_secs(5)),
-            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
-        }
-    })
-    .insert_resource(TableRes(table))
-    .insert_resource(journal)
-    .insert_resource(session)
-    .insert_resource(super::camera::HomeView {
-        view: super::camera::OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.0), distance: 37.0, yaw: 0.0, pitch: 1.3 },
-        digit_views: false,
-    })
-    .add_systems(Startup, setup_map)
-    .add_systems(Update, (computer_moves.before(TableSet::Apply), notices, follow_seat))
-    .add_systems(Update, (dress_units, rebuild_pieces).chain().in_set(TableSet::Present))
-    .add_systems(Update, game_menu.before(TableSet::Apply))
-    .add_systems(
-        Update,
-        (hotkeys, take_screenshot, number_keys.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))),
-    )
-    .add_systems(EguiPrimaryContextPass, (labels, panels).chain());
+    super::app::window_app(&mut app, &table.game.sc.name, shooting);
+    app.add_plugins(VgPlugin)
+        .add_plugins(CameraPlugin)
+        .insert_resource(TableRes(table))
+        .insert_resource(journal)
+        .insert_resource(session)
+        .insert_resource(super::camera::HomeView {
+            view: super::camera::OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.0), distance: 37.0, yaw: 0.0, pitch: 1.3 },
+            digit_views: false,
+        })
+        .add_systems(Startup, setup_map)
+        .add_systems(Update, (computer_moves.before(TableSet::Apply), notices, follow_seat))
+        .add_systems(Update, (dress_units, rebuild_pieces).chain().in_set(TableSet::Present))
+        .add_systems(Update, game_menu.before(TableSet::Apply))
+        .add_systems(
+            Update,
+            (hotkeys, take_screenshot, number_keys.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))),
+        )
+        .add_systems(EguiPrimaryContextPass, (labels, panels).chain());
     app.run();
     0
 }
