@@ -3,12 +3,12 @@
 mod common;
 use common::*;
 use grognard::engine::rules::Game;
-use grognard::engine::table::{Act, Table};
+use grognard::engine::table::{Act, Table, TableError};
 use grognard::games::botn::data::{ActionCard, Side, UnitType};
 use grognard::games::botn::state::{HandCard, Step};
-use grognard::games::botn::{Action, Botn};
+use grognard::games::botn::{Action, Botn, BotnError};
 
-/// Gives a seat a hand of the first cards of the deck matching `faces` (test set-up only).
+/// Gives a seat the first cards of the deck matching `faces` (test set-up only).
 fn give_cards(t: &mut Table<Botn>, side: Side, faces: &[ActionCard]) -> Vec<u8> {
     let mut ids = Vec::new();
     for face in faces {
@@ -21,7 +21,8 @@ fn give_cards(t: &mut Table<Botn>, side: Side, faces: &[ActionCard]) -> Vec<u8> 
         }
         t.game.face_up.retain(|c| *c != id);
         t.game.draw_pile.retain(|c| *c != id);
-        t.game.hands[side.index()].push(HandCard::Action(id));
+        // At the front of the hand: the first card of its face is the one the rules play.
+        t.game.hands[side.index()].insert(ids.len(), HandCard::Action(id));
         ids.push(id);
     }
     ids
@@ -434,7 +435,9 @@ fn jump_over_an_own_army_with_two_movement_cards() {
     assert_eq!(t.game.markers[marker as usize].at, Some(to));
     assert_eq!(t.game.time, time + 2);
     assert!(played.iter().all(|c| t.game.discard.contains(c)), "both cards go to the discard pile");
-    // Not over an enemy army or an empty field.
+    // Not over an enemy army or an empty field (the two cards back in hand for the try).
+    t.game.discard.retain(|c| !cards.contains(c));
+    t.game.hands[1].splice(0..0, cards.iter().map(|&c| HandCard::Action(c)));
     let err = t
         .submit(
             ALLIED,
@@ -446,5 +449,5 @@ fn jump_over_an_own_army_with_two_movement_cards() {
             }),
         )
         .unwrap_err();
-    assert_eq!(err.rule(), Some("3. Play a Movement Card"));
+    assert!(matches!(err, TableError::Rule(BotnError::JumpNotOverOwnArmy)), "{err}");
 }

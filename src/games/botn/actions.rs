@@ -8,7 +8,7 @@ use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Preparation: take a second mission card from this district.
     DraftDistrict(District),
@@ -55,7 +55,7 @@ pub enum Action {
 }
 
 /// Free moves of the sandbox: any piece moved, flipped or drawn by hand.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SandboxAction {
     MoveMarker { marker: MarkerId, to: Option<SpaceId> },
     MoveArmy { army: ArmyId, to: Option<SpaceId> },
@@ -83,7 +83,7 @@ pub enum BotnError {
         "{army} needs {needed} markers but has {have}; leave out {missing} villages with scout cards (you hold {scouts})"
     )]
     NotEnoughMarkers { army: String, needed: usize, have: usize, missing: usize, scouts: usize },
-    #[error("{field} is not a free village of {army}'s army card")]
+    #[error("{field} is not a free village of {army}'s army card, or is named twice or out of the card's order")]
     BadSkip { army: String, field: String },
     #[error("every village of {army}'s card holds an army: no marker can be placed")]
     NoFreeVillage { army: String },
@@ -129,6 +129,8 @@ pub enum BotnError {
     BadAssignment { army: String },
     #[error("the grey cannon is set only before the return game begins, to at most {max} points")]
     GreyCannon { max: u8 },
+    #[error("identical {face} cards are one choice: the first of them in the hand (or the row) is the one played")]
+    NotFirstOfFace { face: String },
     #[error("free moves by hand are allowed only in sandbox mode")]
     SandboxOnly,
     #[error("no such piece, field or card")]
@@ -165,6 +167,7 @@ impl NamesRule for BotnError {
             BadAssignment { .. } => "Scoring - Compare Army Strength",
             GreyCannon { .. } => "Alternative conditions to win",
             SandboxOnly => "Grognard: enforced mode",
+            NotFirstOfFace { .. } => "Grognard: identical cards",
             NoSuchThing => "Grognard: the table",
             GameOver => "End of the game",
         }

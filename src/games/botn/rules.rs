@@ -245,6 +245,12 @@ impl Botn {
         self.sc.fields.get(f.0 as usize).map(|x| x.name.clone()).unwrap_or_default()
     }
 
+    /// An army's name for an error message, or nothing for an id that is not in the scenario: an
+    /// error is built from unchecked input, so it must never index with it.
+    fn army_label(&self, army: ArmyId) -> String {
+        self.sc.armies.get(army as usize).map(|x| x.def.name.clone()).unwrap_or_default()
+    }
+
     fn own_marker(&self, side: Side, marker: MarkerId) -> Result<(ArmyId, SpaceId), BotnError> {
         let m = self.markers.get(marker as usize).ok_or(BotnError::NoSuchThing)?;
         match m.at {
@@ -259,6 +265,35 @@ impl Botn {
 
     fn card(&self, card: CardId) -> Result<&ActionCard, BotnError> {
         self.sc.action_cards.get(card as usize).ok_or(BotnError::NoSuchThing)
+    }
+
+    /// The cards of `cards` with the same face as `card`, in their order.
+    fn same_face<'a>(
+        &'a self,
+        cards: impl Iterator<Item = CardId> + 'a,
+        card: CardId,
+    ) -> impl Iterator<Item = CardId> + 'a {
+        let face = self.sc.action_cards.get(card as usize);
+        cards.filter(move |&c| self.sc.action_cards.get(c as usize) == face)
+    }
+
+    fn hand_ids(&self, side: Side) -> impl Iterator<Item = CardId> + '_ {
+        self.hands[side.index()].iter().filter_map(|c| match *c {
+            HandCard::Action(id) => Some(id),
+            HandCard::Scout => None,
+        })
+    }
+
+    /// Identical cards are one choice: the legal list names the first card of a face in the hand
+    /// (and, for a wild card, the next identical one), and the check takes only those, so the
+    /// list and the check agree on every action.
+    fn first_of_face(&self, side: Side, cards: &[CardId]) -> Result<(), BotnError> {
+        let expected: Vec<CardId> = self.same_face(self.hand_ids(side), cards[0]).take(cards.len()).collect();
+        if expected != cards {
+            let face = self.card(cards[0])?.title();
+            return Err(BotnError::NotFirstOfFace { face });
+        }
+        Ok(())
     }
 
     /// Official FAQ: two rounds (four turns) without anyone taking a face-up card.
@@ -355,10 +390,14 @@ impl Botn {
         if free.is_empty() {
             return Err(BotnError::NoFreeVillage { army: name });
         }
+        // The villages left out are named in the card's order (one choice, one listed action).
+        let mut last = None;
         for s in skip {
-            if !free.contains(s) || skip.iter().filter(|x| *x == s).count() > 1 {
+            let pos = free.iter().position(|f| f == s);
+            if pos.is_none() || pos <= last {
                 return Err(BotnError::BadSkip { army: name, field: self.field_label(*s) });
             }
+            last = pos;
         }
         let have = self.markers_in_supply(army).len();
         let missing = free.len().saturating_sub(have);
@@ -1045,10 +1084,7 @@ impl Game for Botn {
                     return Err(wrong("choosing a unit type"));
                 }
                 if self.pending_units.first() != Some(army) || *unit == UnitType::All {
-                    return Err(BotnError::BadUnitChoice {
-                        army: self.army_name(*army).to_string(),
-                        unit: unit.name(),
-                    });
+                    return Err(BotnError::BadUnitChoice { army: self.army_label(*army), unit: unit.name() });
                 }
             }
             Action::AllocateHit { attacker, target } => {
@@ -1057,9 +1093,10 @@ impl Game for Botn {
                 }
                 let hit = &self.hits[0];
                 if hit.attacker != *attacker || !hit.targets.contains(target) {
-                    let name =
-                        |a: ArmyId| self.sc.armies.get(a as usize).map(|x| x.def.name.clone()).unwrap_or_default();
-                    return Err(BotnError::BadHit { attacker: name(*attacker), target: name(*target) });
+                    return Err(BotnError::BadHit {
+                        attacker: self.army_label(*attacker),
+                        target: self.army_label(*target),
+                    });
                 }
             }
             Action::AssignToMission { army, mission_army } => {
@@ -1068,8 +1105,7 @@ impl Game for Botn {
                 }
                 let c = &self.score_choices[0];
                 if c.army != *army || !c.options.contains(mission_army) {
-                    let name = self.sc.armies.get(*army as usize).map(|x| x.def.name.clone()).unwrap_or_default();
-                    return Err(BotnError::BadAssignment { army: name });
+                    return Err(BotnError::BadAssignment { army: self.army_label(*army) });
                 }
             }
             Action::SetGreyCannon { french_points } => {
@@ -1084,6 +1120,9 @@ impl Game for Botn {
                 }
                 if !self.hand_has(side, *card) {
                     return Err(BotnError::NotInHand);
+                }
+                if let HandCard::Action(c) = card {
+                    self.first_of_face(side, &[*c])?;
                 }
             }
             _ if self.step != Step::Actions => return Err(wrong("an action")),
@@ -1104,6 +1143,7 @@ impl Game for Botn {
                     });
                 }
                 self.check_removal(army)?;
+                self.first_of_face(side, &[*card])?;
             }
             Action::PlayMovementCard { card, marker, to } => {
                 self.first_turn_block()?;
@@ -1111,6 +1151,7 @@ impl Game for Botn {
                     return Err(BotnError::NotInHand);
                 }
                 self.check_move(self.card(*card)?, *marker, *to)?;
+                self.first_of_face(side, &[*card])?;
             }
             Action::JumpOverArmy { cards, marker, over, to } => {
                 self.first_turn_block()?;
@@ -1138,6 +1179,14 @@ impl Game for Botn {
                     return Err(BotnError::NotAdjacent { from: self.name_of(*over), to: self.field_label(*to) });
                 }
                 self.check_destination(army, *to)?;
+                let usable: Vec<CardId> = self
+                    .hand_ids(side)
+                    .filter(|&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army))
+                    .take(2)
+                    .collect();
+                if usable != cards {
+                    return Err(BotnError::NotFirstOfFace { face: self.card(cards[0])?.title() });
+                }
             }
             Action::PlayScoutCard { marker } => {
                 self.first_turn_block()?;
@@ -1167,6 +1216,7 @@ impl Game for Botn {
                     }
                     _ => return Err(BotnError::WrongCard("wild")),
                 }
+                self.first_of_face(side, cards)?;
             }
             Action::PlayTimeCard { card } => {
                 if !self.hand_has(side, HandCard::Action(*card)) {
@@ -1175,10 +1225,14 @@ impl Game for Botn {
                 if *self.card(*card)? != ActionCard::Time {
                     return Err(BotnError::WrongCard("time"));
                 }
+                self.first_of_face(side, &[*card])?;
             }
             Action::DrawFaceUp { card } => {
                 if !self.face_up.contains(card) {
                     return Err(BotnError::NotFaceUp);
+                }
+                if self.same_face(self.face_up.iter().copied(), *card).next() != Some(*card) {
+                    return Err(BotnError::NotFirstOfFace { face: self.card(*card)?.title() });
                 }
             }
             Action::DrawBlind => {

@@ -95,7 +95,7 @@ pub struct MissionResult {
 }
 
 /// A card in a hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub enum HandCard {
     Action(CardId),
     Scout,

@@ -7,7 +7,7 @@ use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Before the first card: a solo game, the AI playing this side (section XV).
     SoloSetup {

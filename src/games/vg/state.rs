@@ -30,14 +30,14 @@ pub enum Loc {
 }
 
 /// Which text of an event card is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Text {
     Body,
     Bottom,
 }
 
 /// Where a unit lost to a card is taken from: the army in front of the player, or a campaign.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Group {
     Army,
     Campaign(CampaignId),

@@ -1,0 +1,173 @@
+//! Legality both ways, as a property over many random games of every game: every listed action
+//! is accepted, and every accepted action is listed. Candidates are the listed actions mutated
+//! (each number in them changed: another piece, another place, an id out of range), the actions
+//! listed earlier in the same game (another kind of action, from another step), and every listed
+//! action from another seat. After every refusal the table is untouched.
+#![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
+mod common;
+use grognard::engine::rng::TableRng;
+use grognard::engine::rules::{Game, Mode};
+use grognard::engine::seats::SeatId;
+use grognard::engine::table::{Act, Table};
+use serde::{Serialize, de::DeserializeOwned};
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// How many random games each property plays (`GROGNARD_CASES` overrides it).
+fn cases(default: u64) -> u64 {
+    std::env::var("GROGNARD_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Every variant of `v` with one number changed (to 0, one less, one or two more, 255, 65535)
+/// or one boolean flipped or one optional value removed.
+fn mutations(v: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    match v {
+        Value::Number(n) => {
+            let n = n.as_i64().unwrap_or(0);
+            for m in [0, n - 1, n + 1, n + 2, 255, 65535] {
+                if m != n && m >= 0 {
+                    out.push(Value::from(m));
+                }
+            }
+        }
+        Value::Bool(b) => out.push(Value::Bool(!b)),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                for m in mutations(item) {
+                    let mut c = items.clone();
+                    c[i] = m;
+                    out.push(Value::Array(c));
+                }
+            }
+            if !items.is_empty() {
+                out.push(Value::Array(items[..items.len() - 1].to_vec()));
+                let mut longer = items.clone();
+                longer.push(items[0].clone());
+                out.push(Value::Array(longer));
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                for m in mutations(item) {
+                    let mut c = map.clone();
+                    c.insert(k.clone(), m);
+                    out.push(Value::Object(c));
+                }
+                if !item.is_null() && !item.is_object() && !item.is_array() {
+                    let mut c = map.clone();
+                    c.insert(k.clone(), Value::Null);
+                    out.push(Value::Object(c));
+                }
+            }
+        }
+        Value::Null | Value::String(_) => {}
+    }
+    out
+}
+
+fn mutated<A: Serialize + DeserializeOwned>(a: &A) -> Vec<A> {
+    let v = serde_json::to_value(a).expect("actions serialize");
+    mutations(&v).into_iter().filter_map(|m| serde_json::from_value(m).ok()).collect()
+}
+
+/// Counts of what one property run checked.
+#[derive(Default, Debug)]
+struct Counts {
+    games: u64,
+    positions: u64,
+    candidates: u64,
+    refused: u64,
+}
+
+/// Plays `games` random games from `new_table(seed)`, checking both directions of legality at
+/// every decision, for games with `seats` seats.
+fn both_ways<G: Game>(games: u64, new_table: impl Fn(u64) -> Table<G>, seats: u8) -> Counts
+where
+    G::Action: std::hash::Hash + Eq,
+{
+    let mut n = Counts::default();
+    let mut legal = Vec::new();
+    for seed in 0..games {
+        let mut t = new_table(seed);
+        let mut rng = TableRng::from_seed(seed ^ 0x1e6a1);
+        let mut history: Vec<G::Action> = Vec::new();
+        let mut known: HashSet<G::Action> = HashSet::new();
+        n.games += 1;
+        while !t.game.is_over() && t.records.len() < 20_000 {
+            t.game.legal_actions(t.mode, &mut legal);
+            let seat = t.game.active_seat().expect("a game not over has a deciding seat");
+            assert!(!legal.is_empty(), "seed {seed}: dead end");
+            n.positions += 1;
+            let listed: HashSet<&G::Action> = legal.iter().collect();
+            for a in &legal {
+                assert!(t.game.check(t.mode, seat, a).is_ok(), "seed {seed}: listed but refused: {a:?}");
+                if known.insert(a.clone()) {
+                    history.push(a.clone());
+                }
+            }
+            // Candidates: a few listed actions mutated, a sample of earlier actions, other seats.
+            let mut candidates: Vec<(SeatId, G::Action)> = Vec::new();
+            for _ in 0..2 {
+                let a = &legal[rng.below(legal.len())];
+                candidates.extend(mutated(a).into_iter().map(|m| (seat, m)));
+            }
+            for _ in 0..4.min(history.len()) {
+                candidates.push((seat, history[rng.below(history.len())].clone()));
+            }
+            for other in (0..seats).map(SeatId).chain([SeatId(255)]).filter(|s| *s != seat) {
+                candidates.push((other, legal[rng.below(legal.len())].clone()));
+            }
+            // A refused submission leaves the table as it was (checked at every fourth position).
+            let mut untouched_checked = n.positions % 4 != 0;
+            for (s, c) in candidates {
+                n.candidates += 1;
+                let accepted = t.game.check(t.mode, s, &c).is_ok();
+                let is_listed = s == seat && listed.contains(&c);
+                assert_eq!(
+                    accepted,
+                    is_listed,
+                    "seed {seed}, seat {s:?}, step of {:?}: {c:?} is {} but {} listed",
+                    t.records.len(),
+                    if accepted { "accepted" } else { "refused" },
+                    if is_listed { "is" } else { "not" },
+                );
+                if !accepted {
+                    n.refused += 1;
+                    if !untouched_checked {
+                        untouched_checked = true;
+                        let before = (t.digest(), t.records.len(), t.entries.len());
+                        assert!(t.submit(s, Act::Game(c.clone())).is_err());
+                        assert_eq!((t.digest(), t.records.len(), t.entries.len()), before, "{c:?} changed the table");
+                    }
+                }
+            }
+            let a = legal[rng.below(legal.len())].clone();
+            t.submit(seat, Act::Game(a)).expect("a listed action applies");
+        }
+        assert!(t.game.is_over(), "seed {seed}: no end");
+    }
+    n
+}
+
+#[test]
+fn battle_of_the_nations_every_listed_action_is_accepted_and_every_accepted_one_listed() {
+    for variant in ["beginner.ron", "advanced.ron"] {
+        let path = common::scenario_path().with_file_name(variant);
+        let sc = std::sync::Arc::new(grognard::games::botn::Scenario::load(&path).unwrap());
+        let n = both_ways(cases(500), |seed| grognard::games::botn::table_on(sc.clone(), seed, Mode::Enforced), 2);
+        println!("legality both ways, Battle of the Nations {variant}: {n:?}");
+        assert!(n.games >= 1 && n.refused > 0);
+    }
+}
+
+#[test]
+fn victory_and_glory_every_listed_action_is_accepted_and_every_accepted_one_listed() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
+    let sc = std::sync::Arc::new(grognard::games::vg::VgScenario::load(&path).unwrap());
+    for solo in [None, Some(grognard::games::vg::Player::France), Some(grognard::games::vg::Player::Britain)] {
+        let n = both_ways(cases(340), |seed| grognard::games::vg::table_on(sc.clone(), seed, solo), 2);
+        println!("legality both ways, Victory & Glory (solo {solo:?}): {n:?}");
+        assert!(n.games >= 1 && n.refused > 0);
+    }
+}
