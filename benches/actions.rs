@@ -3,9 +3,9 @@
 //! Run with `cargo bench --no-default-features`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use grognard::cli::play_game;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::table::Act;
+use grognard::games::botn::play_game;
 use grognard::games::botn::{self, Scenario, ai, ai::Player};
 use std::path::Path;
 use std::sync::Arc;
@@ -67,7 +67,8 @@ fn benches(c: &mut Criterion) {
     for level in Player::COMPUTER {
         c.bench_function(&format!("computer decision ({}), busiest position", level.label()), |b| {
             let mut rng = grognard::engine::rng::TableRng::from_seed(1);
-            b.iter(|| ai::choose(&mid, &legal, level, &mut rng))
+            let seat = grognard::engine::seats::Viewer::Seat(mid.active_seat().unwrap());
+            b.iter(|| ai::choose(|| mid.observe(seat), &legal, level, &mut rng))
         });
     }
     // Victory & Glory: a complete game, random against random and the solo AI against random.

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod engine;
 pub mod games;
+pub mod registry;
 
 #[cfg(feature = "gui")]
 pub mod table;

@@ -71,10 +71,10 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
                 "4",
                 "--seed",
                 "7",
-                "--french",
-                french,
-                "--allied",
-                allied,
+                "--player",
+                &format!("french={french}"),
+                "--player",
+                &format!("allied={allied}"),
                 "--save-dir",
             ])
             .arg(tmp.path())
@@ -148,7 +148,7 @@ fn victory_and_glory_simulate_validate_and_replay() {
         let mut cmd = grognard();
         cmd.arg("simulate").arg(&scenario).args(["--games", "3", "--seed", "4", "--save-dir"]).arg(tmp.path());
         if let Some(s) = solo {
-            cmd.args(["--solo", s]);
+            cmd.args(["--player", &format!("{s}=solo")]);
         }
         let out = cmd.output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

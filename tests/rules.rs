@@ -115,8 +115,20 @@ fn army_card_date_and_missing_markers() {
 
 #[test]
 fn first_turn_needs_an_army_card_first() {
-    // Game Play [2]: in the first turn an army card before actions 2, 3, 4.
-    let t = after_draft(8);
+    // Game Play [2]: in the first turn an army card must be laid out before actions 2, 3 and 4.
+    let mut t = after_draft(8);
+    let l = legal(&t);
+    assert!(l.iter().any(|a| matches!(a, Action::LayOutArmyCard { .. })));
+    let marmont = army(&t, "Marmont");
+    t.submit(FRENCH, Act::Game(Action::LayOutArmyCard { army: marmont, skip: vec![] })).unwrap();
+    t.game.hands[0].push(HandCard::Scout);
+    t.game.scout_supply -= 1;
+    let (marker, _) = t.game.markers_on_board(marmont).next().unwrap();
+    let scout = Action::PlayScoutCard { marker };
+    assert!(legal(&t).contains(&scout), "after the army card, marker actions are offered");
+    // The same board in a first turn whose army card is not yet laid out: only army cards,
+    // time cards and draws are offered, and a scout card is refused naming the rule.
+    t.game.army_card_this_turn = false;
     let l = legal(&t);
     assert!(
         l.iter().all(|a| matches!(
@@ -125,7 +137,11 @@ fn first_turn_needs_an_army_card_first() {
         )),
         "{l:?}"
     );
-    assert!(l.iter().any(|a| matches!(a, Action::LayOutArmyCard { .. })));
+    let err = t.game.check(t.mode, FRENCH, &scout).unwrap_err();
+    assert_eq!(err, BotnError::FirstTurnArmyCard);
+    // From the second turn on the restriction is gone.
+    t.game.had_first_turn[0] = true;
+    assert!(legal(&t).contains(&scout));
 }
 
 #[test]
@@ -234,7 +250,15 @@ fn placing_an_army_scores_and_clears_the_field() {
     assert_eq!(t.game.vp, [vp[0], vp[1] + 1]);
     assert_eq!(t.game.time, time + 2, "scout card +1 and own army placed +1");
     assert_eq!(t.game.scouts_in_hand(Side::Allied), 1, "a scout card for the placed army");
-    // 2. Never remove all markers of an army: the placed army has none left to remove.
+    // The placed army's markers are all gone: none is left to play a card on.
+    assert_eq!(t.game.markers_on_board(langeron).count(), 0);
+    assert!(
+        !legal(&t)
+            .iter()
+            .any(|a| matches!(a, Action::PlayScoutCard { marker } | Action::PlayTerrainCard { marker, .. }
+            if t.game.markers[*marker as usize].army == langeron)),
+        "no card is offered on a placed army's markers"
+    );
 }
 
 #[test]
@@ -280,8 +304,16 @@ fn time_bar_reveals_missions_and_ends_the_game() {
     t.game.time = 4;
     t.submit(FRENCH, Act::Game(Action::PlayTimeCard { card: time_card })).unwrap();
     assert_eq!(t.game.time_label(), "15.10.");
+    // "Napoléon must reveal a Mission Card": one of his choice, before play goes on.
+    assert_eq!(t.game.active_seat(), Some(FRENCH));
+    let hidden = t.game.missions.clone();
+    let offered: Vec<Action> = legal(&t);
+    assert_eq!(offered, hidden.iter().map(|&m| Action::RevealMission(m)).collect::<Vec<_>>());
+    let chosen = hidden[2];
+    t.submit(FRENCH, Act::Game(Action::RevealMission(chosen))).unwrap();
     assert_eq!(t.game.revealed, 1);
-    assert!(t.game.missions_as_seen(grognard::engine::seats::Viewer::Seat(ALLIED))[0].is_some());
+    let allied_view = t.game.observe(grognard::engine::seats::Viewer::Seat(ALLIED));
+    assert_eq!(allied_view.missions.iter().flatten().collect::<Vec<_>>(), vec![&chosen], "the chosen card is shown");
     assert!(t.game.out_of_game.contains(&time_card), "a played time card leaves the game");
     t.game.time = t.game.sc.last_date_index() as u8;
     t.submit(FRENCH, Act::Game(Action::PlayTimeCard { card: time_card2 })).unwrap();

@@ -2,6 +2,7 @@
 //! accepted, every game ends after nine rounds, and the log replays to the same digest.
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::Game;
+use grognard::engine::seats::Viewer;
 use grognard::engine::table::{Act, Table};
 use grognard::games::vg::ai::{VgPlayer, choose};
 use grognard::games::vg::{self, Player, Vg, VgScenario};
@@ -24,7 +25,7 @@ fn play(sc: Arc<VgScenario>, seed: u64, solo: Option<Player>, players: [VgPlayer
         t.game.legal_actions(t.mode, &mut legal);
         assert!(!legal.is_empty(), "seed {seed}: dead end at {:?} {:?}", t.game.phase, t.game.pending.first());
         let seat = t.game.active_seat().unwrap();
-        let a = choose(&t.game, &legal, players[seat.0 as usize], &mut rng);
+        let a = choose(|| t.game.observe(Viewer::Seat(seat)), &legal, players[seat.0 as usize], &mut rng);
         if let Err(e) = t.submit(seat, Act::Game(a.clone())) {
             panic!("seed {seed}: listed action {a:?} refused: {e}");
         }

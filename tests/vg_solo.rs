@@ -2,7 +2,7 @@
 //! campaign mode of section XVI.
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::Game;
-use grognard::engine::seats::SeatId;
+use grognard::engine::seats::{SeatId, Viewer};
 use grognard::engine::table::{Act, Table};
 use grognard::games::vg::ai::{self, VgPlayer, choose, influence_target, recruit_target};
 use grognard::games::vg::data::UnitKind;
@@ -54,7 +54,12 @@ fn the_ai_plays_seven_cards_the_first_and_the_last() {
     while t.game.round < 2 {
         let s = t.game.active_seat().unwrap();
         let l = legal(&t);
-        let a = choose(&t.game, &l, if s == FR { VgPlayer::Solo } else { VgPlayer::Random }, &mut rng);
+        let a = choose(
+            || t.game.observe(Viewer::Seat(s)),
+            &l,
+            if s == FR { VgPlayer::Solo } else { VgPlayer::Random },
+            &mut rng,
+        );
         if matches!(a, Action::PlayCard { .. } | Action::PlayCampaign { .. }) && t.game.round == 1 {
             cards_by.push(s.0);
         }
@@ -78,7 +83,12 @@ fn a_campaign_the_ai_cannot_fight_goes_to_the_player() {
     t.game.deck.retain(|&c| c != nile);
     t.game.hands[1] = vec![nile];
     assert!(t.game.campaign_disadvantages_ai(nile));
-    let a = choose(&t.game, &legal(&t), VgPlayer::Solo, &mut TableRng::from_seed(1));
+    let a = choose(
+        || t.game.observe(Viewer::Seat(t.game.active_seat().unwrap())),
+        &legal(&t),
+        VgPlayer::Solo,
+        &mut TableRng::from_seed(1),
+    );
     assert_eq!(a, Action::SoloGiveCampaign { card: nile });
     t.submit(BR, Act::Game(a)).unwrap();
     assert!(t.game.in_front[Player::France.index()].contains(&nile));
@@ -101,7 +111,12 @@ fn the_ai_takes_the_text_that_is_better_for_it() {
         let c = card(&t, "Napoleon Takes Command in Italy");
         t.game.deck.retain(|&x| x != c);
         t.game.hands[ai.index()] = vec![c];
-        let a = choose(&t.game, &legal(&t), VgPlayer::Solo, &mut TableRng::from_seed(1));
+        let a = choose(
+            || t.game.observe(Viewer::Seat(t.game.active_seat().unwrap())),
+            &legal(&t),
+            VgPlayer::Solo,
+            &mut TableRng::from_seed(1),
+        );
         assert_eq!(a, Action::PlayCard { card: c, text: want }, "AI {ai:?}");
     }
 }
@@ -125,7 +140,12 @@ fn influence_example_1_round_four_scandinavia_then_egypt() {
     // Through the rules: the AI's bottom text of two influence cubes.
     t.game.pending.push(Pending::PlaceInfluence { player: Player::Britain, left: 2 });
     for want in ["Scandinavia", "Egypt"] {
-        let a = choose(&t.game, &legal(&t), VgPlayer::Solo, &mut TableRng::from_seed(1));
+        let a = choose(
+            || t.game.observe(Viewer::Seat(t.game.active_seat().unwrap())),
+            &legal(&t),
+            VgPlayer::Solo,
+            &mut TableRng::from_seed(1),
+        );
         assert_eq!(a, Action::PlaceInfluence(nation(&t, want)));
         t.submit(BR, Act::Game(a)).unwrap();
     }
@@ -154,7 +174,12 @@ fn influence_example_2_round_seven_france_twice() {
     set_cubes(&mut t, &cubes);
     t.game.pending.push(Pending::PlaceInfluence { player: Player::Britain, left: 2 });
     for _ in 0..2 {
-        let a = choose(&t.game, &legal(&t), VgPlayer::Solo, &mut TableRng::from_seed(1));
+        let a = choose(
+            || t.game.observe(Viewer::Seat(t.game.active_seat().unwrap())),
+            &legal(&t),
+            VgPlayer::Solo,
+            &mut TableRng::from_seed(1),
+        );
         assert_eq!(a, Action::PlaceInfluence(nation(&t, "France")));
         t.submit(BR, Act::Game(a)).unwrap();
     }

@@ -106,3 +106,48 @@ pub fn simulate<G: Game, V: serde::Serialize>(
     run.seconds = start.elapsed().as_secs_f64();
     Ok(run)
 }
+
+/// The hidden `autoplay` command (tests of the journal): random legal actions on `table`, each
+/// appended to a journal at `journal_path` and printed as `applied N digest D`.
+pub fn journal_autoplay<G: Game>(
+    mut table: Table<G>,
+    save: SaveFile<G::Action>,
+    journal_path: &Path,
+    seed: u64,
+    max: u64,
+    delay_ms: u64,
+) -> i32 {
+    use crate::engine::journal::{Journal, JournalLine};
+    use crate::engine::table::Record;
+    let mut journal = match Journal::create(journal_path, &save) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("{}: {e}", journal_path.display());
+            return 1;
+        }
+    };
+    let mut chooser = crate::engine::rng::TableRng::from_seed(seed);
+    let mut legal = Vec::new();
+    let mut applied = 0;
+    while applied < max && !table.game.is_over() {
+        table.game.legal_actions(table.mode, &mut legal);
+        let Some(seat) = table.game.active_seat() else { break };
+        // One legal action at random; a single one is taken without drawing, as the players do.
+        let action = if legal.len() == 1 { legal[0].clone() } else { legal[chooser.below(legal.len())].clone() };
+        let act = Act::Game(action);
+        if let Err(e) = table.submit(seat, act.clone()) {
+            eprintln!("a listed action was refused: {e}");
+            return 1;
+        }
+        if let Err(e) = journal.append(&JournalLine::Applied(Record { seat, act })) {
+            eprintln!("{}: {e}", journal_path.display());
+            return 1;
+        }
+        applied += 1;
+        println!("applied {applied} digest {}", table.digest());
+        if delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        }
+    }
+    0
+}

@@ -2,9 +2,33 @@
 //! decision point, a check that names the broken rule, and an apply that cannot fail after it.
 
 use crate::engine::rng::TableRng;
-use crate::engine::seats::SeatId;
+use crate::engine::seats::{SeatId, Viewer};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
+
+/// A game's scenario data shared by a table and the views of it: equal when it is the same data
+/// (the same `Arc`), so a view compares by what it shows, never by the scenario's contents.
+#[derive(Clone)]
+pub struct Shared<T>(pub std::sync::Arc<T>);
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Shared(..)")
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// Enforced: only the rules' legal actions are accepted. Sandbox: any piece may also be moved,
 /// flipped or drawn by hand; every such move is logged and saved like any action.
@@ -27,6 +51,8 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     type Event: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static;
     type Error: NamesRule + Clone + Send + Sync + 'static;
+    /// What one viewer may see of the table (see `observe`).
+    type View: Clone + Debug + PartialEq + Serialize + Send + Sync + 'static;
 
     /// The names of the seats, in seat order.
     fn seat_names(&self) -> &'static [&'static str];
@@ -40,6 +66,10 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// Carries out a checked action. Returns true when it is a commit point (a draw, a reveal, a
     /// shuffle, the hand-over to the other seat): undo never goes back across one.
     fn apply(&mut self, seat: SeatId, action: &Self::Action, events: &mut Vec<Self::Event>) -> bool;
+    /// What `viewer` may see: the public table and that seat's own secrets, nothing else. The one
+    /// gate for hidden information: panels, the entity mirror, computer players and the network
+    /// read the game through it.
+    fn observe(&self, viewer: Viewer) -> Self::View;
     fn rng(&mut self) -> &mut TableRng;
     fn is_over(&self) -> bool;
     fn winner(&self) -> Option<SeatId>;

@@ -62,7 +62,8 @@ fn computer_moves(
     }
     // Its own chooser RNG: the table's RNG is the game's chance and must not be touched.
     let rng = rng.get_or_insert_with(|| TableRng::from_seed(table.0.seed ^ 0xc0ff_ee00));
-    let action = ai::choose(game, &legal, level, rng);
+    // The computer decides on what its seat may see.
+    let action = ai::choose(|| game.observe(crate::engine::seats::Viewer::Seat(seat)), &legal, level, rng);
     info!("computer ({}) at {:?}: {}", level.label(), game.step, crate::games::botn::text::action_label(game, &action));
     requests.write(Request::Act { seat, act: Act::Game(action) });
 }

@@ -33,6 +33,10 @@ pub enum Action {
     DrawFaceUp { card: CardId },
     /// 7. Draw an Action Card from the blind pile.
     DrawBlind,
+    /// Time bar: the time indicator passed a date; Napoléon reveals this mission card of his.
+    RevealMission(MissionId),
+    /// Place armies: of the armies with their last marker on one field, this one is placed.
+    PlaceArmy { army: ArmyId },
     /// Further rules: Napoléon or Schwarzenberg, just placed, becomes this unit type.
     ChooseUnit { army: ArmyId, unit: UnitType },
     /// Hand limit at the end of the turn: discard a card.
@@ -135,6 +139,12 @@ pub enum BotnError {
     SandboxOnly,
     #[error("no such piece, field or card")]
     NoSuchThing,
+    #[error("that is not one of Napoléon's hidden mission cards")]
+    NotHiddenMission,
+    #[error("{army} is not one of the armies whose last marker shares the field")]
+    NotPlacing { army: String },
+    #[error("with all his armies placed Napoléon only draws action cards (or ends his turn)")]
+    NapoleonOnlyDraws,
     #[error("the game is over")]
     GameOver,
 }
@@ -170,6 +180,9 @@ impl NamesRule for BotnError {
             NotFirstOfFace { .. } => "Grognard: identical cards",
             NoSuchThing => "Grognard: the table",
             GameOver => "End of the game",
+            NotHiddenMission => "Time bar and scoring",
+            NotPlacing { .. } => "Further rules: only one Army may be placed on each field",
+            NapoleonOnlyDraws => "Official FAQ: Napoléon with all his armies placed",
         }
     }
 }

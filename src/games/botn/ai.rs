@@ -1,16 +1,16 @@
 //! Computer players for Battle of the Nations: a random player (for fuzzing and benchmarks) and a
 //! computer opponent at three strengths. All choose only from `legal_actions`, so they can never
-//! make an illegal move, and all judge positions only by what their seat may see: the Allied
-//! player does not peek at Napoléon's hidden missions, and a look-ahead never counts a mission
-//! that the look-ahead itself revealed.
+//! make an illegal move, and all decide on their seat's view (`Game::observe`): the Allied
+//! player does not know Napoléon's hidden missions, and a look-ahead plays on a sample of what
+//! the seat cannot see (the pile, the other hand, hidden missions), never on the real table.
 
 use super::actions::Action;
 use super::data::Side;
+use super::observe::BotnView;
 use super::state::{ArmyId, Botn, HandCard, Step, seat_of, side_of};
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
-use crate::engine::seats::Viewer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Player {
@@ -38,16 +38,17 @@ impl Player {
     }
 }
 
-/// Picks an action for the active seat (`legal` must be the current legal list, non-empty).
-pub fn choose(game: &Botn, legal: &[Action], player: Player, rng: &mut TableRng) -> Action {
+/// Picks an action for the deciding seat from its view (`legal` must be the current legal list,
+/// non-empty). The view is asked for only when the player judges positions.
+pub fn choose(view: impl FnOnce() -> BotnView, legal: &[Action], player: Player, rng: &mut TableRng) -> Action {
     if legal.len() == 1 {
         return legal[0].clone();
     }
     match player {
         Player::Random => legal[rng.below(legal.len())].clone(),
         Player::Easy if rng.below(2) == 0 => legal[rng.below(legal.len())].clone(),
-        Player::Easy | Player::Normal => search(game, legal, 1, rng),
-        Player::Hard => search(game, legal, 2, rng),
+        Player::Easy | Player::Normal => search(&view(), legal, 1, rng),
+        Player::Hard => search(&view(), legal, 2, rng),
     }
 }
 
@@ -61,10 +62,10 @@ struct Target {
     weight: f32,
 }
 
-fn targets(game: &Botn, side: Side) -> Vec<Target> {
-    let viewer = Viewer::Seat(seat_of(side));
-    let seen: Vec<_> = game.missions_as_seen(viewer).into_iter().flatten().collect();
-    let hidden = game.missions.len() - seen.len();
+fn targets(view: &BotnView) -> Vec<Target> {
+    let game = view;
+    let seen: Vec<_> = view.missions.iter().flatten().copied().collect();
+    let hidden = view.missions.len() - seen.len();
     let mut out: Vec<Target> = seen
         .iter()
         .map(|&m| {
@@ -84,14 +85,12 @@ fn targets(game: &Botn, side: Side) -> Vec<Target> {
     out
 }
 
-fn deciding_side(game: &Botn) -> Side {
-    game.active_seat().map(side_of).unwrap_or(game.active)
-}
-
-/// Best action by the position it leads to, looking `depth` of the same seat's decisions ahead.
-fn search(game: &Botn, legal: &[Action], depth: u8, rng: &mut TableRng) -> Action {
-    let side = deciding_side(game);
-    let known = targets(game, side);
+/// Best action by the position it leads to, looking `depth` of the same seat's decisions ahead,
+/// on one sample of what the seat cannot see.
+fn search(view: &BotnView, legal: &[Action], depth: u8, rng: &mut TableRng) -> Action {
+    let side = view.side().unwrap_or(view.active);
+    let known = targets(view);
+    let game = &view.sample(rng);
     let mut scored: Vec<(f32, &Action)> = legal
         .iter()
         .map(|a| {

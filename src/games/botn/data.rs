@@ -471,12 +471,7 @@ impl Scenario {
     }
 }
 
-/// The default game: the beginner scenario in the scenarios folder next to the working directory
-/// (or `$GROGNARD_SCENARIOS`).
+/// The default game: the beginner scenario.
 pub fn default_scenario_path() -> PathBuf {
-    let root = std::env::var_os("GROGNARD_SCENARIOS").map(PathBuf::from).unwrap_or_else(|| {
-        let here = PathBuf::from("scenarios");
-        if here.exists() { here } else { PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios") }
-    });
-    root.join(GAME_ID).join("beginner.ron")
+    crate::registry::scenarios_root().join(GAME_ID).join("beginner.ron")
 }

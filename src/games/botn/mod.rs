@@ -5,6 +5,8 @@
 pub mod actions;
 pub mod ai;
 pub mod data;
+pub mod entry;
+pub mod observe;
 pub mod plugin;
 pub mod rules;
 pub mod state;
@@ -12,6 +14,8 @@ pub mod text;
 
 pub use actions::{Action, BotnError, SandboxAction};
 pub use data::{Scenario, Side};
+pub use entry::{Entry, play_game};
+pub use observe::BotnView;
 pub use rules::{Event, setup};
 pub use state::Botn;
 

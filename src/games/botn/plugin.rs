@@ -18,6 +18,8 @@ pub enum BotnPhase {
     Discard,
     Fight,
     Scoring,
+    /// Two armies' last markers share a field: the active player picks the one placed.
+    PlaceArmy,
     GameOver,
 }
 
@@ -27,6 +29,7 @@ impl From<Step> for BotnPhase {
             Step::MissionDraft => BotnPhase::Preparation,
             Step::Actions => BotnPhase::Actions,
             Step::ChooseUnit => BotnPhase::ChooseUnit,
+            Step::PlaceArmy => BotnPhase::PlaceArmy,
             Step::Discard => BotnPhase::Discard,
             Step::Fight => BotnPhase::Fight,
             Step::Scoring => BotnPhase::Scoring,

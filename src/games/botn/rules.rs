@@ -199,6 +199,8 @@ pub fn setup(sc: Arc<Scenario>, seed: u64) -> (Botn, Vec<Event>) {
         mission_piles,
         missions,
         revealed: 0,
+        reveals_due: 0,
+        placing: Vec::new(),
         draft_pair: Vec::new(),
         drafted: Vec::new(),
         pending_units: Vec::new(),
@@ -596,7 +598,7 @@ impl Botn {
         self.advance_time(1, events)
     }
 
-    /// Moves the time indicator; returns true when a mission was revealed (a commit point).
+    /// Moves the time indicator; returns true when a mission reveal became due (a commit point).
     fn advance_time(&mut self, steps: u8, events: &mut Vec<Event>) -> bool {
         let mut revealed = false;
         for _ in 0..steps {
@@ -605,13 +607,25 @@ impl Botn {
             }
             self.time += 1;
             events.push(Event::TimeAdvanced { to: self.time });
-            if self.sc.time[self.time as usize].reveals_mission && (self.revealed as usize) < self.missions.len() {
-                events.push(Event::MissionRevealed { mission: self.missions[self.revealed as usize] });
-                self.revealed += 1;
+            // "Napoléon must reveal a Mission Card": one of his choice, asked before play goes on.
+            if self.sc.time[self.time as usize].reveals_mission
+                && ((self.revealed + self.reveals_due) as usize) < self.missions.len()
+            {
+                self.reveals_due += 1;
                 revealed = true;
             }
         }
         revealed
+    }
+
+    /// Reveals mission `m`: it moves to the end of the revealed ones, so `missions[..revealed]`
+    /// stay the revealed cards in the order they were shown.
+    fn reveal_mission(&mut self, m: MissionId, events: &mut Vec<Event>) {
+        let i = self.missions.iter().position(|&x| x == m).expect("checked: an unrevealed mission");
+        self.missions.swap(self.revealed as usize, i);
+        self.revealed += 1;
+        self.reveals_due -= 1;
+        events.push(Event::MissionRevealed { mission: m });
     }
 
     fn move_marker(&mut self, marker: MarkerId, to: SpaceId, events: &mut Vec<Event>) {
@@ -629,15 +643,44 @@ impl Botn {
 
     /// Place armies: every army down to one marker becomes the army on that field, clearing it;
     /// repeated until none is left (the cascade may place the other side's armies too).
+    /// When two armies have their last marker on the same field, only one may be placed there
+    /// ("Only one Army may be placed on each field"): the active player, who checks the cascade,
+    /// chooses which (`Step::PlaceArmy`); the other's last marker is cleared with the field.
     fn place_armies(&mut self, events: &mut Vec<Event>) -> bool {
         let mut commit = false;
         loop {
-            let next = (0..self.armies.len() as ArmyId).find(|&a| {
+            let due = self.armies_due();
+            let Some(&(army, field)) = due.first() else { break };
+            let rivals: Vec<ArmyId> = due.iter().filter(|(_, f)| *f == field).map(|(a, _)| *a).collect();
+            if rivals.len() > 1 {
+                self.placing = rivals;
+                self.step = Step::PlaceArmy;
+                return true;
+            }
+            commit |= self.place_army(army, field, events);
+        }
+        if !self.pending_units.is_empty() {
+            self.step = Step::ChooseUnit;
+        }
+        commit
+    }
+
+    /// Armies down to their last marker on the board, with its field, in army order.
+    fn armies_due(&self) -> Vec<(ArmyId, SpaceId)> {
+        (0..self.armies.len() as ArmyId)
+            .filter(|&a| {
                 let s = &self.armies[a as usize];
                 s.card_played && s.at.is_none() && !s.eliminated && self.markers_on_board(a).count() == 1
-            });
-            let Some(army) = next else { break };
-            let (_, field) = self.markers_on_board(army).next().expect("one marker");
+            })
+            .map(|a| (a, self.markers_on_board(a).next().expect("one marker").1))
+            .collect()
+    }
+
+    /// Exchanges `army`'s last marker on `field` for the army: the field is cleared, points, a
+    /// scout card and time for an own army; armies left with no marker go out of play.
+    fn place_army(&mut self, army: ArmyId, field: SpaceId, events: &mut Vec<Event>) -> bool {
+        let mut commit = false;
+        {
             let cleared: Vec<MarkerId> = self.markers_at(field).collect();
             for &m in &cleared {
                 let ms = &mut self.markers[m as usize];
@@ -672,9 +715,6 @@ impl Botn {
                 }
             }
         }
-        if !self.pending_units.is_empty() {
-            self.step = Step::ChooseUnit;
-        }
         commit
     }
 
@@ -705,8 +745,9 @@ impl Botn {
 
     fn end_turn(&mut self, events: &mut Vec<Event>) -> bool {
         let mut commit = false;
-        // Official FAQ: Napoléon with all his armies placed advances the time indicator one space.
-        if self.active == Side::French && self.napoleon_done() && !self.past_last_date() {
+        // Official FAQ: Napoléon with all his armies placed advances the time indicator one space,
+        // "if 19.10. has not been reached".
+        if self.active == Side::French && self.napoleon_done() && (self.time as usize) < self.sc.last_date_index() {
             events.push(Event::NapoleonWaits);
             commit |= self.advance_time(1, events);
         }
@@ -958,12 +999,16 @@ impl Game for Botn {
     type Action = Action;
     type Event = Event;
     type Error = BotnError;
+    type View = super::observe::BotnView;
 
     fn seat_names(&self) -> &'static [&'static str] {
         &["Napoléon (French)", "Schwarzenberg (Allied)"]
     }
 
     fn active_seat(&self) -> Option<SeatId> {
+        if self.reveals_due > 0 {
+            return Some(seat_of(Side::French));
+        }
         match self.step {
             Step::GameOver => None,
             Step::MissionDraft => Some(seat_of(Side::French)),
@@ -977,6 +1022,10 @@ impl Game for Botn {
 
     fn legal_actions(&self, _mode: Mode, out: &mut Vec<Action>) {
         out.clear();
+        if self.reveals_due > 0 {
+            out.extend(self.missions[self.revealed as usize..].iter().map(|&m| Action::RevealMission(m)));
+            return;
+        }
         match self.step {
             Step::GameOver => {}
             Step::MissionDraft => {
@@ -990,6 +1039,7 @@ impl Game for Botn {
                     out.extend(self.draft_pair.iter().map(|&m| Action::KeepMission(m)));
                 }
             }
+            Step::PlaceArmy => out.extend(self.placing.iter().map(|&army| Action::PlaceArmy { army })),
             Step::ChooseUnit => {
                 let army = self.pending_units[0];
                 for unit in [UnitType::Infantry, UnitType::Cavalry, UnitType::Artillery] {
@@ -1051,7 +1101,24 @@ impl Game for Botn {
         if seat != active_seat {
             return Err(BotnError::NotYourTurn { active: self.seat_names()[active_seat.0 as usize] });
         }
+        if self.reveals_due > 0 || matches!(action, Action::RevealMission(_)) {
+            return match action {
+                Action::RevealMission(m) if self.reveals_due > 0 => {
+                    if self.missions[self.revealed as usize..].contains(m) {
+                        Ok(())
+                    } else {
+                        Err(BotnError::NotHiddenMission)
+                    }
+                }
+                Action::RevealMission(_) => Err(BotnError::NotHiddenMission),
+                _ => Err(BotnError::WrongStep {
+                    wanted: "that",
+                    now: "Napoléon must first reveal a mission card of his choice",
+                }),
+            };
+        }
         let step_name = match self.step {
+            Step::PlaceArmy => "the active player chooses which army is placed on the shared field",
             Step::MissionDraft => "Napoléon is choosing his missions",
             Step::Actions => "the active player is taking actions",
             Step::ChooseUnit => "a placed army's unit type must be chosen first",
@@ -1079,6 +1146,15 @@ impl Game for Botn {
                     return Err(BotnError::NotInDraft);
                 }
             }
+            Action::PlaceArmy { army } => {
+                if self.step != Step::PlaceArmy {
+                    return Err(wrong("choosing the army placed"));
+                }
+                if !self.placing.contains(army) {
+                    return Err(BotnError::NotPlacing { army: self.army_label(*army) });
+                }
+            }
+            Action::RevealMission(_) => unreachable!("handled above"),
             Action::ChooseUnit { army, unit } => {
                 if self.step != Step::ChooseUnit {
                     return Err(wrong("choosing a unit type"));
@@ -1126,6 +1202,12 @@ impl Game for Botn {
                 }
             }
             _ if self.step != Step::Actions => return Err(wrong("an action")),
+            // Official FAQ: with all his armies placed Napoléon only takes action cards.
+            Action::DrawFaceUp { .. } | Action::DrawBlind | Action::Pass | Action::SwapFaceUp => {}
+            _ if side == Side::French && self.napoleon_done() => return Err(BotnError::NapoleonOnlyDraws),
+            _ => {}
+        }
+        match action {
             Action::LayOutArmyCard { army, skip } => self.check_army_card(*army, skip)?,
             Action::PlayTerrainCard { card, marker } => {
                 self.first_turn_block()?;
@@ -1252,9 +1334,7 @@ impl Game for Botn {
                     return Err(BotnError::RowNotStale);
                 }
             }
-            Action::Sandbox(_) => {
-                unreachable!("handled above")
-            }
+            _ => {} // checked above
         }
         Ok(())
     }
@@ -1291,14 +1371,26 @@ impl Game for Botn {
                 if self.drafted.len() == 2 || piles_left == 0 {
                     // The left-over mission cards are removed from the game; play begins.
                     self.mission_piles.iter_mut().for_each(Vec::clear);
-                    // Missions are revealed in district order, whatever order they were kept in.
-                    let sc = self.sc.clone();
-                    self.missions.sort_by_key(|&m| district_index(sc.missions[m as usize].def.district));
                     self.step = Step::Actions;
                     events.push(Event::TurnBegan { side: Side::French, turn: 1 });
                     return true;
                 }
                 return false;
+            }
+            Action::RevealMission(m) => {
+                self.reveal_mission(*m, events);
+                return true; // a reveal
+            }
+            Action::PlaceArmy { army } => {
+                let (_, field) = self.markers_on_board(*army).next().expect("checked: down to one marker");
+                self.placing.clear();
+                self.step = Step::Actions;
+                commit |= self.place_army(*army, field, events);
+                commit |= self.place_armies(events);
+                if self.step == Step::Actions {
+                    commit |= self.after_action(events);
+                }
+                return commit;
             }
             Action::ChooseUnit { army, unit } => {
                 self.armies[*army as usize].chosen_unit = Some(*unit);
@@ -1440,6 +1532,10 @@ impl Game for Botn {
         }
         commit |= self.after_action(events);
         commit
+    }
+
+    fn observe(&self, viewer: crate::engine::seats::Viewer) -> Self::View {
+        self.view_for(viewer)
     }
 
     fn rng(&mut self) -> &mut TableRng {

@@ -28,6 +28,9 @@ pub enum Step {
     Actions,
     /// Napoléon or Schwarzenberg was placed: its owner chooses its unit type.
     ChooseUnit,
+    /// Two armies have their last marker on the same field: the active player chooses the one
+    /// placed ("Only one Army may be placed on each field").
+    PlaceArmy,
     /// End of a turn with more than 8 cards in hand: discard down to 8.
     Discard,
     /// Fight on 16.10. or 18.10.: an army touching several enemies deals its point to one of them,
@@ -129,12 +132,17 @@ pub struct Botn {
     pub out_of_game: Vec<CardId>,
     /// Each district's shuffled mission cards not yet dealt.
     pub mission_piles: Vec<Vec<MissionId>>,
-    /// Napoléon's missions, in the order they will be revealed.
+    /// Napoléon's missions: the first `revealed` are face up, in the order he revealed them.
     pub missions: Vec<MissionId>,
     pub revealed: u8,
+    /// Dates passed whose mission card Napoléon has still to choose and reveal; this decision
+    /// comes before any other.
+    pub reveals_due: u8,
     /// The two cards of the district being drafted.
     pub draft_pair: Vec<MissionId>,
     pub drafted: Vec<District>,
+    /// Armies with their last marker on the same field, one of which the active player places.
+    pub placing: Vec<ArmyId>,
     /// Placed armies whose unit type the owner must choose.
     pub pending_units: Vec<ArmyId>,
     /// How many of the time bar's fight dates have been fought.

@@ -233,6 +233,11 @@ pub fn action_label(game: &Botn, action: &Action) -> String {
     let marker = |m: &u8| game.army_name(game.markers[*m as usize].army).to_string();
     match action {
         Action::DraftDistrict(d) => format!("Second mission from {d:?}"),
+        Action::RevealMission(m) => {
+            let m = &sc.missions[*m as usize];
+            format!("Reveal the mission {} ({}/{})", sc.field_name(m.field), m.def.french, m.def.allied)
+        }
+        Action::PlaceArmy { army } => format!("Place {} (the other army leaves the field)", game.army_name(*army)),
         Action::KeepMission(m) => {
             let m = &sc.missions[*m as usize];
             format!("Keep {} ({}/{})", sc.field_name(m.field), m.def.french, m.def.allied)
@@ -289,7 +294,14 @@ pub fn action_label(game: &Botn, action: &Action) -> String {
 pub fn prompt(game: &Botn) -> String {
     use super::state::Step;
     let who = game.active.name();
+    if game.reveals_due > 0 {
+        return "Napoléon: the time indicator passed a date — reveal a mission card of your choice".to_string();
+    }
     match game.step {
+        Step::PlaceArmy => format!(
+            "{who}: {} armies have their last marker on one field — choose the one placed there",
+            game.placing.len()
+        ),
         Step::MissionDraft if game.draft_pair.is_empty() => {
             format!("Napoléon: choose a district to take a second mission card from ({} of 2)", game.drafted.len() + 1)
         }

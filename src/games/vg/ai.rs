@@ -6,6 +6,7 @@
 
 use super::actions::Action;
 use super::data::{Effect, NationId, NationKind, Player, Who};
+use super::observe::VgView;
 use super::state::{CardId, Pending, Text, Vg};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
@@ -17,13 +18,16 @@ pub enum VgPlayer {
     Solo,
 }
 
-pub fn choose(game: &Vg, legal: &[Action], player: VgPlayer, rng: &mut TableRng) -> Action {
+/// Picks an action for the deciding seat from its view (asked for only by the solo AI): the AI
+/// plays on a sample of what it cannot see (the other hand, the deck, face-down units), never on
+/// the real table.
+pub fn choose(view: impl FnOnce() -> VgView, legal: &[Action], player: VgPlayer, rng: &mut TableRng) -> Action {
     if legal.len() == 1 {
         return legal[0].clone();
     }
     match player {
         VgPlayer::Random => legal[rng.below(legal.len())].clone(),
-        VgPlayer::Solo => solo_choice(game, legal, rng),
+        VgPlayer::Solo => solo_choice(&view().sample(rng), legal, rng),
     }
 }
 

@@ -4,7 +4,9 @@
 pub mod actions;
 pub mod ai;
 pub mod data;
+pub mod entry;
 pub mod miniatures;
+pub mod observe;
 pub mod plugin;
 pub mod rules;
 pub mod state;
@@ -12,6 +14,8 @@ pub mod text;
 
 pub use actions::{Action, VgError};
 pub use data::{Player, VgScenario};
+pub use entry::Entry;
+pub use observe::VgView;
 pub use state::Vg;
 
 use crate::engine::rules::Game;
@@ -19,7 +23,7 @@ use crate::engine::rules::Mode;
 use crate::engine::save::{LoadError, SaveFile, ScenarioRef};
 use crate::engine::scenario::DataError;
 use crate::engine::seats::SeatId;
-use crate::engine::table::{Act, Entry, Table};
+use crate::engine::table::{Act, Entry as LogEntry, Table};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -32,7 +36,7 @@ pub fn new_table(path: &Path, seed: u64, solo: Option<Player>) -> Result<Table<V
 pub fn table_on(sc: Arc<VgScenario>, seed: u64, solo: Option<Player>) -> Table<Vg> {
     let (game, events) = rules::setup(sc, seed);
     let mut t = Table::new(game, seed, Mode::Enforced);
-    t.entries.extend(events.into_iter().map(|event| Entry::Game { seat: SeatId(0), event }));
+    t.entries.extend(events.into_iter().map(|event| LogEntry::Game { seat: SeatId(0), event }));
     if let Some(ai) = solo {
         // The solo option is the log's first action, so saves and replays carry it.
         let seat = t.game.active_seat().expect("a new game has a seat to play");
@@ -81,6 +85,6 @@ pub fn play_game(
     let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x005e_ed0f_9a11);
     crate::engine::autoplay::play_out(table_on(sc, seed, solo), seed, max_actions, |game, legal, seat| {
         let who = if solo.map(rules::seat_of) == Some(seat) { VgPlayer::Solo } else { VgPlayer::Random };
-        ai::choose(game, legal, who, &mut chooser)
+        ai::choose(|| game.observe(crate::engine::seats::Viewer::Seat(seat)), legal, who, &mut chooser)
     })
 }

@@ -506,19 +506,31 @@ impl Vg {
 
     fn unit_may_join(&self, p: Player, u: UnitId, c: CampaignId) -> Result<(), &'static str> {
         let camp = &self.campaigns[c as usize];
+        self.unit_may_join_at(p, u, camp.region, camp.naval)
+    }
+
+    /// Whether `p`'s unit `u` may join a campaign in `region` (None: at sea).
+    fn unit_may_join_at(
+        &self,
+        p: Player,
+        u: UnitId,
+        region: Option<NationId>,
+        naval: bool,
+    ) -> Result<(), &'static str> {
         let kind = self.unit_kind(u);
         let nation = self.unit_nation(u);
         let spain = self.sc.nation_id("Spain");
         let france = self.sc.nation_id("France");
-        if camp.naval {
+        // "Spanish military units may only be used in campaigns in Spain and France": not at sea.
+        if Some(nation) == spain && (naval || (region != spain && region != france)) {
+            return Err("Spanish units fight only in Spain and France");
+        }
+        if naval {
             return if kind == UnitKind::Navy { Ok(()) } else { Err("only naval units fight at sea") };
         }
-        let region = camp.region.expect("a land campaign has a region");
+        let Some(region) = region else { return Err("a land campaign has a region") };
         if kind == UnitKind::Navy && !self.sc.nations[region as usize].naval {
             return Err("naval units may not be sent there");
-        }
-        if Some(nation) == spain && Some(region) != spain && Some(region) != france {
-            return Err("Spanish units fight only in Spain and France");
         }
         if Some(region) == spain
             && p == Player::Britain
@@ -703,18 +715,10 @@ impl Vg {
     pub fn campaign_disadvantages_ai(&self, card: CardId) -> bool {
         let Some(ai) = self.solo else { return false };
         let Some(camp) = &self.sc.cards[card as usize].campaign else { return false };
+        // XV a: the units each side could send, under the same limitations as a real commitment
+        // (naval units at sea, Spanish units only in Spain and France, ...).
         let fits = |p: Player| {
-            self.army(p)
-                .into_iter()
-                .filter(|&u| {
-                    let kind = self.unit_kind(u);
-                    if camp.naval {
-                        kind == UnitKind::Navy
-                    } else {
-                        kind != UnitKind::Navy || camp.region.is_some_and(|r| self.sc.nations[r as usize].naval)
-                    }
-                })
-                .count()
+            self.army(p).into_iter().filter(|&u| self.unit_may_join_at(p, u, camp.region, camp.naval).is_ok()).count()
         };
         let (mine, theirs) = (fits(ai), fits(ai.other()));
         mine == 0 || theirs >= 2 * mine
@@ -765,6 +769,7 @@ impl Game for Vg {
     type Action = Action;
     type Event = Event;
     type Error = VgError;
+    type View = super::observe::VgView;
 
     fn seat_names(&self) -> &'static [&'static str] {
         &["France", "Britain"]
@@ -1150,6 +1155,10 @@ impl Game for Vg {
         }
         self.advance(events);
         self.chance || self.active_seat() != before
+    }
+
+    fn observe(&self, viewer: crate::engine::seats::Viewer) -> Self::View {
+        self.view_for(viewer)
     }
 
     fn rng(&mut self) -> &mut TableRng {

@@ -1,0 +1,168 @@
+//! Battle of the Nations in the registry: validate, replay, simulate and the window.
+
+use super::ai::Player;
+use super::{Action, Botn, Scenario, ai, data, load_save, save_of, table_on};
+use crate::engine::autoplay::{play_out, simulate};
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::{SaveFile, looks_like_save};
+use crate::engine::seats::Viewer;
+use crate::engine::table::Table;
+use crate::registry::{GameEntry, SimOptions};
+use clap::ValueEnum;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The registry's handle on Battle of the Nations.
+pub struct Entry;
+
+/// One complete game between two players of the given kind; the decision RNG is separate from
+/// the table's, so the table's chance depends only on its own seed and the actions.
+pub fn play_game(
+    sc: Arc<Scenario>,
+    seed: u64,
+    players: [Player; 2],
+    max_actions: usize,
+) -> Result<Table<Botn>, String> {
+    let mut chooser = TableRng::from_seed(seed ^ 0x9e37_79b9_7f4a_7c15);
+    play_out(table_on(sc, seed, Mode::Enforced), seed, max_actions, |game, legal, seat| {
+        ai::choose(|| game.observe(Viewer::Seat(seat)), legal, players[seat.0 as usize], &mut chooser)
+    })
+}
+
+/// A seat named on the command line: french (Napoléon) or allied (Schwarzenberg).
+pub fn seat_named(name: &str) -> Option<usize> {
+    match name.to_ascii_lowercase().as_str() {
+        "french" | "france" | "napoleon" | "napoléon" => Some(0),
+        "allied" | "allies" | "schwarzenberg" => Some(1),
+        _ => None,
+    }
+}
+
+fn player_named(name: &str) -> Result<Player, String> {
+    Player::from_str(name, true).map_err(|_| format!("`{name}`: expected random, easy, normal (or ai) or hard"))
+}
+
+impl GameEntry for Entry {
+    fn id(&self) -> &'static str {
+        data::GAME_ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Battle of the Nations 1813"
+    }
+
+    fn default_scenario(&self) -> PathBuf {
+        data::default_scenario_path()
+    }
+
+    fn validate(&self, f: &Path, text: &str) -> Result<String, String> {
+        if looks_like_save(text) {
+            let save = SaveFile::<Action>::read(f).map_err(|e| e.to_string())?;
+            let table = load_save(&save, f).map_err(|e| format!("{}:1:1: {e}", f.display()))?;
+            return Ok(format!("save of {} actions, digest {}", table.records.len(), table.digest()));
+        }
+        if text.contains("game:") {
+            let sc = Scenario::load(f).map_err(|e| e.to_string())?;
+            return Ok(format!("scenario \"{}\", {} fields, {} armies", sc.name, sc.fields.len(), sc.armies.len()));
+        }
+        // A part file (board, armies, ...) is checked through the scenario files beside it.
+        let scenarios = crate::registry::scenarios_beside(f, self.id())?;
+        for s in &scenarios {
+            Scenario::load(s).map_err(|e| e.to_string())?;
+        }
+        Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
+    }
+
+    fn replay(&self, path: &Path) -> Result<String, String> {
+        let save = SaveFile::<Action>::read(path).map_err(|e| e.to_string())?;
+        let table = load_save(&save, path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(table.digest())
+    }
+
+    fn simulate(&self, path: &Path, o: &SimOptions) -> i32 {
+        let mut players = [Player::Random; 2];
+        let parsed = (|| -> Result<(), String> {
+            if let Some(p) = &o.players {
+                players = [player_named(p)?; 2];
+            }
+            for (seat, p) in &o.seats {
+                let i = seat_named(seat).ok_or_else(|| format!("--player {seat}=…: expected french or allied"))?;
+                players[i] = player_named(p)?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = parsed {
+            eprintln!("{e}");
+            return 2;
+        }
+        let sc = match Scenario::load(path) {
+            Ok(sc) => Arc::new(sc),
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        };
+        let run = simulate(
+            o.games,
+            o.seed,
+            o.save_dir.as_deref().map(|d| (d, "game")),
+            |game_seed| play_game(sc.clone(), game_seed, players, 5000),
+            |game_seed| table_on(sc.clone(), game_seed, Mode::Enforced),
+            save_of,
+            |game| game.vp,
+        );
+        let run = match run {
+            Ok(run) => run,
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        };
+        println!(
+            "{}",
+            serde_json::json!({"games": o.games, "french": players[0].label(), "allied": players[1].label(),
+                "french_wins": run.wins[0], "allied_wins": run.wins[1], "actions": run.actions, "errors": run.errors,
+                "games_per_sec": run.games_per_sec(o.games)})
+        );
+        if run.errors > 0 { 1 } else { 0 }
+    }
+
+    fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
+        match Scenario::load(scenario) {
+            Ok(sc) => {
+                let table = table_on(Arc::new(sc), seed, Mode::Enforced);
+                let save = save_of(&table);
+                crate::engine::autoplay::journal_autoplay(table, save, journal, seed, max, delay_ms)
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        }
+    }
+
+    #[cfg(feature = "gui")]
+    fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
+        let level = match o.level.as_deref().map(player_named).transpose() {
+            Ok(l) => l.unwrap_or(Player::Normal),
+            Err(e) => {
+                eprintln!("--level {e}");
+                return 2;
+            }
+        };
+        let computers = match o.computer.as_deref() {
+            None => [None, None],
+            Some("both") => [Some(level), Some(level)],
+            Some(seat) => match seat_named(seat) {
+                Some(0) => [Some(level), None],
+                Some(_) => [None, Some(level)],
+                None => {
+                    eprintln!("--computer {seat}: expected french, allied or both");
+                    return 2;
+                }
+            },
+        };
+        crate::table::app::run(file, o.seed, o.sandbox, o.screenshot.clone(), computers, o.pace)
+    }
+}

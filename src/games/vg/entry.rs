@@ -1,0 +1,150 @@
+//! Victory & Glory in the registry: validate, replay, simulate and the window.
+
+use super::{Action, Player, VgScenario, data, load_save, play_game, save_of, table_on};
+use crate::engine::autoplay::simulate;
+use crate::engine::save::{SaveFile, looks_like_save};
+use crate::registry::{GameEntry, SimOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The registry's handle on Victory & Glory.
+pub struct Entry;
+
+/// A side named on the command line: france or britain.
+pub fn side_named(name: &str) -> Option<Player> {
+    match name.to_ascii_lowercase().as_str() {
+        "france" | "french" => Some(Player::France),
+        "britain" | "british" => Some(Player::Britain),
+        _ => None,
+    }
+}
+
+impl GameEntry for Entry {
+    fn id(&self) -> &'static str {
+        data::GAME_ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Victory & Glory: Napoleon"
+    }
+
+    fn default_scenario(&self) -> PathBuf {
+        crate::registry::scenarios_root().join(data::GAME_ID).join("napoleon.ron")
+    }
+
+    fn validate(&self, f: &Path, text: &str) -> Result<String, String> {
+        if looks_like_save(text) {
+            let save = SaveFile::<Action>::read(f).map_err(|e| e.to_string())?;
+            let table = load_save(&save, f).map_err(|e| format!("{}:1:1: {e}", f.display()))?;
+            return Ok(format!("save of {} actions, digest {}", table.records.len(), table.digest()));
+        }
+        if text.contains("game:") {
+            let sc = VgScenario::load(f).map_err(|e| e.to_string())?;
+            return Ok(format!(
+                "scenario \"{}\", {} nations, {} units, {} cards",
+                sc.name,
+                sc.nations.len(),
+                sc.units.len(),
+                sc.cards.len()
+            ));
+        }
+        // A part file (nations, units, a deck) is checked through the scenario files beside it.
+        let scenarios = crate::registry::scenarios_beside(f, self.id())?;
+        for s in &scenarios {
+            VgScenario::load(s).map_err(|e| e.to_string())?;
+        }
+        Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
+    }
+
+    fn replay(&self, path: &Path) -> Result<String, String> {
+        let save = SaveFile::<Action>::read(path).map_err(|e| e.to_string())?;
+        let table = load_save(&save, path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(table.digest())
+    }
+
+    fn simulate(&self, path: &Path, o: &SimOptions) -> i32 {
+        // Random players, or the solo AI of section XV for one side (`--player france=solo`).
+        let mut solo = None;
+        for (seat, p) in &o.seats {
+            match (side_named(seat), p.as_str()) {
+                (Some(side), "solo" | "ai") => solo = Some(side),
+                (Some(_), "random") => {}
+                _ => {
+                    eprintln!("--player {seat}={p}: expected france or britain, and solo or random");
+                    return 2;
+                }
+            }
+        }
+        if o.players.as_deref().is_some_and(|p| p != "random") {
+            eprintln!("--players: Victory & Glory has random players and the solo AI (--player france=solo)");
+            return 2;
+        }
+        let sc = match VgScenario::load(path) {
+            Ok(sc) => Arc::new(sc),
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        };
+        let run = simulate(
+            o.games,
+            o.seed,
+            o.save_dir.as_deref().map(|d| (d, "vg")),
+            |game_seed| play_game(sc.clone(), game_seed, solo, 20_000),
+            |game_seed| table_on(sc.clone(), game_seed, None),
+            save_of,
+            |game| game.vp,
+        );
+        let run = match run {
+            Ok(run) => run,
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        };
+        println!(
+            "{}",
+            serde_json::json!({"games": o.games, "solo": solo.map(|p| p.name()), "france_wins": run.wins[0],
+                "britain_wins": run.wins[1], "ties": run.wins[2], "actions": run.actions, "errors": run.errors,
+                "games_per_sec": run.games_per_sec(o.games)})
+        );
+        if run.errors > 0 { 1 } else { 0 }
+    }
+
+    fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
+        match VgScenario::load(scenario) {
+            Ok(sc) => {
+                let table = table_on(Arc::new(sc), seed, None);
+                let save = save_of(&table);
+                crate::engine::autoplay::journal_autoplay(table, save, journal, seed, max, delay_ms)
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        }
+    }
+
+    #[cfg(feature = "gui")]
+    fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
+        // The computer is the solo AI of section XV, on one side.
+        let ai = match o.computer.as_deref() {
+            None => None,
+            Some(seat) => match side_named(seat) {
+                Some(side) => Some(side),
+                None => {
+                    eprintln!("--computer {seat}: expected france or britain (the solo AI's side)");
+                    return 2;
+                }
+            },
+        };
+        let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
+        match crate::table::vg_table::load(file, seed, ai) {
+            Ok(table) => crate::table::vg_table::run(table, ai, o.pace, o.screenshot.clone()),
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Every game once, behind one trait: the command line, the window and the tests look a game up
+//! by its id (the `game` field that scenarios and saves carry, or the scenario folder's name).
+//! Adding a game is adding its folder under `src/games/` and one line to `GAMES`.
+
+use crate::engine::scenario::{DataError, read_text};
+use std::path::{Path, PathBuf};
+
+/// How `simulate` plays: who decides for each seat (by the game's seat names) and for the rest.
+#[derive(Clone, Debug, Default)]
+pub struct SimOptions {
+    pub games: u64,
+    pub seed: u64,
+    /// The player for every seat not named in `seats` (e.g. "random", "hard").
+    pub players: Option<String>,
+    /// (seat name, player) pairs.
+    pub seats: Vec<(String, String)>,
+    pub save_dir: Option<PathBuf>,
+}
+
+/// How the window opens.
+#[derive(Clone, Debug, Default)]
+pub struct WindowOptions {
+    pub seed: Option<u64>,
+    pub sandbox: bool,
+    /// Render one frame to this PNG, through this seat's eyes ("spectator" or a seat name).
+    pub screenshot: Option<(PathBuf, String)>,
+    /// The seat the computer plays ("both" for every seat), and its strength.
+    pub computer: Option<String>,
+    pub level: Option<String>,
+    pub pace: f32,
+}
+
+/// One game as the rest of the program sees it.
+pub trait GameEntry: Sync {
+    /// The id scenarios and saves carry in their `game` field, and the scenario folder's name.
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn default_scenario(&self) -> PathBuf;
+    /// Checks a scenario, a part of one, or a save: what it is, or `file:line:column: message`.
+    fn validate(&self, file: &Path, text: &str) -> Result<String, String>;
+    /// Replays a save headless: the digest of its final table.
+    fn replay(&self, save: &Path) -> Result<String, String>;
+    /// Plays complete games headless, printing a JSON line per game and a summary; the exit code.
+    fn simulate(&self, scenario: &Path, options: &SimOptions) -> i32;
+    /// (testing) Random legal actions on a new table, each written to a journal; the exit code.
+    fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32;
+    /// Opens the table on a scenario or a save; the exit code.
+    #[cfg(feature = "gui")]
+    fn open_window(&self, file: &Path, options: &WindowOptions) -> i32;
+}
+
+/// The scenarios folder next to the working directory (or `$GROGNARD_SCENARIOS`), one folder
+/// per game id.
+pub fn scenarios_root() -> PathBuf {
+    std::env::var_os("GROGNARD_SCENARIOS").map(PathBuf::from).unwrap_or_else(|| {
+        let here = PathBuf::from("scenarios");
+        if here.exists() { here } else { PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios") }
+    })
+}
+
+/// The games on the table, the default first.
+pub static GAMES: &[&dyn GameEntry] = &[&crate::games::botn::Entry, &crate::games::vg::Entry];
+
+pub fn by_id(id: &str) -> Option<&'static dyn GameEntry> {
+    GAMES.iter().copied().find(|g| g.id() == id)
+}
+
+/// The game a scenario or save file belongs to: its `game` field, or for a part file without
+/// one, the name of the folder it lies in.
+pub fn game_of(file: &Path, text: &str) -> Result<&'static dyn GameEntry, DataError> {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        game: Option<String>,
+    }
+    let probed = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str::<Probe>(text)
+        .ok()
+        .and_then(|p| p.game);
+    let id = match probed {
+        Some(id) => id,
+        None => file
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default(),
+    };
+    by_id(&id).ok_or_else(|| {
+        let known: Vec<_> = GAMES.iter().map(|g| g.id()).collect();
+        DataError::at_text(
+            file,
+            text,
+            "",
+            "game",
+            format!("field `game`: `{id}` is not a game Grognard knows (it knows {})", known.join(", ")),
+        )
+    })
+}
+
+/// Reads a file and finds its game.
+pub fn open(file: &Path) -> Result<(&'static dyn GameEntry, String), String> {
+    let text = read_text(file).map_err(|e| e.to_string())?;
+    let game = game_of(file, &text).map_err(|e| e.to_string())?;
+    Ok((game, text))
+}
+
+/// The scenario files (those with a `game` field of `game`) in the folder of a part file.
+pub fn scenarios_beside(file: &Path, game: &str) -> Result<Vec<PathBuf>, String> {
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron") && p.is_file())
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| {
+                !crate::engine::save::looks_like_save(&t)
+                    && t.contains("game:")
+                    && game_of(p, &t).is_ok_and(|g| g.id() == game)
+            })
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}

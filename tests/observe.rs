@@ -1,0 +1,173 @@
+//! One gate for hidden information, as a property over many random games of every game: at every
+//! step and for every viewer (each player, the spectator), the view of the table does not change
+//! when everything that viewer may not see is changed (the pile's order and contents, the other
+//! hand, hidden missions or units, the table's future chance), it does show the viewer's own
+//! secrets, and a computer player's sample of the unseen agrees with the view.
+#![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
+mod common;
+use grognard::engine::rng::TableRng;
+use grognard::engine::rules::{Game, Mode};
+use grognard::engine::seats::{SeatId, Viewer};
+use grognard::engine::table::{Act, Table};
+use grognard::games::botn::state::HandCard;
+use grognard::games::botn::{self, Botn};
+use grognard::games::vg::state::Loc;
+use grognard::games::vg::{self, Vg};
+use std::sync::Arc;
+
+const VIEWERS: [Viewer; 3] = [Viewer::Seat(SeatId(0)), Viewer::Seat(SeatId(1)), Viewer::Spectator];
+
+fn cases(default: u64) -> u64 {
+    std::env::var("GROGNARD_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Plays random games, calling `check(game, rng)` at every position.
+fn every_position<G: Game>(
+    games: u64,
+    new_table: impl Fn(u64) -> Table<G>,
+    mut check: impl FnMut(&G, &mut TableRng),
+) -> u64 {
+    let mut positions = 0;
+    let mut legal = Vec::new();
+    for seed in 0..games {
+        let mut t = new_table(seed);
+        let mut rng = TableRng::from_seed(seed ^ 0x0b5e);
+        while !t.game.is_over() {
+            check(&t.game, &mut rng);
+            positions += 1;
+            t.game.legal_actions(t.mode, &mut legal);
+            let seat = t.game.active_seat().unwrap();
+            t.submit(seat, Act::Game(legal[rng.below(legal.len())].clone())).unwrap();
+        }
+        check(&t.game, &mut rng);
+    }
+    positions
+}
+
+/// Battle of the Nations: the same table with everything `viewer` may not see dealt otherwise.
+fn scramble_botn(g: &Botn, viewer: Viewer, rng: &mut TableRng) -> Botn {
+    let mut s = g.clone();
+    s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
+    rng.shuffle(&mut s.draw_pile);
+    for side in 0..2 {
+        if viewer == Viewer::Seat(SeatId(side as u8)) {
+            continue;
+        }
+        for c in s.hands[side].iter_mut() {
+            if let HandCard::Action(id) = c
+                && !s.draw_pile.is_empty()
+            {
+                let i = rng.below(s.draw_pile.len());
+                std::mem::swap(id, &mut s.draw_pile[i]);
+            }
+        }
+    }
+    if viewer != Viewer::Seat(SeatId(0)) {
+        // Napoléon's hidden missions, the drafted pair and the districts' piles: any cards.
+        let all = g.sc.missions.len() as u8;
+        for i in g.revealed as usize..s.missions.len() {
+            s.missions[i] = rng.below(all as usize) as u8;
+        }
+        for m in s.draft_pair.iter_mut() {
+            *m = rng.below(all as usize) as u8;
+        }
+        for pile in s.mission_piles.iter_mut() {
+            for m in pile.iter_mut() {
+                *m = rng.below(all as usize) as u8;
+            }
+        }
+    } else {
+        for pile in s.mission_piles.iter_mut() {
+            rng.shuffle(pile);
+        }
+    }
+    s
+}
+
+/// Victory & Glory: the same table with everything `viewer` may not see dealt otherwise.
+fn scramble_vg(g: &Vg, viewer: Viewer, rng: &mut TableRng) -> Vg {
+    let mut s = g.clone();
+    s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
+    rng.shuffle(&mut s.deck);
+    for p in 0..2 {
+        if viewer == Viewer::Seat(SeatId(p as u8)) {
+            continue;
+        }
+        for c in s.hands[p].iter_mut() {
+            if !s.deck.is_empty() {
+                let i = rng.below(s.deck.len());
+                std::mem::swap(c, &mut s.deck[i]);
+            }
+        }
+    }
+    // Every unit the viewer may not see changes places with another unseen unit of its nation.
+    let unseen: Vec<u8> = (0..g.units.len() as u8)
+        .filter(|&u| g.units[u as usize] != Loc::Holding && !g.unit_seen_by(u, viewer))
+        .collect();
+    for &u in &unseen {
+        let same: Vec<u8> = unseen.iter().copied().filter(|&o| g.unit_nation(o) == g.unit_nation(u)).collect();
+        let o = same[rng.below(same.len())];
+        s.units.swap(u as usize, o as usize);
+    }
+    s
+}
+
+#[test]
+fn battle_of_the_nations_views_show_nothing_a_seat_may_not_see() {
+    let sc = Arc::new(botn::Scenario::load(&common::scenario_path()).unwrap());
+    let mut hidden_changed = 0;
+    let positions = every_position(
+        cases(1000),
+        |seed| botn::table_on(sc.clone(), seed, Mode::Enforced),
+        |g, rng| {
+            for viewer in VIEWERS {
+                let view = g.observe(viewer);
+                let other = scramble_botn(g, viewer, rng);
+                hidden_changed += (other.draw_pile != g.draw_pile || other.hands != g.hands) as u32;
+                assert_eq!(other.observe(viewer), view, "{viewer:?} sees something hidden from it");
+                assert_eq!(view.sample(rng).observe(viewer), view, "a sample disagrees with the view");
+                if let Viewer::Seat(s) = viewer {
+                    let own: Vec<_> = g.hands[s.0 as usize].iter().map(|c| Some(*c)).collect();
+                    assert_eq!(view.hands[s.0 as usize], own, "a seat sees its own hand");
+                }
+                if viewer == Viewer::Seat(SeatId(0)) {
+                    assert!(view.missions.iter().all(Option::is_some), "Napoléon sees his missions");
+                } else {
+                    let shown = view.missions.iter().filter(|m| m.is_some()).count();
+                    assert_eq!(shown, g.revealed as usize, "only revealed missions are seen");
+                }
+            }
+        },
+    );
+    println!("views of Battle of the Nations: {positions} positions, 3 viewers each");
+    assert!(hidden_changed > 0, "the scrambles changed hidden cards");
+}
+
+#[test]
+fn victory_and_glory_views_show_nothing_a_seat_may_not_see() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
+    let sc = Arc::new(vg::VgScenario::load(&path).unwrap());
+    let mut hidden_changed = 0;
+    let positions = every_position(
+        cases(250),
+        |seed| vg::table_on(sc.clone(), seed, None),
+        |g, rng| {
+            for viewer in VIEWERS {
+                let view = g.observe(viewer);
+                let other = scramble_vg(g, viewer, rng);
+                hidden_changed += (other.units != g.units || other.hands != g.hands) as u32;
+                assert_eq!(other.observe(viewer), view, "{viewer:?} sees something hidden from it");
+                assert_eq!(view.sample(rng).observe(viewer), view, "a sample disagrees with the view");
+                if let Viewer::Seat(s) = viewer {
+                    assert_eq!(view.hands[s.0 as usize], Ok(g.hands[s.0 as usize].clone()), "own hand seen");
+                    let p = vg::rules::player_of(s);
+                    for u in g.army(p) {
+                        assert!(view.units.contains(&(Loc::Army(p), vg::observe::UnitFace::Known(u))));
+                    }
+                }
+            }
+        },
+    );
+    println!("views of Victory & Glory: {positions} positions, 3 viewers each");
+    assert!(hidden_changed > 0, "the scrambles changed hidden cards or units");
+}
