@@ -483,3 +483,83 @@ fn jump_over_an_own_army_with_two_movement_cards() {
         .unwrap_err();
     assert!(matches!(err, TableError::Rule(BotnError::JumpNotOverOwnArmy)), "{err}");
 }
+
+/// Puts `army`'s first markers on `fields` (its card laid out), the rest back in its supply.
+fn put(t: &mut Table<Botn>, army: u8, fields: &[grognard::engine::geometry::SpaceId]) {
+    let mut left = fields.iter();
+    for m in t.game.markers.iter_mut().filter(|m| m.army == army) {
+        m.at = left.next().copied();
+        m.removed = false;
+    }
+    t.game.armies[army as usize].card_played = true;
+}
+
+#[test]
+fn two_armies_down_to_one_marker_on_one_field_the_active_player_chooses() {
+    // Further rules: "Only one Army may be placed on each field"; Place armies: the active player
+    // checks the cascade. Langeron placed on Lindenthal clears Marmont's and Bertrand's markers
+    // there; both are left with one marker on Breitenfeld: Schwarzenberg chooses which is placed.
+    let mut t = to_allied_turn(21);
+    let (a, b, c) = (army(&t, "Marmont"), army(&t, "Bertrand"), army(&t, "Langeron"));
+    let (x, y, w) = (field(&t, "Breitenfeld"), field(&t, "Lindenthal"), field(&t, "Plösen"));
+    for m in t.game.markers.iter_mut() {
+        if m.at.is_some_and(|f| [x, y, w].contains(&f)) {
+            m.at = None;
+        }
+    }
+    put(&mut t, a, &[x, y]);
+    put(&mut t, b, &[x, y]);
+    put(&mut t, c, &[y, w]);
+    t.game.had_first_turn = [true, true];
+    t.game.hands[1].push(HandCard::Scout);
+    t.game.scout_supply -= 1;
+    t.submit(ALLIED, Act::Game(Action::PlayScoutCard { marker: marker_on(&t, c, "Plösen") })).unwrap();
+    assert_eq!(t.game.armies[c as usize].at, Some(y));
+    assert_eq!(t.game.step, Step::PlaceArmy);
+    assert_eq!(t.game.active_seat(), Some(ALLIED));
+    assert_eq!(legal(&t), vec![Action::PlaceArmy { army: a.min(b) }, Action::PlaceArmy { army: a.max(b) }]);
+    t.submit(ALLIED, Act::Game(Action::PlaceArmy { army: b })).unwrap();
+    assert_eq!(t.game.armies[b as usize].at, Some(x), "the chosen army is placed");
+    assert!(t.game.armies[a as usize].eliminated, "the other's last marker went with the field");
+    assert_eq!(t.game.step, Step::Actions);
+}
+
+/// Makes every French army out of play: Napoléon has placed all he can (official FAQ).
+fn napoleon_done(t: &mut Table<Botn>) {
+    for i in 0..t.game.armies.len() {
+        if t.game.sc.armies[i].def.side == Side::French {
+            t.game.armies[i].eliminated = true;
+        }
+    }
+    assert!(t.game.napoleon_done());
+}
+
+#[test]
+fn napoleon_with_all_armies_placed_only_draws() {
+    // Official FAQ: with all his armies placed Napoléon takes only action cards.
+    let mut t = after_draft(22);
+    napoleon_done(&mut t);
+    let [time_card] = give_cards(&mut t, Side::French, &[ActionCard::Time])[..] else { panic!() };
+    let play = Action::PlayTimeCard { card: time_card };
+    assert!(!legal(&t).contains(&play));
+    assert_eq!(t.game.check(t.mode, FRENCH, &play).unwrap_err(), BotnError::NapoleonOnlyDraws);
+    assert!(legal(&t).iter().all(|a| matches!(a, Action::DrawFaceUp { .. } | Action::DrawBlind | Action::Pass)));
+}
+
+#[test]
+fn napoleon_done_moves_time_only_before_the_last_date() {
+    // Official FAQ: Napoléon with all his armies placed moves the time indicator one space at the
+    // end of his turn "if 19.10. has not been reached".
+    for (start, moved) in [(1, 1), (0, 0)] {
+        let mut t = after_draft(23);
+        napoleon_done(&mut t);
+        let last = t.game.sc.last_date_index() as u8;
+        t.game.time = last - start;
+        t.submit(FRENCH, Act::Game(Action::Pass)).unwrap();
+        while t.game.reveals_due > 0 {
+            let m = t.game.missions[t.game.revealed as usize];
+            t.submit(FRENCH, Act::Game(Action::RevealMission(m))).unwrap();
+        }
+        assert_eq!(t.game.time, last - start + moved, "from {} spaces before 19.10.", start);
+    }
+}

@@ -614,3 +614,60 @@ fn every_card_says_where_it_comes_from() {
     assert_eq!(texts.iter().filter(|s| s.contains("[rulebook")).count(), 6);
     assert!(t.game.sc.eras.iter().all(|e| e.provenance.is_reconstructed()));
 }
+
+/// VIII Limitations: "Spanish military units may only be used in campaigns in Spain and France" —
+/// not at sea either, though a Spanish naval unit is a naval unit.
+#[test]
+fn spanish_naval_units_do_not_fight_at_sea() {
+    let mut t = fresh(31);
+    let spain = nation(&t, "Spain");
+    let britain = nation(&t, "Britain");
+    let navy_of = |t: &Table<Vg>, n: u8| {
+        (0..t.game.units.len() as u8).find(|&u| t.game.unit_nation(u) == n && t.game.unit_kind(u) == UnitKind::Navy)
+    };
+    let spanish = navy_of(&t, spain).expect("Spain has a naval unit");
+    let british = navy_of(&t, britain).expect("Britain has a naval unit");
+    t.game.units[spanish as usize] = Loc::Army(Player::Britain);
+    t.game.units[british as usize] = Loc::Army(Player::Britain);
+    let sea = (0..t.game.sc.cards.len() as u16)
+        .find(|&c| t.game.sc.cards[c as usize].campaign.as_ref().is_some_and(|k| k.naval))
+        .expect("a naval campaign card");
+    t.game.campaigns.push(grognard::games::vg::state::CampaignState {
+        card: sea,
+        region: None,
+        naval: true,
+        revealed: false,
+        resolved: false,
+        on_table: false,
+    });
+    let c = (t.game.campaigns.len() - 1) as u8;
+    let valid = t.game.valid_units(Player::Britain, c);
+    assert!(valid.contains(&british), "a British naval unit fights at sea");
+    assert!(!valid.contains(&spanish), "a Spanish naval unit does not");
+}
+
+/// XV a: a campaign card the AI has no military units to send to goes in front of the player —
+/// counting only the units that may join that campaign (a Spanish unit cannot go to Italy).
+#[test]
+fn solo_ai_hands_over_a_campaign_it_has_no_valid_units_for() {
+    let mut t = vg::table_on(scenario(), 32, Some(Player::France));
+    let spain = nation(&t, "Spain");
+    let (france, italy) = (nation(&t, "France"), nation(&t, "Italy"));
+    let italian = (0..t.game.sc.cards.len() as u16)
+        .find(|&c| t.game.sc.cards[c as usize].campaign.as_ref().is_some_and(|k| k.region == Some(italy) && !k.naval))
+        .expect("a land campaign in Italy");
+    for u in 0..t.game.units.len() {
+        if matches!(t.game.units[u], Loc::Army(_)) {
+            t.game.units[u] = Loc::Pool;
+        }
+    }
+    let unit_of = |t: &Table<Vg>, n: u8| {
+        (0..t.game.units.len() as u8).find(|&u| t.game.unit_nation(u) == n && t.game.unit_kind(u) != UnitKind::Navy)
+    };
+    let spanish = unit_of(&t, spain).expect("a Spanish land unit");
+    t.game.units[spanish as usize] = Loc::Army(Player::France);
+    assert!(t.game.campaign_disadvantages_ai(italian), "only a Spanish unit: nothing to send to Italy");
+    let french = unit_of(&t, france).expect("a French land unit");
+    t.game.units[french as usize] = Loc::Army(Player::France);
+    assert!(!t.game.campaign_disadvantages_ai(italian), "a French unit may go");
+}

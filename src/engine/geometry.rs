@@ -99,16 +99,46 @@ type HexsideKey = ((i32, i32), (i32, i32));
 
 /// A hex grid in axial coordinates (hexx), with features on the sides between hexes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "HexGridData", into = "HexGridData")]
 pub struct HexGrid {
-    /// The hexes on the map, by axial coordinate.
+    /// The hexes on the map, by axial coordinate; a hex's index is its `SpaceId`.
     pub hexes: Vec<hexx::Hex>,
+    /// Each hex's index in `hexes`, so that "is it on the map" is one look-up, not a search.
+    index: std::collections::HashMap<hexx::Hex, u16>,
     /// Features keyed by the two hexes they separate, the smaller coordinate first.
     hexsides: BTreeMap<HexsideKey, HexsideFeature>,
 }
 
+/// A hex grid as saved: the index is rebuilt on load.
+#[derive(Clone, Serialize, Deserialize)]
+struct HexGridData {
+    hexes: Vec<hexx::Hex>,
+    hexsides: BTreeMap<HexsideKey, HexsideFeature>,
+}
+
+impl From<HexGridData> for HexGrid {
+    fn from(d: HexGridData) -> Self {
+        let mut g = HexGrid::new(d.hexes);
+        g.hexsides = d.hexsides;
+        g
+    }
+}
+
+impl From<HexGrid> for HexGridData {
+    fn from(g: HexGrid) -> Self {
+        HexGridData { hexes: g.hexes, hexsides: g.hexsides }
+    }
+}
+
 impl HexGrid {
     pub fn new(hexes: Vec<hexx::Hex>) -> Self {
-        Self { hexes, hexsides: BTreeMap::new() }
+        let index = hexes.iter().enumerate().map(|(i, &h)| (h, i as u16)).collect();
+        Self { hexes, index, hexsides: BTreeMap::new() }
+    }
+
+    /// The space id of a hex on the map.
+    pub fn space_of(&self, h: hexx::Hex) -> Option<SpaceId> {
+        self.index.get(&h).map(|&i| SpaceId(i))
     }
 
     fn key(a: hexx::Hex, b: hexx::Hex) -> HexsideKey {
@@ -125,7 +155,7 @@ impl HexGrid {
     }
 
     pub fn contains(&self, h: hexx::Hex) -> bool {
-        self.hexes.contains(&h)
+        self.index.contains_key(&h)
     }
 
     /// The neighbours of a hex that are on the map.
@@ -262,6 +292,18 @@ mod tests {
         assert_eq!(grid.hexside(a, b), Some(HexsideFeature::Bridge));
         assert_eq!(grid.neighbours(a).len(), 2);
         assert_eq!(HexGrid::distance(a, hexx::Hex::new(3, -1)), 3);
+    }
+
+    #[test]
+    fn a_hex_grid_finds_its_hexes_by_index_also_after_a_round_trip() {
+        let hexes: Vec<_> = (0..40).flat_map(|q| (0..30).map(move |r| hexx::Hex::new(q, r))).collect();
+        let mut grid = HexGrid::new(hexes);
+        grid.set_hexside(hexx::Hex::new(0, 0), hexx::Hex::new(1, 0), HexsideFeature::Bridge);
+        let back: HexGrid = ron::from_str(&ron::to_string(&grid).unwrap()).unwrap();
+        assert_eq!(back, grid);
+        assert_eq!(back.space_of(hexx::Hex::new(2, 5)), Some(SpaceId(2 * 30 + 5)));
+        assert!(!back.contains(hexx::Hex::new(-1, 0)));
+        assert_eq!(back.hexside(hexx::Hex::new(1, 0), hexx::Hex::new(0, 0)), Some(HexsideFeature::Bridge));
     }
 
     #[test]

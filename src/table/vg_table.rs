@@ -378,7 +378,9 @@ fn computer_moves(
         return;
     }
     let rng = rng.get_or_insert_with(|| TableRng::from_seed(table.0.seed ^ 0x501_0a1));
-    let action = ai::choose(game, &legal, VgPlayer::Solo, rng);
+    // The AI decides on what its seat may see.
+    let eyes = Viewer::Seat(seat_of(ai));
+    let action = ai::choose(|| game.observe(eyes), &legal, VgPlayer::Solo, rng);
     info!("AI ({}): {}", ai.name(), action_label(game, &action));
     requests.write(Request::Act { seat, act: Act::Game(action) });
 }
