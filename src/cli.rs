@@ -54,7 +54,7 @@ pub enum Command {
         /// Who plays every seat not named by --player (the game's player kinds, e.g. random, hard).
         #[arg(long)]
         players: Option<String>,
-        /// Who plays one seat: SEAT=PLAYER, e.g. french=hard or france=solo. May be repeated.
+        /// Who plays one seat: SEAT=PLAYER, by the game's seat and player names. May be repeated.
         #[arg(long = "player", value_parser = seat_player)]
         seat_players: Vec<(String, String)>,
         #[arg(long)]

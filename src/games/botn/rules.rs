@@ -1317,10 +1317,8 @@ impl Game for Botn {
                     return Err(BotnError::NotFirstOfFace { face: self.card(*card)?.title() });
                 }
             }
-            Action::DrawBlind => {
-                if self.draw_pile.is_empty() && self.discard.is_empty() {
-                    return Err(BotnError::NothingToDraw);
-                }
+            Action::DrawBlind if self.draw_pile.is_empty() && self.discard.is_empty() => {
+                return Err(BotnError::NothingToDraw);
             }
             Action::Pass => {
                 let mut others = Vec::new();
@@ -1329,12 +1327,8 @@ impl Game for Botn {
                     return Err(BotnError::CannotPass);
                 }
             }
-            Action::SwapFaceUp => {
-                if !self.row_is_stale() {
-                    return Err(BotnError::RowNotStale);
-                }
-            }
-            _ => {} // checked above
+            Action::SwapFaceUp if !self.row_is_stale() => return Err(BotnError::RowNotStale),
+            _ => {} // checked above, or nothing to check
         }
         Ok(())
     }
