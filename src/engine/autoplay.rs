@@ -107,11 +107,37 @@ pub fn simulate<G: Game, V: serde::Serialize>(
     Ok(run)
 }
 
-/// The hidden `autoplay` command (tests of the journal): random legal actions on `table`, each
-/// appended to a journal at `journal_path` and printed as `applied N digest D`.
+/// Ends a `simulate` command for any game: a run that could not start (a scenario that does not
+/// load, a save folder that cannot be made) is printed with exit code 1; otherwise the summary
+/// line, the game's own `fields` plus the counts every game reports, and exit code 1 when a game
+/// failed.
+pub fn report(
+    games: u64,
+    run: Result<Simulation, String>,
+    fields: impl FnOnce(&Simulation) -> serde_json::Value,
+) -> i32 {
+    let run = match run {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut line = fields(&run);
+    line["games"] = games.into();
+    line["actions"] = run.actions.into();
+    line["errors"] = run.errors.into();
+    line["games_per_sec"] = run.games_per_sec(games).into();
+    println!("{line}");
+    if run.errors > 0 { 1 } else { 0 }
+}
+
+/// The hidden `autoplay` command (tests of the journal): random legal actions on the table `new`
+/// sets up, each appended to a journal at `journal_path` (headed by `save_of` the new table) and
+/// printed as `applied N digest D`.
 pub fn journal_autoplay<G: Game>(
-    mut table: Table<G>,
-    save: SaveFile<G::Action>,
+    new: impl FnOnce() -> Result<Table<G>, crate::engine::scenario::DataError>,
+    save_of: impl FnOnce(&Table<G>) -> SaveFile<G::Action>,
     journal_path: &Path,
     seed: u64,
     max: u64,
@@ -119,7 +145,14 @@ pub fn journal_autoplay<G: Game>(
 ) -> i32 {
     use crate::engine::journal::{Journal, JournalLine};
     use crate::engine::table::Record;
-    let mut journal = match Journal::create(journal_path, &save) {
+    let mut table = match new() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut journal = match Journal::create(journal_path, &save_of(&table)) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("{}: {e}", journal_path.display());

@@ -63,22 +63,21 @@ struct Target {
 }
 
 fn targets(view: &BotnView) -> Vec<Target> {
-    let game = view;
     let seen: Vec<_> = view.missions.iter().flatten().copied().collect();
     let hidden = view.missions.len() - seen.len();
     let mut out: Vec<Target> = seen
         .iter()
         .map(|&m| {
-            let d = &game.sc.missions[m as usize];
+            let d = &view.sc.missions[m as usize];
             Target { field: d.field, french: d.def.french as f32, allied: d.def.allied as f32, weight: 1.0 }
         })
         .collect();
     if hidden > 0 {
         // Schwarzenberg guesses: every mission card not revealed might be one of the hidden ones.
-        let unknown: Vec<_> = (0..game.sc.missions.len() as u8).filter(|m| !seen.contains(m)).collect();
+        let unknown: Vec<_> = (0..view.sc.missions.len() as u8).filter(|m| !seen.contains(m)).collect();
         let weight = hidden as f32 / unknown.len().max(1) as f32;
         out.extend(unknown.iter().map(|&m| {
-            let d = &game.sc.missions[m as usize];
+            let d = &view.sc.missions[m as usize];
             Target { field: d.field, french: d.def.french as f32, allied: d.def.allied as f32, weight }
         }));
     }

@@ -2,7 +2,7 @@
 
 use super::ai::Player;
 use super::{Action, Botn, Scenario, ai, data, load_save, save_of, table_on};
-use crate::engine::autoplay::{play_out, simulate};
+use crate::engine::autoplay::{journal_autoplay, play_out, report, simulate};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
@@ -96,50 +96,27 @@ impl GameEntry for Entry {
             eprintln!("{e}");
             return 2;
         }
-        let sc = match Scenario::load(path) {
-            Ok(sc) => Arc::new(sc),
-            Err(e) => {
-                eprintln!("{e}");
-                return 1;
-            }
-        };
-        let run = simulate(
-            o.games,
-            o.seed,
-            o.save_dir.as_deref().map(|d| (d, "game")),
-            |game_seed| play_game(sc.clone(), game_seed, players, 5000),
-            |game_seed| table_on(sc.clone(), game_seed, Mode::Enforced),
-            save_of,
-            |game| game.vp,
-        );
-        let run = match run {
-            Ok(run) => run,
-            Err(e) => {
-                eprintln!("{e}");
-                return 1;
-            }
-        };
-        println!(
-            "{}",
-            serde_json::json!({"games": o.games, "french": players[0].label(), "allied": players[1].label(),
-                "french_wins": run.wins[0], "allied_wins": run.wins[1], "actions": run.actions, "errors": run.errors,
-                "games_per_sec": run.games_per_sec(o.games)})
-        );
-        if run.errors > 0 { 1 } else { 0 }
+        let run = Scenario::load(path).map_err(|e| e.to_string()).and_then(|sc| {
+            let sc = Arc::new(sc);
+            simulate(
+                o.games,
+                o.seed,
+                o.save_dir.as_deref().map(|d| (d, "game")),
+                |game_seed| play_game(sc.clone(), game_seed, players, 5000),
+                |game_seed| table_on(sc.clone(), game_seed, Mode::Enforced),
+                save_of,
+                |game| game.vp,
+            )
+        });
+        report(o.games, run, |run| {
+            serde_json::json!({"french": players[0].label(), "allied": players[1].label(),
+                "french_wins": run.wins[0], "allied_wins": run.wins[1]})
+        })
     }
 
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
-        match Scenario::load(scenario) {
-            Ok(sc) => {
-                let table = table_on(Arc::new(sc), seed, Mode::Enforced);
-                let save = save_of(&table);
-                crate::engine::autoplay::journal_autoplay(table, save, journal, seed, max, delay_ms)
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                1
-            }
-        }
+        let new = || Ok(table_on(Arc::new(Scenario::load(scenario)?), seed, Mode::Enforced));
+        journal_autoplay(new, save_of, journal, seed, max, delay_ms)
     }
 
     #[cfg(feature = "gui")]

@@ -60,15 +60,8 @@ pub struct BotnView {
 impl Botn {
     /// What `viewer` may see (`Game::observe`): the gate every reader of the table goes through.
     pub(super) fn view_for(&self, viewer: Viewer) -> BotnView {
-        let hand = |side: Side| {
-            let seen = Visibility::Owner(seat_of(side)).visible_to(viewer);
-            self.hands[side.index()].iter().map(|c| seen.then_some(*c)).collect()
-        };
-        // By place, not by card: the first `revealed` missions are public, the rest and the drafted
-        // pair are Napoléon's.
+        // The drafted pair is Napoléon's.
         let napoleon = Visibility::Owner(seat_of(Side::French)).visible_to(viewer);
-        let missions =
-            self.missions.iter().enumerate().map(|(i, m)| (napoleon || i < self.revealed as usize).then_some(*m));
         BotnView {
             sc: Shared(self.sc.clone()),
             viewer,
@@ -82,7 +75,7 @@ impl Botn {
             vp: self.vp,
             armies: self.armies.clone(),
             markers: self.markers.clone(),
-            hands: [hand(Side::French), hand(Side::Allied)],
+            hands: [self.hand_as_seen(Side::French, viewer), self.hand_as_seen(Side::Allied, viewer)],
             scout_supply: self.scout_supply,
             minus_one_supply: self.minus_one_supply,
             draw_pile: self.draw_pile.len(),
@@ -90,7 +83,7 @@ impl Botn {
             discard: self.discard.clone(),
             out_of_game: self.out_of_game.clone(),
             mission_piles: self.mission_piles.iter().map(Vec::len).collect(),
-            missions: missions.collect(),
+            missions: self.missions_as_seen(viewer),
             revealed: self.revealed,
             reveals_due: self.reveals_due,
             draft_pair: self.draft_pair.iter().map(|m| napoleon.then_some(*m)).collect(),

@@ -286,12 +286,19 @@ impl Botn {
         })
     }
 
+    /// The two cards a jump of `army`'s marker is played with: the first two in the hand that
+    /// move it (the legal list offers only these, and the check takes only these).
+    fn jump_cards(&self, side: Side, army: ArmyId) -> Option<[CardId; 2]> {
+        let mut usable =
+            self.hand_ids(side).filter(|&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army));
+        Some([usable.next()?, usable.next()?])
+    }
+
     /// Identical cards are one choice: the legal list names the first card of a face in the hand
     /// (and, for a wild card, the next identical one), and the check takes only those, so the
     /// list and the check agree on every action.
     fn first_of_face(&self, side: Side, cards: &[CardId]) -> Result<(), BotnError> {
-        let expected: Vec<CardId> = self.same_face(self.hand_ids(side), cards[0]).take(cards.len()).collect();
-        if expected != cards {
+        if !self.same_face(self.hand_ids(side), cards[0]).take(cards.len()).eq(cards.iter().copied()) {
             let face = self.card(cards[0])?.title();
             return Err(BotnError::NotFirstOfFace { face });
         }
@@ -535,18 +542,10 @@ impl Botn {
     /// that move it are offered.
     fn push_jumps(&self, out: &mut Vec<Action>) {
         let side = self.active;
-        let cards: Vec<CardId> = self.hands[side.index()]
-            .iter()
-            .filter_map(|c| match *c {
-                HandCard::Action(id)
-                    if matches!(self.sc.action_cards[id as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)) =>
-                {
-                    Some(id)
-                }
-                _ => None,
-            })
-            .collect();
-        if cards.len() < 2 {
+        let movement_cards = self
+            .hand_ids(side)
+            .filter(|&c| matches!(self.sc.action_cards[c as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)));
+        if movement_cards.take(2).count() < 2 {
             return;
         }
         for (m, ms) in self.markers.iter().enumerate() {
@@ -554,10 +553,7 @@ impl Botn {
             if self.army_side(army) != side {
                 continue;
             }
-            // The first pair of cards (by face) that both move this marker.
-            let mut usable =
-                cards.iter().filter(|&&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army));
-            let (Some(&a), Some(&b)) = (usable.next(), usable.next()) else { continue };
+            let Some([a, b]) = self.jump_cards(side, army) else { continue };
             for &over in self.sc.graph.neighbours(from) {
                 if self.army_at(over).is_none_or(|x| self.army_side(x) != side) {
                     continue;
@@ -680,39 +676,37 @@ impl Botn {
     /// scout card and time for an own army; armies left with no marker go out of play.
     fn place_army(&mut self, army: ArmyId, field: SpaceId, events: &mut Vec<Event>) -> bool {
         let mut commit = false;
-        {
-            let cleared: Vec<MarkerId> = self.markers_at(field).collect();
-            for &m in &cleared {
-                let ms = &mut self.markers[m as usize];
-                ms.at = None;
-                ms.removed = true;
+        let cleared: Vec<MarkerId> = self.markers_at(field).collect();
+        for &m in &cleared {
+            let ms = &mut self.markers[m as usize];
+            ms.at = None;
+            ms.removed = true;
+        }
+        self.armies[army as usize].at = Some(field);
+        let side = self.army_side(army);
+        let own = side == self.active;
+        let mut scout = false;
+        if own {
+            self.vp[side.index()] = (self.vp[side.index()] + 1).min(self.sc.victory_points);
+            if self.scout_supply > 0 {
+                self.scout_supply -= 1;
+                self.hands[side.index()].push(HandCard::Scout);
+                scout = true;
             }
-            self.armies[army as usize].at = Some(field);
-            let side = self.army_side(army);
-            let own = side == self.active;
-            let mut scout = false;
-            if own {
-                self.vp[side.index()] = (self.vp[side.index()] + 1).min(self.sc.victory_points);
-                if self.scout_supply > 0 {
-                    self.scout_supply -= 1;
-                    self.hands[side.index()].push(HandCard::Scout);
-                    scout = true;
-                }
-            }
-            events.push(Event::ArmyPlaced { army, field, cleared: cleared.len() as u8, own, scout });
-            if own {
-                commit |= self.advance_time(1, events);
-            }
-            if self.sc.armies[army as usize].def.unit == UnitType::All {
-                self.pending_units.push(army);
-            }
-            // An army whose last markers were all cleared away can never be placed: out of play.
-            for a in 0..self.armies.len() as ArmyId {
-                let s = &self.armies[a as usize];
-                if s.card_played && s.at.is_none() && !s.eliminated && self.markers_on_board(a).count() == 0 {
-                    self.armies[a as usize].eliminated = true;
-                    events.push(Event::ArmyLost { army: a });
-                }
+        }
+        events.push(Event::ArmyPlaced { army, field, cleared: cleared.len() as u8, own, scout });
+        if own {
+            commit |= self.advance_time(1, events);
+        }
+        if self.sc.armies[army as usize].def.unit == UnitType::All {
+            self.pending_units.push(army);
+        }
+        // An army whose last markers were all cleared away can never be placed: out of play.
+        for a in 0..self.armies.len() as ArmyId {
+            let s = &self.armies[a as usize];
+            if s.card_played && s.at.is_none() && !s.eliminated && self.markers_on_board(a).count() == 0 {
+                self.armies[a as usize].eliminated = true;
+                events.push(Event::ArmyLost { army: a });
             }
         }
         commit
@@ -1101,21 +1095,17 @@ impl Game for Botn {
         if seat != active_seat {
             return Err(BotnError::NotYourTurn { active: self.seat_names()[active_seat.0 as usize] });
         }
-        if self.reveals_due > 0 || matches!(action, Action::RevealMission(_)) {
-            return match action {
-                Action::RevealMission(m) if self.reveals_due > 0 => {
-                    if self.missions[self.revealed as usize..].contains(m) {
-                        Ok(())
-                    } else {
-                        Err(BotnError::NotHiddenMission)
-                    }
-                }
-                Action::RevealMission(_) => Err(BotnError::NotHiddenMission),
-                _ => Err(BotnError::WrongStep {
-                    wanted: "that",
-                    now: "Napoléon must first reveal a mission card of his choice",
-                }),
-            };
+        // A reveal that is due comes before any other decision.
+        match action {
+            Action::RevealMission(m) if self.reveals_due > 0 && self.missions[self.revealed as usize..].contains(m) => {
+                return Ok(());
+            }
+            Action::RevealMission(_) => return Err(BotnError::NotHiddenMission),
+            _ if self.reveals_due > 0 => {
+                let now = "Napoléon must first reveal a mission card of his choice";
+                return Err(BotnError::WrongStep { wanted: "that", now });
+            }
+            _ => {}
         }
         let step_name = match self.step {
             Step::PlaceArmy => "the active player chooses which army is placed on the shared field",
@@ -1261,12 +1251,7 @@ impl Game for Botn {
                     return Err(BotnError::NotAdjacent { from: self.name_of(*over), to: self.field_label(*to) });
                 }
                 self.check_destination(army, *to)?;
-                let usable: Vec<CardId> = self
-                    .hand_ids(side)
-                    .filter(|&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army))
-                    .take(2)
-                    .collect();
-                if usable != cards {
+                if self.jump_cards(side, army) != Some(*cards) {
                     return Err(BotnError::NotFirstOfFace { face: self.card(cards[0])?.title() });
                 }
             }

@@ -269,11 +269,17 @@ impl Botn {
         self.missions[..self.revealed as usize].iter().map(|&m| (m, self.sc.missions[m as usize].field)).collect()
     }
 
-    /// Who may see mission card `m`: Napoléon once he holds it, everyone once it is revealed.
+    /// Who may see the mission card in place `i` of Napoléon's missions: everyone once revealed
+    /// (the first `revealed` places), else Napoléon. Decided by place, never by which card it is.
+    fn mission_place_visibility(&self, i: usize) -> Visibility {
+        if i < self.revealed as usize { Visibility::Public } else { Visibility::Owner(seat_of(Side::French)) }
+    }
+
+    /// Who may see mission card `m`: Napoléon once he holds it (or drafts it), everyone once it is
+    /// revealed.
     pub fn mission_visibility(&self, m: MissionId) -> Visibility {
         match self.missions.iter().position(|&x| x == m) {
-            Some(i) if i < self.revealed as usize => Visibility::Public,
-            Some(_) => Visibility::Owner(seat_of(Side::French)),
+            Some(i) => self.mission_place_visibility(i),
             None if self.draft_pair.contains(&m) => Visibility::Owner(seat_of(Side::French)),
             None => Visibility::Nobody,
         }
@@ -287,6 +293,7 @@ impl Botn {
 
     /// Napoléon's missions as `viewer` may see them.
     pub fn missions_as_seen(&self, viewer: Viewer) -> Vec<Option<MissionId>> {
-        self.missions.iter().map(|&m| self.mission_visibility(m).visible_to(viewer).then_some(m)).collect()
+        let seen = |(i, &m): (usize, &MissionId)| self.mission_place_visibility(i).visible_to(viewer).then_some(m);
+        self.missions.iter().enumerate().map(seen).collect()
     }
 }

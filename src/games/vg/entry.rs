@@ -1,7 +1,7 @@
 //! Victory & Glory in the registry: validate, replay, simulate and the window.
 
 use super::{Action, Player, VgScenario, data, load_save, play_game, save_of, table_on};
-use crate::engine::autoplay::simulate;
+use crate::engine::autoplay::{journal_autoplay, report, simulate};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::registry::{GameEntry, SimOptions};
 use std::path::{Path, PathBuf};
@@ -79,50 +79,27 @@ impl GameEntry for Entry {
             eprintln!("--players: Victory & Glory has random players and the solo AI (--player france=solo)");
             return 2;
         }
-        let sc = match VgScenario::load(path) {
-            Ok(sc) => Arc::new(sc),
-            Err(e) => {
-                eprintln!("{e}");
-                return 1;
-            }
-        };
-        let run = simulate(
-            o.games,
-            o.seed,
-            o.save_dir.as_deref().map(|d| (d, "vg")),
-            |game_seed| play_game(sc.clone(), game_seed, solo, 20_000),
-            |game_seed| table_on(sc.clone(), game_seed, None),
-            save_of,
-            |game| game.vp,
-        );
-        let run = match run {
-            Ok(run) => run,
-            Err(e) => {
-                eprintln!("{e}");
-                return 1;
-            }
-        };
-        println!(
-            "{}",
-            serde_json::json!({"games": o.games, "solo": solo.map(|p| p.name()), "france_wins": run.wins[0],
-                "britain_wins": run.wins[1], "ties": run.wins[2], "actions": run.actions, "errors": run.errors,
-                "games_per_sec": run.games_per_sec(o.games)})
-        );
-        if run.errors > 0 { 1 } else { 0 }
+        let run = VgScenario::load(path).map_err(|e| e.to_string()).and_then(|sc| {
+            let sc = Arc::new(sc);
+            simulate(
+                o.games,
+                o.seed,
+                o.save_dir.as_deref().map(|d| (d, "vg")),
+                |game_seed| play_game(sc.clone(), game_seed, solo, 20_000),
+                |game_seed| table_on(sc.clone(), game_seed, None),
+                save_of,
+                |game| game.vp,
+            )
+        });
+        report(o.games, run, |run| {
+            serde_json::json!({"solo": solo.map(|p| p.name()), "france_wins": run.wins[0],
+                "britain_wins": run.wins[1], "ties": run.wins[2]})
+        })
     }
 
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
-        match VgScenario::load(scenario) {
-            Ok(sc) => {
-                let table = table_on(Arc::new(sc), seed, None);
-                let save = save_of(&table);
-                crate::engine::autoplay::journal_autoplay(table, save, journal, seed, max, delay_ms)
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                1
-            }
-        }
+        let new = || Ok(table_on(Arc::new(VgScenario::load(scenario)?), seed, None));
+        journal_autoplay(new, save_of, journal, seed, max, delay_ms)
     }
 
     #[cfg(feature = "gui")]
