@@ -151,7 +151,7 @@ fn terrain_card_example() {
     let mut t = to_allied_turn(9);
     let langeron = lay_out_langeron(&mut t);
     let [plain] =
-        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..]
+        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::games::botn::data::Terrain::Plain)])[..]
     else {
         panic!()
     };
@@ -227,7 +227,7 @@ fn placing_an_army_scores_and_clears_the_field() {
     t.game.scout_supply -= 1;
     // Remove Langeron's markers on Plösen and Klein-Wiederitzsch with scout card + plain card.
     let [plain] =
-        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..]
+        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::games::botn::data::Terrain::Plain)])[..]
     else {
         panic!()
     };
@@ -272,7 +272,7 @@ fn cascade_places_the_other_sides_army_without_points() {
     t.game.markers[moeckern as usize].at = None;
     t.game.markers[moeckern as usize].removed = true;
     let [plain] =
-        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::engine::geometry::Terrain::Plain)])[..]
+        give_cards(&mut t, Side::Allied, &[ActionCard::Terrain(grognard::games::botn::data::Terrain::Plain)])[..]
     else {
         panic!()
     };
@@ -367,7 +367,7 @@ fn wild_card_is_two_identical_cards_for_one_time_step() {
     let ids = give_cards(
         &mut t,
         Side::Allied,
-        &[ActionCard::Time, ActionCard::Terrain(grognard::engine::geometry::Terrain::Hill)],
+        &[ActionCard::Time, ActionCard::Terrain(grognard::games::botn::data::Terrain::Hill)],
     );
     let err = t
         .submit(ALLIED, Act::Game(Action::PlayWildCard { cards: [ids[0], ids[1]], marker: from, to: None }))

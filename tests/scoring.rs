@@ -4,9 +4,9 @@
 mod common;
 use common::*;
 use grognard::engine::geometry::SpaceId;
-use grognard::engine::geometry::Terrain;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::table::{Act, Table};
+use grognard::games::botn::data::Terrain;
 use grognard::games::botn::data::{Side, UnitType};
 use grognard::games::botn::state::{MissionResult, Step};
 use grognard::games::botn::{self, Action, Botn};

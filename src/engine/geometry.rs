@@ -9,27 +9,6 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SpaceId(pub u16);
 
-/// The four kinds of terrain of Battle of the Nations; other games add their own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Terrain {
-    Plain,
-    River,
-    Forest,
-    Hill,
-}
-
-impl Terrain {
-    pub const ALL: [Terrain; 4] = [Terrain::Plain, Terrain::River, Terrain::Forest, Terrain::Hill];
-    pub fn name(self) -> &'static str {
-        match self {
-            Terrain::Plain => "plain",
-            Terrain::River => "river",
-            Terrain::Forest => "forest",
-            Terrain::Hill => "hill",
-        }
-    }
-}
-
 /// A graph of named areas, each adjacent to a list of others (Battle of the Nations' 47 fields).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AreaGraph {

@@ -3,9 +3,10 @@
 //! dragged piece can be dropped on them and hovering tells their name and terrain.
 
 use super::session::Session;
-use crate::engine::geometry::{SpaceId, Terrain};
+use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{TableRes, TableSet};
 use crate::games::botn::Botn;
+use crate::games::botn::data::Terrain;
 use crate::games::botn::plugin::Field;
 use bevy::prelude::*;
 

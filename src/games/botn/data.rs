@@ -2,11 +2,32 @@
 //! and turned into index form. Nothing about the board, the armies or the decks is hard-coded.
 
 use crate::engine::digest::digest_bytes;
-use crate::engine::geometry::{AreaGraph, SpaceId, Terrain};
+use crate::engine::geometry::{AreaGraph, SpaceId};
 use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The four kinds of terrain of Battle of the Nations (a field's terrain, a terrain card).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    Plain,
+    River,
+    Forest,
+    Hill,
+}
+
+impl Terrain {
+    pub const ALL: [Terrain; 4] = [Terrain::Plain, Terrain::River, Terrain::Forest, Terrain::Hill];
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Plain => "plain",
+            Terrain::River => "river",
+            Terrain::Forest => "forest",
+            Terrain::Hill => "hill",
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Side {
