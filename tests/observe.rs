@@ -17,6 +17,13 @@ use std::sync::Arc;
 
 const VIEWERS: [Viewer; 3] = [Viewer::Seat(SeatId(0)), Viewer::Seat(SeatId(1)), Viewer::Spectator];
 
+/// Writes a case count straight to stderr, past the test harness's capture, so CI's log shows
+/// how many games a property covered.
+fn report(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 fn cases(default: u64) -> u64 {
     std::env::var("GROGNARD_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
@@ -139,7 +146,7 @@ fn battle_of_the_nations_views_show_nothing_a_seat_may_not_see() {
             }
         },
     );
-    println!("views of Battle of the Nations: {positions} positions, 3 viewers each");
+    report(format_args!("views of Battle of the Nations: {positions} positions, 3 viewers each"));
     assert!(hidden_changed > 0, "the scrambles changed hidden cards");
 }
 
@@ -168,6 +175,6 @@ fn victory_and_glory_views_show_nothing_a_seat_may_not_see() {
             }
         },
     );
-    println!("views of Victory & Glory: {positions} positions, 3 viewers each");
+    report(format_args!("views of Victory & Glory: {positions} positions, 3 viewers each"));
     assert!(hidden_changed > 0, "the scrambles changed hidden cards or units");
 }
