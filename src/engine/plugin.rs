@@ -1,11 +1,12 @@
 //! The engine as a Bevy plugin: actions arrive as `Request` messages from any source (pointer,
-//! egui, AI, replay), one system applies them to the table resource in the `TableSet::Apply`
-//! set, writes the journal, and reports each result as an `Outcome` message for the panels.
+//! egui, AI, replay, the menus' new game and load), one system applies them to the table resource
+//! in the `TableSet::Apply` set, writes the journal, reports each result as an `Outcome` message
+//! for the panels and sends every new log entry as a `Logged` message for views, dice and sounds.
 
 use crate::engine::journal::{Journal, JournalLine};
 use crate::engine::rules::Game;
-use crate::engine::seats::SeatId;
-use crate::engine::table::{Act, Record, Table};
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::{Act, Entry, Record, Table};
 use bevy::prelude::*;
 use std::marker::PhantomData;
 
@@ -13,16 +14,40 @@ use std::marker::PhantomData;
 #[derive(Resource)]
 pub struct TableRes<G: Game>(pub Table<G>);
 
-/// The autosave journal, when the app keeps one.
+/// The autosave journal, when the app keeps one: the open journal, and where a new table's
+/// journal is started (none in screenshot mode).
 #[derive(Resource, Default)]
-pub struct JournalRes(pub Option<Journal>);
+pub struct JournalRes {
+    pub journal: Option<Journal>,
+    pub path: Option<std::path::PathBuf>,
+}
 
-/// A seat asks for something.
+impl JournalRes {
+    /// Starts a fresh journal at `path` holding this table's log so far.
+    pub fn start<G: Game>(&mut self, table: &Table<G>) {
+        let Some(path) = &self.path else { return };
+        self.journal = match Journal::create(path, &crate::engine::save::save_of(table)) {
+            Ok(j) => Some(j),
+            Err(e) => {
+                error!("cannot write the journal {}: {e}", path.display());
+                None
+            }
+        };
+    }
+}
+
+/// A seat, or the menu, asks for something.
 #[derive(Message, Clone, Debug)]
 pub enum Request<G: Game> {
     Act { seat: SeatId, act: Act<G::Action> },
     Undo,
+    /// A new table in place of this one (a new game, a load, a resume); its journal starts afresh.
+    Replace(Box<Table<G>>),
 }
+
+/// A line the rules added to the log, as it happens (after an applied action or a new table).
+#[derive(Message, Clone, Debug)]
+pub struct Logged<G: Game>(pub Entry<G::Event>);
 
 /// The answer to a request, for the prompt bar and the log.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -30,6 +55,17 @@ pub struct Outcome {
     pub accepted: bool,
     /// Why a request was refused, with its rule, in words for the player.
     pub message: String,
+}
+
+/// Whose eyes the entity mirror draws the table through: it is built from `Game::observe` of
+/// this viewer, so no entity carries what that viewer may not see.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Eyes(pub Viewer);
+
+impl Default for Eyes {
+    fn default() -> Self {
+        Eyes(Viewer::Spectator)
+    }
 }
 
 /// Bumped whenever the table changes, so presentation systems redraw only then.
@@ -84,8 +120,10 @@ impl<G: Game> Plugin for EnginePlugin<G> {
     fn build(&self, app: &mut App) {
         app.add_message::<Request<G>>()
             .add_message::<Outcome>()
+            .add_message::<Logged<G>>()
             .init_resource::<JournalRes>()
             .init_resource::<TableVersion>()
+            .init_resource::<Eyes>()
             .configure_sets(Update, (TableSet::Apply, TableSet::Sync, TableSet::Present).chain())
             .add_systems(Update, apply_requests::<G>.in_set(TableSet::Apply));
     }
@@ -94,6 +132,7 @@ impl<G: Game> Plugin for EnginePlugin<G> {
 fn apply_requests<G: Game>(
     mut requests: MessageReader<Request<G>>,
     mut outcomes: MessageWriter<Outcome>,
+    mut logged: MessageWriter<Logged<G>>,
     table: Option<ResMut<TableRes<G>>>,
     mut journal: ResMut<JournalRes>,
     mut version: ResMut<TableVersion>,
@@ -103,19 +142,30 @@ fn apply_requests<G: Game>(
         return;
     };
     for request in requests.read() {
+        let before = table.0.entries.len();
         let result = match request.clone() {
             Request::Act { seat, act } => {
-                table.0.submit(seat, act.clone()).map(|_| JournalLine::Applied(Record { seat, act }))
+                table.0.submit(seat, act.clone()).map(|_| Some(JournalLine::Applied(Record { seat, act })))
             }
-            Request::Undo => table.0.undo().map(|_| JournalLine::Undo),
+            Request::Undo => table.0.undo().map(|_| Some(JournalLine::Undo)),
+            Request::Replace(new) => {
+                table.0 = *new;
+                journal.start(&table.0);
+                Ok(None)
+            }
         };
         match result {
             Ok(line) => {
                 version.0 += 1;
-                if let Some(j) = journal.0.as_mut()
-                    && let Err(e) = j.append(&line)
+                if let Some(line) = &line
+                    && let Some(j) = journal.journal.as_mut()
+                    && let Err(e) = j.append(line)
                 {
                     error!("could not write the journal {}: {e}", j.path().display());
+                }
+                let from = if line.is_none() { table.0.entries.len() } else { before };
+                for entry in table.0.entries.iter().skip(from) {
+                    logged.write(Logged(entry.clone()));
                 }
                 outcomes.write(Outcome { accepted: true, message: String::new() });
             }

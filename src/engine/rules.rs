@@ -54,6 +54,11 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// What one viewer may see of the table (see `observe`).
     type View: Clone + Debug + PartialEq + Serialize + Send + Sync + 'static;
 
+    /// The id scenarios and saves carry in their `game` field.
+    const ID: &'static str;
+
+    /// The scenario this table is set on, as a save names it.
+    fn scenario(&self) -> crate::engine::save::ScenarioRef;
     /// The names of the seats, in seat order.
     fn seat_names(&self) -> &'static [&'static str];
     /// The seat that must decide now (None when the game is over).

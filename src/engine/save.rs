@@ -62,6 +62,18 @@ impl<A: Serialize + DeserializeOwned> SaveFile<A> {
     }
 }
 
+/// The save of a table: its game, scenario, seed, mode and log.
+pub fn save_of<G: Game>(table: &Table<G>) -> SaveFile<G::Action> {
+    SaveFile {
+        format: FORMAT_VERSION,
+        game: G::ID.to_string(),
+        scenario: table.game.scenario(),
+        seed: table.seed,
+        mode: table.mode,
+        log: table.records.clone(),
+    }
+}
+
 /// Why a save could not be loaded.
 #[derive(Debug)]
 pub enum LoadError {

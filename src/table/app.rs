@@ -1,72 +1,49 @@
-//! Builds and runs the window: Bevy's default plugins, mesh picking, egui, the rules plugin and
-//! the table's presentation plugins, in reactive mode so an idle table costs almost no CPU.
+//! Builds and runs the window for any game: Bevy's default plugins, mesh picking, egui, the
+//! rules plugin, the shared table and UI and the game's own view, in reactive mode so an idle
+//! table costs almost no CPU.
 
+use super::TableGame;
 use super::session::Session;
 use crate::engine::journal::{Journal, default_journal_path};
-use crate::engine::plugin::{JournalRes, TableRes, TableVersion};
-use crate::engine::rules::{Game, Mode};
-use crate::engine::save::{SaveFile, looks_like_save};
-use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::plugin::{Eyes, JournalRes, Request, TableRes, TableVersion};
+use crate::engine::seats::Viewer;
 use crate::engine::table::Table;
-use crate::games::botn::ai::Player;
-use crate::games::botn::plugin::BotnPlugin;
-use crate::games::botn::{self, Action, Botn};
 use bevy::prelude::*;
 use bevy::render::RenderPlugin;
 use bevy::render::settings::WgpuSettings;
 use bevy::winit::{UpdateMode, WinitSettings};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
-
-/// Loads a scenario (new game) or a save (replayed) into a table.
-pub fn load_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Botn>, String> {
-    let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
-    if looks_like_save(&text) {
-        let save = SaveFile::<Action>::read(file).map_err(|e| e.to_string())?;
-        botn::load_save(&save, file).map_err(|e| e.to_string())
-    } else {
-        botn::new_table(file, seed, mode).map_err(|e| e.to_string())
-    }
-}
 
 /// A seed for a new game started without one: the clock's seconds.
 pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
 }
 
-pub fn run(
-    file: &Path,
-    seed: Option<u64>,
-    sandbox: bool,
-    screenshot: Option<(PathBuf, String)>,
-    computers: [Option<Player>; 2],
-    pace: f32,
-) -> i32 {
-    let seed = seed.unwrap_or_else(clock_seed);
-    let mode = if sandbox { Mode::Sandbox } else { Mode::Enforced };
-    let table = match load_table(file, seed, mode) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return 1;
-        }
-    };
-    let journal_path = default_journal_path();
-    let mut session = Session::new(table.game.sc.path.clone(), journal_path.clone());
-    let mut journal = JournalRes(None);
-    if let Some((out, seat)) = &screenshot {
-        session.viewer = match seat.as_str() {
-            "french" => Viewer::Seat(SeatId(0)),
-            "allied" => Viewer::Seat(SeatId(1)),
-            _ => Viewer::Spectator,
-        };
+/// An unfinished game found in the journal at start, offered for resuming.
+#[derive(Resource)]
+pub struct ResumeOffer<G: TableGame>(pub Option<crate::engine::save::SaveFile<G::Action>>);
+
+/// Opens the window on `table` and runs it until it closes; the exit code.
+pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
+    let journal_path = default_journal_path().with_file_name(setup.journal_name);
+    let seats = table.game.seat_names().len();
+    let mut session = Session::new(seats, journal_path.clone());
+    let mut journal = JournalRes::default();
+    let mut offer = None;
+    if let Some((out, viewer)) = &setup.screenshot {
+        session.viewer = *viewer;
         session.hotseat = false;
         session.screenshot = Some((out.clone(), 8));
     } else {
+        journal.path = Some(journal_path.clone());
         // A journal of an unfinished game is offered for resuming before it is replaced.
-        match Journal::read::<Action>(&journal_path) {
-            Ok(old) if !old.log.is_empty() => session.resume_offer = Some(old),
-            _ => journal.0 = start_journal(&journal_path, &table),
+        match Journal::read::<G::Action>(&journal_path) {
+            Ok(old) if !old.log.is_empty() && old.game == G::ID => {
+                offer = Some(old);
+                session.resume_offer = true;
+            }
+            _ => journal.start(&table),
         }
     }
     session.last_active = table.game.active_seat();
@@ -75,33 +52,55 @@ pub fn run(
     {
         session.viewer = Viewer::Seat(s);
     }
-    if computers.iter().any(Option::is_some) {
-        session.set_computers(computers);
+    if setup.computers.iter().any(Option::is_some) && setup.screenshot.is_none() {
+        session.set_computers(setup.computers.clone());
+    } else {
+        session.computers = setup.computers.clone();
     }
-    session.pace = pace;
+    session.pace = setup.pace;
 
     let mut app = App::new();
     let shooting = session.screenshot.is_some();
-    window_app(&mut app, &table.game.sc.name, shooting);
+    window_app(&mut app, &table.game.scenario().name, shooting);
     app.add_plugins(MeshPickingPlugin)
+        .insert_resource(Eyes(session.viewer))
         .insert_resource(TableRes(table))
         .insert_resource(journal)
         .insert_resource(session)
-        .add_plugins(BotnPlugin)
+        .insert_resource(ResumeOffer::<G>(offer))
         .add_plugins((
             super::camera::CameraPlugin,
-            super::board::BoardPlugin,
-            super::pieces::PiecesPlugin,
-            super::dice::DicePlugin,
-            super::computer::ComputerPlugin,
-            crate::ui::UiPlugin,
+            super::glide::GlidePlugin,
+            super::dice::DicePlugin::<G>::default(),
+            crate::ui::UiPlugin::<G>::default(),
         ))
-        .add_systems(Update, (follow_active_seat, take_screenshot));
+        .add_systems(
+            Update,
+            (
+                super::computer::computer_moves::<G>.before(crate::engine::plugin::TableSet::Apply),
+                follow_active_seat::<G>,
+                take_screenshot,
+                lend_eyes,
+            ),
+        );
+    G::add_view(&mut app);
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
         app.add_systems(Last, debug_frames);
     }
     app.run();
     0
+}
+
+/// The entity mirror draws the table through the session's eyes.
+fn lend_eyes(session: Res<Session>, mut eyes: ResMut<Eyes>) {
+    if session.is_changed() && eyes.0 != session.viewer {
+        eyes.0 = session.viewer;
+    }
+}
+
+/// Replaces the table through the engine (a new game, a load, a resume): the journal restarts.
+pub fn replace<G: TableGame>(requests: &mut MessageWriter<Request<G>>, table: Table<G>) {
+    requests.write(Request::Replace(Box::new(table)));
 }
 
 /// What every game's window shares: Bevy's default plugins with a 1280×800 window titled after
@@ -138,19 +137,8 @@ pub fn window_app(app: &mut App, scenario_name: &str, shooting: bool) {
     });
 }
 
-/// Starts a fresh journal holding this table's log so far.
-pub fn start_journal(path: &Path, table: &Table<Botn>) -> Option<Journal> {
-    match Journal::create(path, &botn::save_of(table)) {
-        Ok(j) => Some(j),
-        Err(e) => {
-            error!("cannot write the journal {}: {e}", path.display());
-            None
-        }
-    }
-}
-
 /// Hot-seat: when the decision passes to the other seat, cover the table until they are ready.
-fn follow_active_seat(table: Res<TableRes<Botn>>, version: Res<TableVersion>, mut session: ResMut<Session>) {
+fn follow_active_seat<G: TableGame>(table: Res<TableRes<G>>, version: Res<TableVersion>, mut session: ResMut<Session>) {
     if !version.is_changed() && !table.is_changed() {
         return;
     }
@@ -207,7 +195,7 @@ fn debug_frames(
     mut redraws: MessageReader<bevy::window::RequestRedraw>,
     time: Res<Time>,
     mut frames: Local<u64>,
-    moving: Query<(Option<&Name>, &super::pieces::Target, &Transform)>,
+    moving: Query<(Option<&Name>, &super::glide::Target, &Transform)>,
 ) {
     *frames += 1;
     for (name, target, tf) in &moving {

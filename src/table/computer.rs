@@ -1,24 +1,15 @@
-//! The computer opponent in the window: when its seat is to decide, it waits a moment (so the
-//! person at the table can follow each move), picks from the legal actions and sends the choice
-//! as a `Request`, exactly as a click would; the rules check it like any other.
+//! The computer opponent in the window, for any game: when its seat is to decide, it waits a
+//! moment (so the person at the table can follow each move), picks from the legal actions on
+//! what its seat may see and sends the choice as a `Request`, exactly as a click would; the rules
+//! check it like any other.
 
+use super::TableGame;
 use super::session::Session;
-use crate::engine::plugin::{Request, TableRes, TableSet};
+use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rng::TableRng;
-use crate::engine::rules::Game;
 use crate::engine::table::Act;
-use crate::games::botn::state::Step;
-use crate::games::botn::{Botn, ai};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
-
-pub struct ComputerPlugin;
-
-impl Plugin for ComputerPlugin {
-    fn build(&self, app: &mut App) {
-        app.add_systems(Update, computer_moves.before(TableSet::Apply));
-    }
-}
 
 /// Whether a computer seat that has waited `pace` seconds may move now (then the wait starts
 /// again). While it waits, frames keep coming: the window is reactive and would sleep.
@@ -32,11 +23,11 @@ pub fn paced(time: &Time, waited: &mut f32, pace: f32, redraw: &mut MessageWrite
     true
 }
 
-fn computer_moves(
+pub fn computer_moves<G: TableGame>(
     time: Res<Time>,
-    table: Res<TableRes<Botn>>,
+    table: Res<TableRes<G>>,
     session: Res<Session>,
-    mut requests: MessageWriter<Request<Botn>>,
+    mut requests: MessageWriter<Request<G>>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut waited: Local<f32>,
     mut rng: Local<Option<TableRng>>,
@@ -47,12 +38,10 @@ fn computer_moves(
         *waited = 0.0;
         return;
     };
-    if session.resume_offer.is_some() {
+    if session.resume_offer {
         return;
     }
-    // A fight's allocation or a scoring choice gets a longer look before the computer decides.
-    let decisive = matches!(game.step, Step::Fight | Step::Scoring);
-    if !paced(&time, &mut waited, session.pace * if decisive { 4.0 } else { 1.0 }, &mut redraw) {
+    if !paced(&time, &mut waited, session.pace * game.pause_factor(), &mut redraw) {
         return;
     }
     let mut legal = Vec::new();
@@ -62,8 +51,8 @@ fn computer_moves(
     }
     // Its own chooser RNG: the table's RNG is the game's chance and must not be touched.
     let rng = rng.get_or_insert_with(|| TableRng::from_seed(table.0.seed ^ 0xc0ff_ee00));
-    // The computer decides on what its seat may see.
-    let action = ai::choose(|| game.observe(crate::engine::seats::Viewer::Seat(seat)), &legal, level, rng);
-    info!("computer ({}) at {:?}: {}", level.label(), game.step, crate::games::botn::text::action_label(game, &action));
+    let action = game.computer_choice(seat, &legal, level, rng);
+    let level = G::LEVELS.get(level).copied().unwrap_or("?");
+    info!("computer ({level}) at seat {}: {}", seat.0, game.action_label(&action));
     requests.write(Request::Act { seat, act: Act::Game(action) });
 }

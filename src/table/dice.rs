@@ -4,10 +4,11 @@
 //! the drawn value is the one that ends on top. The recording is then played back: no snap at
 //! the end, and every viewer sees the same throw.
 
-use crate::engine::plugin::{Outcome, TableRes, TableSet};
+use crate::engine::plugin::{Logged, TableRes, TableSet};
 use crate::engine::rng::TableRng;
 use crate::engine::table::Entry;
-use crate::games::botn::Botn;
+use crate::engine::rules::Game;
+use std::marker::PhantomData;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -184,12 +185,19 @@ struct PendingThrow {
     result: std::sync::Mutex<std::sync::mpsc::Receiver<Vec<Track>>>,
 }
 
-pub struct DicePlugin;
+/// The dice tray and its dice for game `G`: a roll the rules log is thrown on the table.
+pub struct DicePlugin<G>(PhantomData<G>);
 
-impl Plugin for DicePlugin {
+impl<G> Default for DicePlugin<G> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<G: Game> Plugin for DicePlugin<G> {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, spawn_tray)
-            .add_systems(Update, (start_roll, spawn_dice, play_back).chain().in_set(TableSet::Present));
+            .add_systems(Update, (start_roll::<G>, spawn_dice, play_back).chain().in_set(TableSet::Present));
     }
 }
 
@@ -231,12 +239,18 @@ fn pips(value: u8) -> Vec<Vec2> {
     }
 }
 
-/// Starts simulating the throw of the last roll when the table logs one.
-fn start_roll(mut outcomes: MessageReader<Outcome>, table: Res<TableRes<Botn>>, mut commands: Commands) {
-    if !outcomes.read().any(|o| o.accepted) {
+/// Starts simulating the throw of a roll when the rules log one.
+fn start_roll<G: Game>(mut logged: MessageReader<Logged<G>>, table: Res<TableRes<G>>, mut commands: Commands) {
+    let Some(values) = logged
+        .read()
+        .filter_map(|l| match &l.0 {
+            Entry::Dice { values, .. } => Some(values.clone()),
+            _ => None,
+        })
+        .last()
+    else {
         return;
-    }
-    let Some(Entry::Dice { values, .. }) = table.0.last_entries().last() else { return };
+    };
     // Throw parameters come from the seed and the roll's place in the log: the same throw for
     // every viewer and every replay, without drawing on the table's RNG.
     let mut rng =
@@ -246,7 +260,7 @@ fn start_roll(mut outcomes: MessageReader<Outcome>, table: Res<TableRes<Botn>>, 
     std::thread::spawn(move || {
         let _ = send.send(simulate_throw(count, &mut rng));
     });
-    commands.insert_resource(PendingThrow { values: values.clone(), result: std::sync::Mutex::new(result) });
+    commands.insert_resource(PendingThrow { values, result: std::sync::Mutex::new(result) });
 }
 
 /// Spawns the dice when their throw is ready: each body follows its recording, and its visible

@@ -1,12 +1,97 @@
-//! The 3D table (window build only): the board drawn from the scenario's geometry, pieces and
-//! cards on it, the camera, picking and dragging, and the physical dice. It reads the table and
-//! sends `Request`s; it never decides a rule.
+//! The game-neutral table (window build only): what every game's window shares — the session
+//! (who is looking, notices, hand-over), the camera, the physical dice, pieces gliding to their
+//! places, the computer seat and the window itself. A game plugs in by implementing `TableGame`
+//! and drawing its own board and panels in `src/games/<game>/view/`. It reads the table and sends
+//! `Request`s; it never decides a rule.
 
 pub mod app;
-pub mod board;
 pub mod camera;
 pub mod computer;
 pub mod dice;
-pub mod pieces;
+pub mod glide;
 pub mod session;
-pub mod vg_table;
+
+use crate::engine::geometry::SpaceId;
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::{Entry, Table};
+use bevy::prelude::*;
+use std::path::Path;
+
+/// A piece of a log line: words, or a name the reader can click to find it on the table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Span {
+    Text(String),
+    /// A name, and the space to light when it is clicked (if it is on the table).
+    Link(String, Option<SpaceId>),
+}
+
+/// A new game the Game menu offers: its label and the game's own number for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewGame {
+    pub label: String,
+    pub choice: usize,
+}
+
+/// What a game gives the shared window: labels, prompts and log lines in words, its computer
+/// players, how it starts a new game, and its own presentation plugin.
+pub trait TableGame: Game {
+    /// The computer's strengths the menu offers, weakest first.
+    const LEVELS: &'static [&'static str];
+    /// Whether the player may hand any seat to the computer mid-game (else only a new game does).
+    const FREE_COMPUTER_SEATS: bool;
+    /// Whether the digit keys take the first nine orders (else the camera keeps them for views).
+    const DIGIT_ORDERS: bool;
+    /// The controls, for the help window.
+    const HELP: &'static str;
+
+    /// The computer's choice for `seat` at strength `level` (an index into `LEVELS`), decided on
+    /// what that seat may see.
+    fn computer_choice(&self, seat: SeatId, legal: &[Self::Action], level: usize, rng: &mut TableRng)
+    -> Self::Action;
+    /// How many times its usual pace the computer waits before this decision (a fight's
+    /// allocation deserves a longer look).
+    fn pause_factor(&self) -> f32 {
+        1.0
+    }
+    fn action_label(&self, action: &Self::Action) -> String;
+    /// What the table waits for, in words.
+    fn prompt(&self) -> String;
+    /// Where the active seat decides somewhere else than the list of orders (a result sheet):
+    /// what the orders panel says instead.
+    fn orders_elsewhere(&self) -> Option<&'static str> {
+        None
+    }
+    /// A line of the log as `viewer` may read it.
+    fn log_spans(&self, entry: &Entry<Self::Event>, viewer: Viewer) -> Vec<Span>;
+    /// Replays a save (or a journal read as one).
+    fn load_save(save: &crate::engine::save::SaveFile<Self::Action>, file: &Path) -> Result<Table<Self>, String>;
+    /// A scenario (new game) or a save (replayed), for the window.
+    fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String>;
+    /// The new games the Game menu offers now.
+    fn new_games(table: &Table<Self>) -> Vec<NewGame>;
+    /// Starts the new game `choice` of `new_games`: the table, and the computer's seats for it
+    /// (None: keep them).
+    fn start(
+        table: &Table<Self>,
+        choice: usize,
+        seed: u64,
+        computers: &[Option<usize>],
+    ) -> Result<(Table<Self>, Option<Vec<Option<usize>>>), String>;
+    /// The game's own presentation: its board, pieces, labels and panels.
+    fn add_view(app: &mut App);
+}
+
+/// How the window opens, as the game's entry read it from the command line.
+#[derive(Clone, Debug)]
+pub struct WindowSetup {
+    /// Render one frame to this PNG through these eyes, then quit.
+    pub screenshot: Option<(std::path::PathBuf, Viewer)>,
+    /// The computer's strength at each seat (an index into `LEVELS`), None for a person.
+    pub computers: Vec<Option<usize>>,
+    /// Seconds between two computer moves.
+    pub pace: f32,
+    /// The file name of this game's autosave journal.
+    pub journal_name: &'static str,
+}

@@ -1,11 +1,9 @@
-//! What the window knows beyond the rules: who is looking, what is hovered and highlighted, the
-//! last refusal, whether panels are hidden, the hot-seat hand-over and the resume offer.
+//! What the window knows beyond the rules: who is looking, what is hovered and lit, the last
+//! refusal, whether panels are hidden, the hot-seat hand-over and the computer's seats. The same
+//! for every game.
 
 use crate::engine::geometry::SpaceId;
-use crate::engine::save::SaveFile;
 use crate::engine::seats::{SeatId, Viewer};
-use crate::games::botn::Action;
-use crate::games::botn::ai::Player;
 use bevy::prelude::*;
 use std::path::PathBuf;
 
@@ -18,79 +16,72 @@ pub struct Session {
     /// Set when the active seat changed: the screen is covered until the next player clicks.
     pub handover_to: Option<SeatId>,
     pub last_active: Option<SeatId>,
-    pub scenario_path: PathBuf,
     pub journal_path: PathBuf,
+    /// An unfinished game was found in the journal: offered for resuming before anything else.
+    pub resume_offer: bool,
     /// Something to tell the player at the pointer and in the prompt (a refusal, a save).
     pub notice: Option<String>,
     pub hovered: Option<String>,
-    /// The army under the pointer, for keys that act on it (F flips it in sandbox mode).
-    pub hovered_army: Option<u8>,
-    /// Fields lit up as legal destinations of the piece being dragged.
+    /// Spaces lit up (the legal destinations of a dragged piece, a fight's armies).
     pub highlight: Vec<SpaceId>,
-    /// A field name clicked in the log, lit for a moment.
+    /// A space whose name was clicked in the log, lit for a moment.
     pub focus: Option<SpaceId>,
     pub panels_hidden: bool,
     pub show_help: bool,
     pub dice_count: u8,
     pub save_path: String,
-    /// A journal found at start: offered for resuming.
-    pub resume_offer: Option<SaveFile<Action>>,
     /// Screenshot mode: the file, and frames to wait before taking it.
     pub screenshot: Option<(PathBuf, u32)>,
-    /// The seats the computer plays, and how well (both: the computer plays itself, to watch).
-    pub computers: [Option<Player>; 2],
+    /// The computer's strength at each seat (an index into the game's levels), None for a person.
+    pub computers: Vec<Option<usize>>,
     /// Seconds between two computer moves.
     pub pace: f32,
-    /// The log index of the last fight whose result window was closed.
-    pub fight_closed: Option<usize>,
 }
 
 impl Session {
-    pub fn new(scenario_path: PathBuf, journal_path: PathBuf) -> Self {
+    pub fn new(seats: usize, journal_path: PathBuf) -> Self {
         Self {
             viewer: Viewer::Seat(SeatId(0)),
             hotseat: true,
             handover_to: None,
             last_active: None,
-            scenario_path,
             journal_path,
+            resume_offer: false,
             notice: None,
             hovered: None,
-            hovered_army: None,
             highlight: Vec::new(),
             focus: None,
             panels_hidden: false,
             show_help: false,
             dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
-            resume_offer: None,
             screenshot: None,
-            computers: [None, None],
+            computers: vec![None; seats],
             pace: 0.7,
-            fight_closed: None,
         }
     }
 
-    /// The computer takes these seats; a person at the other seat keeps the view there, so no
-    /// hand-over screen is needed; with both seats taken the view is the spectator's.
-    pub fn set_computers(&mut self, computers: [Option<Player>; 2]) {
-        self.computers = computers;
+    /// The computer takes these seats; a person at a seat left keeps the view there, so no
+    /// hand-over screen is needed; with every seat taken the view is the spectator's.
+    pub fn set_computers(&mut self, computers: Vec<Option<usize>>) {
         self.handover_to = None;
-        match computers {
-            [None, None] => self.hotseat = true,
-            [Some(_), Some(_)] => {
+        let people: Vec<usize> = (0..computers.len()).filter(|&s| computers[s].is_none()).collect();
+        self.computers = computers;
+        match people.as_slice() {
+            [] => {
                 self.hotseat = false;
                 self.viewer = Viewer::Spectator;
             }
-            [a, _] => {
+            [one] => {
                 self.hotseat = false;
-                self.viewer = Viewer::Seat(SeatId(if a.is_some() { 1 } else { 0 }));
+                self.viewer = Viewer::Seat(SeatId(*one as u8));
             }
+            _ => self.hotseat = true,
         }
     }
 
     /// The computer's level at `seat`, if it plays there.
-    pub fn computer_at(&self, seat: SeatId) -> Option<Player> {
+    pub fn computer_at(&self, seat: SeatId) -> Option<usize> {
         self.computers.get(seat.0 as usize).copied().flatten()
     }
 

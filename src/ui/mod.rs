@@ -1,24 +1,37 @@
-//! egui overlays: the prompt with the legal actions as buttons, the log with linked names, the
-//! tracks, the player aids, the hand, the dice tray, the menu (new game, save, load, resume),
-//! the hot-seat hand-over screen, and the labels drawn over the 3D pieces. H or F11 hides all
-//! panels for a clean picture; F1 shows the controls.
+//! egui overlays every game shares: the menu (new game, computer seats, save, load, resume, view),
+//! the orders panel with the legal actions as buttons, the log with linked names, the dice, the
+//! notices, the hot-seat hand-over screen, the help, and the hotkeys. H or F11 hides all panels
+//! for a clean picture; F1 shows the controls. A game's own panels live in its `view` folder.
 
-pub mod overlay;
 pub mod panels;
-pub mod score;
 
-use crate::engine::plugin::{Outcome, Request};
-use crate::games::botn::Botn;
+use crate::engine::plugin::{Outcome, Request, TableRes};
+use crate::engine::rules::Game;
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::Act;
+use crate::table::TableGame;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::input::egui_wants_any_keyboard_input;
+use std::marker::PhantomData;
 
-pub struct UiPlugin;
+/// The shared panels and hotkeys for game `G`.
+pub struct UiPlugin<G>(PhantomData<G>);
 
-impl Plugin for UiPlugin {
+impl<G> Default for UiPlugin<G> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+/// The shared panels draw first in the egui pass; a game's own panels go in this set, after them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GamePanels;
+
+impl<G: TableGame> Plugin for UiPlugin<G> {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, (overlay::labels, panels::panels, score::score_windows).chain())
+        app.add_systems(EguiPrimaryContextPass, panels::panels::<G>.before(GamePanels))
             .add_systems(
                 PreUpdate,
                 drop_unchanged_modifiers
@@ -27,15 +40,22 @@ impl Plugin for UiPlugin {
             )
             .add_systems(
                 Update,
-                (hotkeys.run_if(not(egui_wants_any_keyboard_input)), remember_refusals, settle_after_input),
+                (
+                    hotkeys::<G>.run_if(not(egui_wants_any_keyboard_input)),
+                    remember_refusals,
+                    settle_after_input,
+                ),
             );
+        if G::DIGIT_ORDERS {
+            app.add_systems(Update, number_keys::<G>.run_if(not(egui_wants_any_keyboard_input)));
+        }
     }
 }
 
-fn hotkeys(
+fn hotkeys<G: TableGame>(
     keys: Res<ButtonInput<KeyCode>>,
     mut session: ResMut<Session>,
-    mut requests: MessageWriter<Request<Botn>>,
+    mut requests: MessageWriter<Request<G>>,
     mut commands: Commands,
     mut shots: Local<u32>,
 ) {
@@ -54,23 +74,51 @@ fn hotkeys(
         session.show_help = !session.show_help;
     }
     if keys.just_pressed(KeyCode::KeyR) && session.handover_to.is_none() {
-        let seat = session.seat().unwrap_or(crate::engine::seats::SeatId(0));
-        requests.write(Request::Act { seat, act: crate::engine::table::Act::RollDice(session.dice_count) });
-    }
-    if keys.just_pressed(KeyCode::KeyF)
-        && let Some(army) = session.hovered_army
-    {
-        // F flips the army under the pointer, as on other virtual tables; only by hand in the
-        // sandbox, since in a ruled game losses flip armies.
-        let seat = session.seat().unwrap_or(crate::engine::seats::SeatId(0));
-        let act = crate::engine::table::Act::Game(crate::games::botn::Action::Sandbox(
-            crate::games::botn::SandboxAction::FlipArmy { army },
-        ));
-        requests.write(Request::Act { seat, act });
+        let seat = session.seat().unwrap_or(SeatId(0));
+        requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
     }
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         requests.write(Request::Undo);
+    }
+}
+
+/// Keys 1 to 9 take the first nine orders listed, for play from the keyboard (in games whose
+/// camera leaves the digits free).
+fn number_keys<G: TableGame>(
+    keys: Res<ButtonInput<KeyCode>>,
+    table: Res<TableRes<G>>,
+    session: Res<Session>,
+    mut requests: MessageWriter<Request<G>>,
+) {
+    const DIGITS: [KeyCode; 9] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) else { return };
+    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+        return;
+    }
+    let game = &table.0.game;
+    let Some(seat) = game.active_seat() else { return };
+    if session.viewer != Viewer::Seat(seat)
+        || session.computer_at(seat).is_some()
+        || session.handover_to.is_some()
+        || game.orders_elsewhere().is_some()
+    {
+        return;
+    }
+    let mut legal = Vec::new();
+    game.legal_actions(table.0.mode, &mut legal);
+    if let Some(a) = legal.get(i) {
+        requests.write(Request::Act { seat, act: Act::Game(a.clone()) });
     }
 }
 
@@ -124,4 +172,12 @@ fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<S
             session.notice = Some(o.message.clone());
         }
     }
+}
+
+/// The seat names of a game with the spectator after them, for the View menu.
+pub fn viewers<G: Game>(game: &G) -> Vec<(String, Viewer)> {
+    let mut out: Vec<(String, Viewer)> =
+        game.seat_names().iter().enumerate().map(|(i, n)| (format!("{n}'s seat"), Viewer::Seat(SeatId(i as u8)))).collect();
+    out.push(("Spectator / broadcast".to_string(), Viewer::Spectator));
+    out
 }

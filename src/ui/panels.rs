@@ -1,30 +1,25 @@
-//! The egui panels around the table.
+//! The panels every game shares: the resume offer, the hand-over screen, notices, the menu, the
+//! orders (prompt, legal actions, dice, undo) and the log. Everything they change on the table
+//! goes through `Request`s, new games and loads included.
 
 use crate::engine::journal::Journal;
-use crate::engine::plugin::{JournalRes, Request, TableRes};
-use crate::engine::rules::{Game, Mode};
+use crate::engine::plugin::{Request, TableRes};
+use crate::engine::rules::Mode;
 use crate::engine::seats::{SeatId, Viewer};
-use crate::engine::table::Act;
-use crate::games::botn::ai::Player;
-use crate::games::botn::text::{Span, action_label, card_name, entry_spans, prompt};
-use crate::games::botn::{self, Botn, SandboxAction, Side};
-use crate::table::app::{clock_seed, load_table, start_journal};
+use crate::engine::table::{Act, Entry};
+use crate::table::app::{ResumeOffer, clock_seed};
 use crate::table::session::Session;
+use crate::table::{Span, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-const HELP: &str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
-Ctrl+1..4: store a view · 1..4: recall it · Drag a troop marker: its legal fields light up\n\
-R: roll the dice in the tray · Ctrl+Z: undo (back to the last roll, draw, reveal or hand-over)\n\
-H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F1: this help";
-
 #[allow(clippy::too_many_arguments)]
-pub fn panels(
+pub fn panels<G: TableGame>(
     mut contexts: EguiContexts,
-    mut table: ResMut<TableRes<Botn>>,
+    table: Res<TableRes<G>>,
     mut session: ResMut<Session>,
-    mut journal: ResMut<JournalRes>,
-    mut requests: MessageWriter<Request<Botn>>,
+    mut offer: ResMut<ResumeOffer<G>>,
+    mut requests: MessageWriter<Request<G>>,
     windows: Query<&Window>,
     time: Res<Time>,
     mut notice_seen: Local<(Option<String>, f32)>,
@@ -35,49 +30,22 @@ pub fn panels(
     }
     let pointer = ctx.input(|i| i.pointer.hover_pos());
 
-    if let Some(offer) = session.resume_offer.clone() {
-        egui::Window::new("Resume?")
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .collapsible(false)
-            .resizable(false)
-            .show(&ctx, |ui| {
-                ui.label(format!(
-                    "An unfinished game was found in the journal:\n{} — {} actions.",
-                    offer.scenario.name,
-                    offer.log.len()
-                ));
-                ui.horizontal(|ui| {
-                    if ui.button("Resume it").clicked() {
-                        match botn::load_save(&offer, &session.journal_path) {
-                            Ok(t) => {
-                                journal.0 = start_journal(&session.journal_path, &t);
-                                table.0 = t;
-                            }
-                            Err(e) => session.notice = Some(format!("Cannot resume: {e}")),
-                        }
-                        session.resume_offer = None;
-                    }
-                    if ui.button("Start a new game").clicked() {
-                        journal.0 = start_journal(&session.journal_path, &table.0);
-                        session.resume_offer = None;
-                    }
-                });
-            });
+    if let Some(save) = offer.0.clone() {
+        resume_window(&ctx, &save, &table.0, &mut session, &mut offer, &mut requests);
         return Ok(());
     }
-
     if let Some(seat) = session.handover_to {
-        if handover_screen(&ctx, table.0.game.seat_names()[seat.0 as usize]) {
+        let name = table.0.game.seat_names().get(seat.0 as usize).copied().unwrap_or("the next player");
+        if handover_screen(&ctx, name) {
             session.handover_to = None;
         }
         return Ok(());
     }
-
     if session.show_help {
         egui::Window::new("Controls").anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).collapsible(false).show(
             &ctx,
             |ui| {
-                ui.label(HELP);
+                ui.label(G::HELP);
             },
         );
     }
@@ -110,65 +78,90 @@ pub fn panels(
         return Ok(());
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
-    let viewer = session.viewer;
-    let my_seat = session.seat();
+    menu(&ctx, &table.0, &mut session, &mut offer, &mut requests);
+    orders(&ctx, &table.0, &mut session, &mut requests, height);
+    log(&ctx, &table.0, &mut session, height);
+    Ok(())
+}
 
-    // Menu.
+fn resume_window<G: TableGame>(
+    ctx: &egui::Context,
+    save: &crate::engine::save::SaveFile<G::Action>,
+    table: &crate::engine::table::Table<G>,
+    session: &mut Session,
+    offer: &mut ResumeOffer<G>,
+    requests: &mut MessageWriter<Request<G>>,
+) {
+    egui::Window::new("Resume?").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).resizable(false).show(
+        ctx,
+        |ui| {
+            ui.label(format!(
+                "An unfinished game was found in the journal:\n{} — {} actions.",
+                save.scenario.name,
+                save.log.len()
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Resume it").clicked() {
+                    match G::load_save(save, &session.journal_path) {
+                        Ok(t) => {
+                            requests.write(Request::Replace(Box::new(t)));
+                        }
+                        Err(e) => session.notice = Some(format!("Cannot resume: {e}")),
+                    }
+                    offer.0 = None;
+                    session.resume_offer = false;
+                }
+                if ui.button("Start a new game").clicked() {
+                    // The table as it is, with a fresh journal.
+                    requests.write(Request::Replace(Box::new(table.clone())));
+                    offer.0 = None;
+                    session.resume_offer = false;
+                }
+            });
+        },
+    );
+}
+
+fn menu<G: TableGame>(
+    ctx: &egui::Context,
+    table: &crate::engine::table::Table<G>,
+    session: &mut Session,
+    offer: &mut ResumeOffer<G>,
+    requests: &mut MessageWriter<Request<G>>,
+) {
     egui::Window::new("Grognard")
         .anchor(egui::Align2::LEFT_TOP, [6.0, 6.0])
         .resizable(false)
         .collapsible(true)
         .title_bar(false)
-        .show(&ctx, |ui| {
+        .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.menu_button("Game", |ui| {
-                    for (label, file) in [("New beginner game", "beginner.ron"), ("New advanced game", "advanced.ron")]
-                    {
-                        if ui.button(label).clicked() {
-                            session.scenario_path = session.scenario_path.with_file_name(file);
-                            new_game(&mut table, &mut journal, &mut session, Mode::Enforced, None);
+                    for new in G::new_games(table) {
+                        if ui.button(&new.label).clicked() {
+                            match G::start(table, new.choice, clock_seed(), &session.computers) {
+                                Ok((t, computers)) => {
+                                    if let Some(c) = computers {
+                                        session.set_computers(c);
+                                    }
+                                    session.last_active = t.game.active_seat();
+                                    session.notice = None;
+                                    requests.write(Request::Replace(Box::new(t)));
+                                }
+                                Err(e) => session.notice = Some(format!("Cannot start: {e}")),
+                            }
                             ui.close();
                         }
                     }
-                    if ui.button("New sandbox game").clicked() {
-                        new_game(&mut table, &mut journal, &mut session, Mode::Sandbox, None);
-                        ui.close();
-                    }
-                    if table.0.game.is_over() && table.0.game.grey_cannon.is_none() {
-                        // Alternative conditions to win: the same players, roles swapped.
-                        let first = table.0.game.vp[Side::French.index()];
-                        if ui.button(format!("Return game, roles swapped (grey cannon at {first})")).clicked() {
-                            let [f, a] = session.computers;
-                            session.set_computers([a, f]);
-                            new_game(&mut table, &mut journal, &mut session, Mode::Enforced, Some(first));
-                            ui.close();
-                        }
-                    }
-                    ui.separator();
-                    ui.label("Computer opponent:");
-                    let seats = session.computers.map(|c| c.is_some());
-                    let mut choice = seats;
-                    let before = choice;
-                    ui.radio_value(&mut choice, [false, false], "none (two people, hot-seat)");
-                    ui.radio_value(&mut choice, [true, false], "plays Napoléon");
-                    ui.radio_value(&mut choice, [false, true], "plays Schwarzenberg");
-                    ui.radio_value(&mut choice, [true, true], "plays both (watch)");
-                    let mut level = session.computers.iter().flatten().next().copied().unwrap_or(Player::Normal);
-                    let level_before = level;
-                    ui.horizontal(|ui| {
-                        for l in Player::COMPUTER {
-                            ui.radio_value(&mut level, l, l.label());
-                        }
-                    });
-                    if choice != before || level != level_before {
-                        session.set_computers(choice.map(|on| on.then_some(level)));
+                    if G::FREE_COMPUTER_SEATS {
+                        computer_seats::<G>(ui, &table.game, session);
                     }
                     ui.separator();
                     ui.label("Save file:");
                     ui.text_edit_singleline(&mut session.save_path);
                     if ui.button("Save").clicked() {
                         let path = std::path::PathBuf::from(&session.save_path);
-                        session.notice = Some(match botn::save_of(&table.0).write(&path) {
+                        session.notice = Some(match crate::engine::save::save_of(table).write(&path) {
                             Ok(()) => format!("Saved to {}", path.display()),
                             Err(e) => format!("Could not save {}: {e}", path.display()),
                         });
@@ -176,11 +169,10 @@ pub fn panels(
                     }
                     if ui.button("Load").clicked() {
                         let path = std::path::PathBuf::from(&session.save_path);
-                        match load_table(&path, 1, Mode::Enforced) {
+                        match G::load(&path, clock_seed(), Mode::Enforced) {
                             Ok(t) => {
-                                journal.0 = start_journal(&session.journal_path, &t);
-                                table.0 = t;
                                 session.notice = None;
+                                requests.write(Request::Replace(Box::new(t)));
                             }
                             Err(e) => session.notice = Some(format!("Not loaded: {e}")),
                         }
@@ -188,19 +180,19 @@ pub fn panels(
                     }
                     if ui.button("Resume from journal").clicked() {
                         match Journal::read(&session.journal_path) {
-                            Ok(save) => session.resume_offer = Some(save),
+                            Ok(save) => {
+                                offer.0 = Some(save);
+                                session.resume_offer = true;
+                            }
                             Err(e) => session.notice = Some(format!("No journal to resume: {e}")),
                         }
                         ui.close();
                     }
+                    ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
                 });
                 ui.menu_button("View", |ui| {
                     ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
-                    for (label, v) in [
-                        ("Napoléon's seat", Viewer::Seat(SeatId(0))),
-                        ("Schwarzenberg's seat", Viewer::Seat(SeatId(1))),
-                        ("Spectator / broadcast", Viewer::Spectator),
-                    ] {
+                    for (label, v) in super::viewers(&table.game) {
                         if ui.radio(session.viewer == v, label).clicked() {
                             session.viewer = v;
                             if v == Viewer::Spectator {
@@ -212,115 +204,81 @@ pub fn panels(
                     ui.checkbox(&mut session.show_help, "Controls (F1)");
                 });
                 ui.label(
-                    egui::RichText::new(if table.0.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" })
-                        .small(),
+                    egui::RichText::new(if table.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" }).small(),
                 );
             });
         });
+}
 
-    // Prompt and legal actions.
-    let game = &table.0.game;
+/// Which seats the computer plays, and how well.
+fn computer_seats<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Session) {
+    ui.separator();
+    ui.label("The computer plays:");
+    let mut seats: Vec<bool> = session.computers.iter().map(Option::is_some).collect();
+    let before = seats.clone();
+    for (i, name) in game.seat_names().iter().enumerate() {
+        if let Some(on) = seats.get_mut(i) {
+            ui.checkbox(on, *name);
+        }
+    }
+    let mut level = session.computers.iter().flatten().next().copied().unwrap_or(G::LEVELS.len() / 2);
+    let level_before = level;
+    ui.horizontal(|ui| {
+        for (i, l) in G::LEVELS.iter().enumerate() {
+            ui.radio_value(&mut level, i, *l);
+        }
+    });
+    if seats != before || level != level_before {
+        session.set_computers(seats.into_iter().map(|on| on.then_some(level)).collect());
+    }
+}
+
+fn orders<G: TableGame>(
+    ctx: &egui::Context,
+    table: &crate::engine::table::Table<G>,
+    session: &mut Session,
+    requests: &mut MessageWriter<Request<G>>,
+    height: f32,
+) {
+    let game = &table.game;
+    let my_seat = session.seat();
     egui::Window::new("Orders")
         .anchor(egui::Align2::LEFT_TOP, [6.0, 44.0])
-        .default_width(290.0)
+        .default_width(320.0)
         .max_height(height * 0.55)
         .resizable(false)
-        .show(&ctx, |ui| {
-            ui.label(egui::RichText::new(prompt(game)).strong());
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(game.prompt()).strong());
             if let Some(n) = &session.notice {
                 ui.colored_label(egui::Color32::from_rgb(200, 60, 50), n);
             }
             let active = game.active_seat();
-            if active.is_some() && active == my_seat {
+            if let (Some(seat), Some(elsewhere)) = (active, game.orders_elsewhere())
+                && active == my_seat
+                && session.computer_at(seat).is_none()
+            {
+                ui.label(elsewhere);
+            } else if let Some(seat) = active
+                && active == my_seat
+                && session.computer_at(seat).is_none()
+            {
                 let mut legal = Vec::new();
-                game.legal_actions(table.0.mode, &mut legal);
-                ui.label(
-                    egui::RichText::new(format!("{} legal actions — or drag a marker on the table", legal.len()))
-                        .small(),
-                );
+                game.legal_actions(table.mode, &mut legal);
+                let keys = if G::DIGIT_ORDERS { " — keys 1-9 take the first nine" } else { "" };
+                ui.label(egui::RichText::new(format!("{} legal actions{keys}", legal.len())).small());
                 egui::ScrollArea::vertical().max_height(height * 0.4).show(ui, |ui| {
-                    for a in legal {
-                        if ui.button(action_label(game, &a)).clicked() {
-                            requests.write(Request::Act { seat: active.expect("checked"), act: Act::Game(a) });
+                    for (i, a) in legal.into_iter().enumerate() {
+                        let label = game.action_label(&a);
+                        let label = if G::DIGIT_ORDERS && i < 9 { format!("{}. {label}", i + 1) } else { label };
+                        if ui.add(egui::Button::new(label).wrap()).clicked() {
+                            requests.write(Request::Act { seat, act: Act::Game(a) });
                         }
                     }
                 });
             } else if let Some(a) = active {
-                ui.label(format!("Waiting for {}", game.seat_names()[a.0 as usize]));
-            }
-            if table.0.mode == Mode::Sandbox {
-                // By hand: every such move is logged and saved like any action.
-                ui.separator();
-                ui.label(
-                    egui::RichText::new("Sandbox — by hand: drag any piece; F flips the army under the pointer")
-                        .small(),
-                );
-                let seat = my_seat.unwrap_or(SeatId(0));
-                let by_hand = |s: SandboxAction| Request::Act { seat, act: Act::Game(botn::Action::Sandbox(s)) };
-                ui.horizontal(|ui| {
-                    if ui.button("Draw a card").clicked() {
-                        requests.write(by_hand(SandboxAction::DrawBlind));
-                    }
-                    if ui.button("Time −1").clicked() && game.time > 0 {
-                        requests.write(by_hand(SandboxAction::MoveTime { to: game.time - 1 }));
-                    }
-                    if ui.button("Time +1").clicked() {
-                        requests.write(by_hand(SandboxAction::MoveTime { to: game.time + 1 }));
-                    }
-                });
-            }
-            ui.horizontal(|ui| {
-                if ui.add_enabled(table.0.can_undo(), egui::Button::new("Undo")).clicked() {
-                    requests.write(Request::Undo);
-                }
-            });
-        });
-
-    // Hand, missions and dice tray.
-    egui::Window::new("Hand")
-        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
-        .default_width(290.0)
-        .resizable(false)
-        .show(&ctx, |ui| {
-            match viewer {
-                Viewer::Seat(seat) => {
-                    let side = crate::games::botn::state::side_of(seat);
-                    ui.label(egui::RichText::new(side.name()).strong());
-                    let cards: Vec<String> = game.hands[side.index()].iter().map(|c| card_name(game, *c)).collect();
-                    ui.label(if cards.is_empty() { "(no cards)".to_string() } else { cards.join(" · ") });
-                    let other = side.other();
-                    ui.label(
-                        egui::RichText::new(format!("{} holds {} cards", other.name(), game.hand_size(other))).small(),
-                    );
-                }
-                Viewer::Spectator => {
-                    for side in [Side::French, Side::Allied] {
-                        ui.label(format!("{}: {} cards", side.name(), game.hand_size(side)));
-                    }
-                }
-            }
-            let missions = game.missions_as_seen(viewer);
-            if !missions.is_empty() {
-                ui.separator();
-                ui.label("Napoléon's missions:");
-                for (i, m) in missions.iter().enumerate() {
-                    let revealed = i < game.revealed as usize;
-                    let text = match m {
-                        Some(m) => {
-                            let d = &game.sc.missions[*m as usize];
-                            format!(
-                                "{:?}: {} ({} / {}){}",
-                                d.def.district,
-                                game.sc.field_name(d.field),
-                                d.def.french,
-                                d.def.allied,
-                                if revealed { " — revealed" } else { "" }
-                            )
-                        }
-                        None => "hidden".to_string(),
-                    };
-                    ui.label(text);
-                }
+                let who = game.seat_names().get(a.0 as usize).copied().unwrap_or("?");
+                let computer = if session.computer_at(a).is_some() { " (the computer)" } else { "" };
+                ui.label(format!("Waiting for {who}{computer}"));
             }
             ui.separator();
             ui.horizontal(|ui| {
@@ -330,84 +288,36 @@ pub fn panels(
                     let seat = my_seat.unwrap_or(SeatId(0));
                     requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
                 }
-            });
-            if let Some(crate::engine::table::Entry::Dice { values, .. }) =
-                table.0.entries.iter().rev().find(|e| matches!(e, crate::engine::table::Entry::Dice { .. }))
-            {
-                ui.label(format!("Last roll: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")));
-            }
-        });
-
-    // Tracks and log.
-    egui::Window::new("Tracks").anchor(egui::Align2::CENTER_TOP, [0.0, 6.0]).title_bar(false).resizable(false).show(
-        &ctx,
-        |ui| {
-            let date = game.current_date().unwrap_or("before 14.10.");
-            ui.horizontal(|ui| {
-                ui.label(egui::RichText::new(format!("Turn {} · {}", game.turn, game.active.name())).strong());
-                ui.separator();
-                let label = game.time_label();
-                ui.label(if label == date || game.time == 0 || game.past_last_date() {
-                    format!("Time {label} ({date})")
-                } else {
-                    format!("Time: after {date}, space {} of {}", game.time, game.sc.time.len() - 1)
-                });
-                ui.add(egui::ProgressBar::new(game.time as f32 / (game.sc.time.len() - 1) as f32).desired_width(90.0));
-                ui.separator();
-                ui.label(format!("VP French {} · Allied {}", game.vp[0], game.vp[1]));
-                if let Some(grey) = game.grey_cannon {
-                    ui.label(format!("· grey cannon {grey}"));
+                if let Some(Entry::Dice { values, .. }) =
+                    table.entries.iter().rev().find(|e| matches!(e, Entry::Dice { .. }))
+                {
+                    ui.label(format!("last: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")));
+                }
+                if ui.add_enabled(table.can_undo(), egui::Button::new("Undo")).clicked() {
+                    requests.write(Request::Undo);
                 }
             });
-            let fights: Vec<String> = game
-                .sc
-                .time
-                .iter()
-                .filter(|t| t.fight)
-                .enumerate()
-                .map(|(i, t)| {
-                    format!("{} {}", t.label, if i < game.fights_done as usize { "fought" } else { "to come" })
-                })
-                .collect();
-            ui.label(
-                egui::RichText::new(format!(
-                    "{} game · fights: {} · draw pile {} · discards {} · scouts {} · -1 chips {}",
-                    if game.sc.variant == botn::data::Variant::Advanced { "Advanced" } else { "Beginner" },
-                    fights.join(", "),
-                    game.draw_pile.len(),
-                    game.discard.len(),
-                    game.scout_supply,
-                    game.minus_one_supply
-                ))
-                .small(),
-            );
-        },
-    );
+        });
+}
+
+fn log<G: TableGame>(ctx: &egui::Context, table: &crate::engine::table::Table<G>, session: &mut Session, height: f32) {
     egui::Window::new("Log")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
-        .default_width(300.0)
+        .default_width(320.0)
         .max_height(height * 0.38)
         .resizable(false)
-        .show(&ctx, |ui| {
+        .show(ctx, |ui| {
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
-                for entry in table.0.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
+                for entry in table.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 0.0;
-                        for span in entry_spans(game, entry, viewer) {
+                        for span in table.game.log_spans(entry, session.viewer) {
                             match span {
                                 Span::Text(t) => {
                                     ui.label(t);
                                 }
-                                Span::Field(f) => {
-                                    if ui.link(game.sc.fields[f as usize].name.clone()).clicked() {
-                                        session.focus = Some(crate::engine::geometry::SpaceId(f));
-                                    }
-                                }
-                                Span::Army(a) => {
-                                    if ui.link(game.army_name(a).to_string()).clicked() {
-                                        let at = game.armies[a as usize]
-                                            .at
-                                            .or_else(|| game.markers_on_board(a).next().map(|(_, f)| f));
+                                Span::Link(name, at) => {
+                                    if ui.link(name).clicked() {
                                         session.focus = at;
                                     }
                                 }
@@ -417,48 +327,6 @@ pub fn panels(
                 }
             });
         });
-    egui::Window::new("Player aids")
-        .anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0])
-        .default_width(300.0)
-        .default_open(false)
-        .show(&ctx, |ui| {
-            let aids = &game.sc.aids;
-            ui.label(egui::RichText::new("5 actions per turn").strong());
-            for a in &aids.actions {
-                ui.label(format!("• {a}"));
-            }
-            ui.separator();
-            ui.label(egui::RichText::new("Terrain values (advanced game)").strong());
-            egui::Grid::new("terrain-values").striped(true).show(ui, |ui| {
-                for h in ["", "Artillery", "Infantry", "Cavalry"] {
-                    ui.label(h);
-                }
-                ui.end_row();
-                for r in &aids.terrain_values {
-                    ui.label(r.terrain.name());
-                    for v in [r.artillery, r.infantry, r.cavalry] {
-                        ui.label(format!("{v:+}"));
-                    }
-                    ui.end_row();
-                }
-            });
-            ui.separator();
-            ui.label(egui::RichText::new("Where the data comes from").strong());
-            let p = &game.sc.provenance;
-            for (what, prov) in [
-                ("Board", &p.board),
-                ("Adjacency", &p.adjacency),
-                ("Armies", &p.armies),
-                ("Missions", &p.missions),
-                ("Action deck", &p.actions),
-                ("Scout cards", &p.scouts),
-                ("Time bar", &p.time),
-                ("VP bar", &p.victory_points),
-            ] {
-                ui.label(egui::RichText::new(format!("{what}: {}", prov.label())).small());
-            }
-        });
-    Ok(())
 }
 
 /// Hot-seat: covers the whole table so the leaving player's hand is not seen by the next, until
@@ -480,28 +348,4 @@ pub fn handover_screen(ctx: &egui::Context, to: &str) -> bool {
         });
     });
     ready
-}
-
-fn new_game(
-    table: &mut TableRes<Botn>,
-    journal: &mut JournalRes,
-    session: &mut Session,
-    mode: Mode,
-    grey_cannon: Option<u8>,
-) {
-    let seed = clock_seed();
-    match botn::new_table(&session.scenario_path, seed, mode) {
-        Ok(mut t) => {
-            if let Some(french_points) = grey_cannon {
-                let set = t.submit(SeatId(0), Act::Game(botn::Action::SetGreyCannon { french_points }));
-                if let Err(e) = set {
-                    session.notice = Some(format!("Return game: {e}"));
-                }
-            }
-            journal.0 = start_journal(&session.journal_path, &t);
-            table.0 = t;
-            session.notice = None;
-        }
-        Err(e) => session.notice = Some(format!("Cannot start: {e}")),
-    }
 }

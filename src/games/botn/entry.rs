@@ -7,6 +7,8 @@ use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::engine::seats::Viewer;
+#[cfg(feature = "gui")]
+use crate::engine::seats::SeatId;
 use crate::engine::table::Table;
 use crate::registry::{GameEntry, SimOptions};
 use clap::ValueEnum;
@@ -140,6 +142,32 @@ impl GameEntry for Entry {
                 }
             },
         };
-        crate::table::app::run(file, o.seed, o.sandbox, o.screenshot.clone(), computers, o.pace)
+        let level = Player::COMPUTER.iter().position(|p| *p == level).unwrap_or(1);
+        let computers = computers.iter().map(|c| c.map(|_| level)).collect();
+        let screenshot = match &o.screenshot {
+            None => None,
+            Some((out, seat)) => match seat.as_str() {
+                "spectator" => Some((out.clone(), Viewer::Spectator)),
+                name => match seat_named(name) {
+                    Some(s) => Some((out.clone(), Viewer::Seat(SeatId(s as u8)))),
+                    None => {
+                        eprintln!("--seat {name}: expected french, allied or spectator");
+                        return 2;
+                    }
+                },
+            },
+        };
+        let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
+        let mode = if o.sandbox { Mode::Sandbox } else { Mode::Enforced };
+        match <Botn as crate::table::TableGame>::load(file, seed, mode) {
+            Ok(table) => crate::table::app::run(
+                table,
+                crate::table::WindowSetup { screenshot, computers, pace: o.pace, journal_name: "journal.ron" },
+            ),
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        }
     }
 }

@@ -11,6 +11,8 @@ pub mod plugin;
 pub mod rules;
 pub mod state;
 pub mod text;
+#[cfg(feature = "gui")]
+pub mod view;
 
 pub use actions::{Action, BotnError, SandboxAction};
 pub use data::{Scenario, Side};
@@ -21,7 +23,7 @@ pub use state::Botn;
 
 use crate::engine::rules::Mode;
 pub use crate::engine::save::LoadError;
-use crate::engine::save::{FORMAT_VERSION, SaveFile, ScenarioRef};
+use crate::engine::save::SaveFile;
 use crate::engine::scenario::DataError;
 use crate::engine::table::Table;
 use std::path::Path;
@@ -40,15 +42,7 @@ pub fn table_on(sc: Arc<Scenario>, seed: u64, mode: Mode) -> Table<Botn> {
 
 /// The save of a table (its scenario, seed, mode and log).
 pub fn save_of(table: &Table<Botn>) -> SaveFile<Action> {
-    let sc = &table.game.sc;
-    SaveFile {
-        format: FORMAT_VERSION,
-        game: data::GAME_ID.to_string(),
-        scenario: ScenarioRef { name: sc.name.clone(), path: sc.path.clone(), hash: sc.hash.clone() },
-        seed: table.seed,
-        mode: table.mode,
-        log: table.records.clone(),
-    }
+    crate::engine::save::save_of(table)
 }
 
 /// Replays a save on the scenario it names (see `engine::save::load_save`).

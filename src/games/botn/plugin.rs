@@ -1,11 +1,15 @@
 //! Battle of the Nations in the ECS (headless too): the step of play as a Bevy `States`, and the
 //! board's fields, the armies, troop markers, chips, figures, the time indicator and every card as
-//! entities whose components mirror the table after each applied action.
+//! entities whose components mirror the table after each applied action. Cards are mirrored from
+//! what the `Eyes` may see (`Game::observe`): a card whose face they may not see is placed among
+//! the unseen cards by id order alone, so its entity tells nothing of where that card really is.
 
 use super::data::Side;
+use super::observe::BotnView;
 use super::state::{ArmyId, Botn, CardId, HandCard, MarkerId, MissionId, Step};
+use crate::engine::rules::Game;
 use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{EnginePlugin, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
 use bevy::prelude::*;
 
 /// The step of the sequence of play, as a Bevy state (rules and panels run `in_state` of it).
@@ -98,7 +102,11 @@ pub enum Card {
     Army(ArmyId),
 }
 
-/// Where a card lies. Hidden faces are decided by the rules (`Botn::*_as_seen`), not here.
+/// Whether the eyes of the mirror see this card's face.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaceShown(pub bool);
+
+/// Where a card lies, as the eyes of the mirror see it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CardPlace {
     Hand(Side, u8),
@@ -134,6 +142,7 @@ pub fn sync_entities(
     mut commands: Commands,
     table: Option<Res<TableRes<Botn>>>,
     version: Res<TableVersion>,
+    eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
     mut next_phase: ResMut<NextState<BotnPhase>>,
     phase: Res<State<BotnPhase>>,
@@ -152,14 +161,14 @@ pub fn sync_entities(
     >,
     mut markers: Query<(&TroopMarker, &mut At), Without<ArmyPiece>>,
     mut armies: Query<(&ArmyPiece, &mut At, &mut Strength), Without<TroopMarker>>,
-    mut cards: Query<(&Card, &mut CardPlace)>,
+    mut cards: Query<(&Card, &mut CardPlace, &mut FaceShown)>,
     mut time: Query<&mut TimeIndicator>,
     mut vps: Query<&mut VictoryMarker>,
     figures: Query<(Entity, &MissionFigure)>,
 ) {
     let Some(table) = table else { return };
     let game = &table.0.game;
-    let need = sync_need(&game.sc, table.is_changed(), &version, &mut last);
+    let need = sync_need(&game.sc, table.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
     }
@@ -171,7 +180,7 @@ pub fn sync_entities(
         for e in &existing {
             commands.entity(e).despawn();
         }
-        spawn_all(&mut commands, game);
+        spawn_all(&mut commands, game, &game.observe(eyes.0));
         return;
     }
     for (m, mut at) in &mut markers {
@@ -191,10 +200,14 @@ pub fn sync_entities(
             *strength = want;
         }
     }
-    for (card, mut place) in &mut cards {
-        let want = card_place(game, *card);
+    let seen = CardPlaces::of(&game.observe(eyes.0));
+    for (card, mut place, mut face) in &mut cards {
+        let (want, shown) = seen.get(*card);
         if *place != want {
             *place = want;
+        }
+        if face.0 != shown {
+            face.0 = shown;
         }
     }
     for mut t in &mut time {
@@ -219,8 +232,13 @@ pub fn sync_entities(
     }
 }
 
-fn spawn_all(commands: &mut Commands, game: &Botn) {
+fn spawn_all(commands: &mut Commands, game: &Botn, view: &BotnView) {
     let sc = &game.sc;
+    let seen = CardPlaces::of(view);
+    let card_place = |_: &Botn, card: Card| {
+        let (place, shown) = seen.get(card);
+        (place, FaceShown(shown))
+    };
     for (i, f) in sc.fields.iter().enumerate() {
         commands.spawn((Field(SpaceId(i as u16)), Name::new(f.name.clone())));
     }
@@ -243,7 +261,7 @@ fn spawn_all(commands: &mut Commands, game: &Botn) {
     }
     for c in 0..sc.action_cards.len() as CardId {
         let card = Card::Action(c);
-        commands.spawn((card, card_place(game, card), Name::new(sc.action_cards[c as usize].title())));
+        commands.spawn((card, card_place(game, card), Name::new("Action card")));
     }
     for s in 0..sc.scout_cards {
         let card = Card::Scout(s);
@@ -274,56 +292,96 @@ fn spawn_all(commands: &mut Commands, game: &Botn) {
     }
 }
 
-/// Where a card lies now.
-pub fn card_place(game: &Botn, card: Card) -> CardPlace {
-    match card {
-        Card::Action(c) => {
-            for side in [Side::French, Side::Allied] {
-                if let Some(i) = game.hands[side.index()].iter().position(|h| *h == HandCard::Action(c)) {
-                    return CardPlace::Hand(side, i as u8);
+/// Where every card lies as a view shows it, and whether its face is seen.
+pub struct CardPlaces {
+    actions: Vec<(CardPlace, bool)>,
+    scouts: Vec<(CardPlace, bool)>,
+    missions: Vec<(CardPlace, bool)>,
+    armies: Vec<CardPlace>,
+}
+
+impl CardPlaces {
+    /// Reads the places from the view alone. Seen cards lie where the view shows them; the
+    /// unseen (the draw pile, a hand the viewer may not see, hidden missions) fill the unseen
+    /// places in id order, which depends only on what the viewer knows.
+    pub fn of(view: &BotnView) -> CardPlaces {
+        let sc = &view.sc;
+        let mut actions = vec![None; sc.action_cards.len()];
+        let mut scouts = Vec::new();
+        let mut hidden = Vec::new();
+        for (i, &c) in view.face_up.iter().enumerate() {
+            actions[c as usize] = Some((CardPlace::FaceUp(i as u8), true));
+        }
+        for (i, &c) in view.discard.iter().enumerate() {
+            actions[c as usize] = Some((CardPlace::Discard(i as u8), true));
+        }
+        for &c in &view.out_of_game {
+            actions[c as usize] = Some((CardPlace::OutOfGame, true));
+        }
+        for side in [Side::French, Side::Allied] {
+            for (i, h) in view.hands[side.index()].iter().enumerate() {
+                let place = CardPlace::Hand(side, i as u8);
+                match h {
+                    Some(HandCard::Action(c)) => actions[*c as usize] = Some((place, true)),
+                    Some(HandCard::Scout) => scouts.push((place, true)),
+                    None => hidden.push(place),
                 }
             }
-            if let Some(i) = game.face_up.iter().position(|&x| x == c) {
-                return CardPlace::FaceUp(i as u8);
-            }
-            if let Some(i) = game.draw_pile.iter().position(|&x| x == c) {
-                return CardPlace::DrawPile(i as u8);
-            }
-            if let Some(i) = game.discard.iter().position(|&x| x == c) {
-                return CardPlace::Discard(i as u8);
-            }
-            CardPlace::OutOfGame
         }
-        Card::Scout(n) => {
-            // Scout cards are identical: the first ones fill the hands, the rest the supply.
-            let mut n = n as usize;
-            for side in [Side::French, Side::Allied] {
-                let held: Vec<usize> = game.hands[side.index()]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, h)| **h == HandCard::Scout)
-                    .map(|(i, _)| i)
-                    .collect();
-                if n < held.len() {
-                    return CardPlace::Hand(side, held[n] as u8);
-                }
-                n -= held.len();
-            }
-            CardPlace::ScoutSupply(n as u8)
+        for i in 0..view.scout_supply {
+            scouts.push((CardPlace::ScoutSupply(i), true));
         }
-        Card::Mission(m) => {
-            if let Some(i) = game.missions.iter().position(|&x| x == m) {
-                CardPlace::Mission(i as u8)
-            } else if let Some(i) = game.draft_pair.iter().position(|&x| x == m) {
-                CardPlace::Draft(i as u8)
-            } else {
-                CardPlace::MissionBox
+        hidden.extend((0..view.draw_pile).map(|i| CardPlace::DrawPile(i.min(255) as u8)));
+        let mut hidden = hidden.into_iter();
+        let mut place_unseen = |slot: &mut Option<(CardPlace, bool)>| {
+            if slot.is_none() {
+                *slot = Some((hidden.next().unwrap_or(CardPlace::OutOfGame), false));
+            }
+        };
+        actions.iter_mut().for_each(&mut place_unseen);
+        let actions: Vec<(CardPlace, bool)> = actions.into_iter().flatten().collect();
+        while scouts.len() < sc.scout_cards as usize {
+            let mut slot = None;
+            place_unseen(&mut slot);
+            scouts.extend(slot);
+        }
+        let mut missions = vec![None; sc.missions.len()];
+        let mut hidden_missions = Vec::new();
+        for (i, m) in view.missions.iter().enumerate() {
+            match m {
+                Some(m) => missions[*m as usize] = Some((CardPlace::Mission(i as u8), true)),
+                None => hidden_missions.push(CardPlace::Mission(i as u8)),
             }
         }
-        Card::Army(a) => {
-            let side = game.army_side(a);
-            let index = game.sc.armies.iter().take(a as usize).filter(|x| x.def.side == side).count();
-            CardPlace::ArmyCards(side, index as u8, game.armies[a as usize].card_played)
+        for (i, m) in view.draft_pair.iter().enumerate() {
+            match m {
+                Some(m) => missions[*m as usize] = Some((CardPlace::Draft(i as u8), true)),
+                None => hidden_missions.push(CardPlace::Draft(i as u8)),
+            }
+        }
+        let mut hidden_missions = hidden_missions.into_iter();
+        let missions = missions
+            .into_iter()
+            .map(|m| m.unwrap_or_else(|| (hidden_missions.next().unwrap_or(CardPlace::MissionBox), false)))
+            .collect();
+        let armies = (0..sc.armies.len())
+            .map(|a| {
+                let side = sc.armies[a].def.side;
+                let index = sc.armies.iter().take(a).filter(|x| x.def.side == side).count();
+                CardPlace::ArmyCards(side, index as u8, view.armies[a].card_played)
+            })
+            .collect();
+        CardPlaces { actions, scouts, missions, armies }
+    }
+
+    /// Where `card` lies and whether its face is seen.
+    pub fn get(&self, card: Card) -> (CardPlace, bool) {
+        let out = (CardPlace::OutOfGame, false);
+        match card {
+            Card::Action(c) => self.actions.get(c as usize).copied().unwrap_or(out),
+            Card::Scout(n) => self.scouts.get(n as usize).copied().unwrap_or(out),
+            Card::Mission(m) => self.missions.get(m as usize).copied().unwrap_or(out),
+            Card::Army(a) => self.armies.get(a as usize).map(|&p| (p, true)).unwrap_or(out),
         }
     }
 }

@@ -6,6 +6,8 @@ use crate::engine::save::{SaveFile, looks_like_save};
 use crate::registry::{GameEntry, SimOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+#[cfg(feature = "gui")]
+use {super::Vg, super::rules, crate::engine::rules::Mode, crate::engine::seats::Viewer};
 
 /// The registry's handle on Victory & Glory.
 pub struct Entry;
@@ -115,13 +117,39 @@ impl GameEntry for Entry {
                 }
             },
         };
+        let screenshot = match &o.screenshot {
+            None => None,
+            Some((out, seat)) => match seat.as_str() {
+                "spectator" => Some((out.clone(), Viewer::Spectator)),
+                name => match side_named(name).or_else(|| (name == "allied").then_some(Player::Britain)) {
+                    Some(p) => Some((out.clone(), Viewer::Seat(rules::seat_of(p)))),
+                    None => {
+                        eprintln!("--seat {name}: expected france, britain or spectator");
+                        return 2;
+                    }
+                },
+            },
+        };
         let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
-        match crate::table::vg_table::load(file, seed, ai) {
-            Ok(table) => crate::table::vg_table::run(table, ai, o.pace, o.screenshot.clone()),
+        let table = match crate::engine::scenario::read_text(file).map_err(|e| e.to_string()).and_then(|text| {
+            if crate::engine::save::looks_like_save(&text) {
+                <Vg as crate::table::TableGame>::load(file, seed, Mode::Enforced)
+            } else {
+                super::new_table(file, seed, ai).map_err(|e| e.to_string())
+            }
+        }) {
+            Ok(t) => t,
             Err(e) => {
                 eprintln!("{e}");
-                1
+                return 1;
             }
-        }
+        };
+        // A solo save keeps its AI on the same side.
+        let ai = ai.or(table.game.solo);
+        let computers = super::view::computers_for(ai);
+        crate::table::app::run(
+            table,
+            crate::table::WindowSetup { screenshot, computers, pace: o.pace, journal_name: "vg-journal.ron" },
+        )
     }
 }

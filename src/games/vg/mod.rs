@@ -11,6 +11,8 @@ pub mod plugin;
 pub mod rules;
 pub mod state;
 pub mod text;
+#[cfg(feature = "gui")]
+pub mod view;
 
 pub use actions::{Action, VgError};
 pub use data::{Player, VgScenario};
@@ -20,7 +22,7 @@ pub use state::Vg;
 
 use crate::engine::rules::Game;
 use crate::engine::rules::Mode;
-use crate::engine::save::{LoadError, SaveFile, ScenarioRef};
+use crate::engine::save::{LoadError, SaveFile};
 use crate::engine::scenario::DataError;
 use crate::engine::seats::SeatId;
 use crate::engine::table::{Act, Entry as LogEntry, Table};
@@ -46,18 +48,7 @@ pub fn table_on(sc: Arc<VgScenario>, seed: u64, solo: Option<Player>) -> Table<V
 }
 
 pub fn save_of(table: &Table<Vg>) -> SaveFile<Action> {
-    SaveFile {
-        format: crate::engine::save::FORMAT_VERSION,
-        game: data::GAME_ID.to_string(),
-        scenario: ScenarioRef {
-            name: table.game.sc.name.clone(),
-            path: table.game.sc.path.clone(),
-            hash: table.game.sc.hash.clone(),
-        },
-        seed: table.seed,
-        mode: table.mode,
-        log: table.records.clone(),
-    }
+    crate::engine::save::save_of(table)
 }
 
 /// Replays a save on the scenario it names (see `engine::save::load_save`).

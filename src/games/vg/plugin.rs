@@ -1,10 +1,14 @@
 //! Victory & Glory as Bevy systems, headless: the engine plugin applies requests, the step of play
 //! is a Bevy `States`, and every nation and unit is an entity whose plain components follow the
-//! table after each change (the window adds meshes to these same entities).
+//! table after each change (the window adds meshes to these same entities). Units are mirrored
+//! from what the `Eyes` may see (`Game::observe`): a unit the eyes may not identify is placed among
+//! its nation's unseen units by id order alone, so its entity tells nothing of where it really is.
 
 use super::data::{NationId, Player};
+use super::observe::{UnitFace, VgView};
 use super::state::{Loc, Pending, Phase, UnitId, Vg};
-use crate::engine::plugin::{EnginePlugin, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::rules::Game;
+use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
 use bevy::prelude::*;
 
 /// The step of play.
@@ -53,9 +57,33 @@ pub struct AlliedTo(pub Option<Player>);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnitPiece(pub UnitId);
 
-/// Where the unit is.
+/// Where the unit is, and whether the eyes of the mirror know which unit it is.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UnitAt(pub Loc);
+pub struct UnitAt(pub Loc, pub bool);
+
+/// Where each unit lies as a view shows it: the known where they are, the hidden of each nation
+/// given that nation's unseen ids in order, the rest in the unused stack.
+pub fn unit_places(view: &VgView) -> Vec<UnitAt> {
+    let units = &view.sc.units;
+    let mut out: Vec<Option<UnitAt>> = vec![None; units.len()];
+    let mut hidden: Vec<(NationId, Loc)> = Vec::new();
+    for &(loc, face) in &view.units {
+        match face {
+            UnitFace::Known(u) => {
+                if let Some(slot) = out.get_mut(u as usize) {
+                    *slot = Some(UnitAt(loc, true));
+                }
+            }
+            UnitFace::Hidden { nation } => hidden.push((nation, loc)),
+        }
+    }
+    for (nation, loc) in hidden {
+        if let Some(slot) = (0..units.len()).find(|&u| out[u].is_none() && units[u].nation == nation) {
+            out[slot] = Some(UnitAt(loc, false));
+        }
+    }
+    out.into_iter().map(|p| p.unwrap_or(UnitAt(Loc::Pool, false))).collect()
+}
 
 pub struct VgPlugin;
 
@@ -74,6 +102,7 @@ pub fn sync_entities(
     mut commands: Commands,
     table: Option<Res<TableRes<Vg>>>,
     version: Res<TableVersion>,
+    eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
     mut next_phase: ResMut<NextState<VgPhase>>,
     phase: Res<State<VgPhase>>,
@@ -83,7 +112,7 @@ pub fn sync_entities(
 ) {
     let Some(table) = table else { return };
     let game = &table.0.game;
-    let need = sync_need(&game.sc, table.is_changed(), &version, &mut last);
+    let need = sync_need(&game.sc, table.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
     }
@@ -91,6 +120,7 @@ pub fn sync_entities(
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
+    let places = unit_places(&game.observe(eyes.0));
     if need == SyncNeed::Respawn {
         for e in &existing {
             commands.entity(e).despawn();
@@ -103,8 +133,9 @@ pub fn sync_entities(
                 Name::new(n.name.clone()),
             ));
         }
-        for u in 0..game.units.len() {
-            commands.spawn((UnitPiece(u as UnitId), UnitAt(game.units[u]), Name::new(game.unit_label(u as UnitId))));
+        for (u, at) in places.into_iter().enumerate() {
+            let nation = &game.sc.nations[game.unit_nation(u as UnitId) as usize].name;
+            commands.spawn((UnitPiece(u as UnitId), at, Name::new(format!("{nation} unit"))));
         }
         return;
     }
@@ -118,7 +149,7 @@ pub fn sync_entities(
         }
     }
     for (u, mut at) in &mut units {
-        let want = UnitAt(game.units[u.0 as usize]);
+        let want = places[u.0 as usize];
         if *at != want {
             *at = want;
         }

@@ -771,6 +771,12 @@ impl Game for Vg {
     type Error = VgError;
     type View = super::observe::VgView;
 
+    const ID: &'static str = super::data::GAME_ID;
+
+    fn scenario(&self) -> crate::engine::save::ScenarioRef {
+        crate::engine::save::ScenarioRef { name: self.sc.name.clone(), path: self.sc.path.clone(), hash: self.sc.hash.clone() }
+    }
+
     fn seat_names(&self) -> &'static [&'static str] {
         &["France", "Britain"]
     }

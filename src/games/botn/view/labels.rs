@@ -4,11 +4,10 @@
 
 use crate::engine::plugin::TableRes;
 use crate::engine::seats::Viewer;
-use crate::games::botn::Botn;
-use crate::games::botn::plugin::*;
-use crate::games::botn::state::HandCard;
-use crate::table::board::{time_bar_world, vp_bar_world};
-use crate::table::pieces::side_color;
+use super::super::Botn;
+use super::super::plugin::*;
+use super::board::{time_bar_world, vp_bar_world};
+use super::pieces::side_color;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -41,7 +40,7 @@ pub fn labels(
     fields: Query<(&Field, &GlobalTransform)>,
     markers: Query<(&TroopMarker, &GlobalTransform)>,
     armies: Query<(&ArmyPiece, &Strength, &GlobalTransform)>,
-    cards: Query<(&Card, &CardPlace, &GlobalTransform)>,
+    cards: Query<(&Card, &CardPlace, &FaceShown, &GlobalTransform)>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
@@ -97,34 +96,25 @@ pub fn labels(
             );
         }
     }
-    // Card faces the viewer may see.
-    for (card, place, tf) in &cards {
+    // Card faces the viewer may see: the mirror of the table knows only those.
+    for (card, place, shown, tf) in &cards {
         if tf.translation().y < -1.0 {
             continue;
         }
         let label = match (card, place) {
+            (_, CardPlace::DrawPile(0)) => Some(format!("Pile {}", game.draw_pile.len())),
+            _ if !shown.0 => None,
             (Card::Action(c), CardPlace::FaceUp(_) | CardPlace::Discard(_)) => {
                 Some(card_face(&game.sc.action_cards[*c as usize].title()))
             }
-            (Card::Action(c), CardPlace::Hand(side, _)) => game
-                .hand_as_seen(*side, session.viewer)
-                .into_iter()
-                .flatten()
-                .any(|h| h == HandCard::Action(*c))
-                .then(|| card_face(&game.sc.action_cards[*c as usize].title())),
+            (Card::Action(c), CardPlace::Hand(..)) => Some(card_face(&game.sc.action_cards[*c as usize].title())),
             (Card::Scout(_), CardPlace::ScoutSupply(0)) => Some(format!("Scout ×{}", game.scout_supply)),
-            (Card::Scout(_), CardPlace::Hand(side, _)) => {
-                crate::engine::seats::Visibility::Owner(crate::games::botn::state::seat_of(*side))
-                    .visible_to(session.viewer)
-                    .then(|| "Scout".to_string())
-            }
+            (Card::Scout(_), CardPlace::Hand(..)) => Some("Scout".to_string()),
             (Card::Mission(m), CardPlace::Mission(_) | CardPlace::Draft(_)) => {
-                game.mission_visibility(*m).visible_to(session.viewer).then(|| {
-                    let def = &game.sc.missions[*m as usize];
-                    // Long names break at the hyphen so neighbouring cards' labels do not meet.
-                    let name = game.sc.field_name(def.field).replace('-', "-\n");
-                    format!("{name}\n{} / {}", def.def.french, def.def.allied)
-                })
+                let def = &game.sc.missions[*m as usize];
+                // Long names break at the hyphen so neighbouring cards' labels do not meet.
+                let name = game.sc.field_name(def.field).replace('-', "-\n");
+                Some(format!("{name}\n{} / {}", def.def.french, def.def.allied))
             }
             (Card::Army(a), CardPlace::ArmyCards(_, _, played)) => {
                 let def = &game.sc.armies[*a as usize].def;
@@ -139,7 +129,6 @@ pub fn labels(
                     format!("{} {}\n{} {}", def.card, def.name, def.unit.name(), def.strength)
                 })
             }
-            (Card::Action(_), CardPlace::DrawPile(0)) => Some(format!("Pile {}", game.draw_pile.len())),
             _ => None,
         };
         if let Some(label) = label

@@ -4,14 +4,16 @@
 //! elsewhere snaps back and says which rule forbids it.
 
 use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
-use super::session::Session;
+use crate::table::session::Session;
+use crate::table::glide::{Dragging, PlaceSet, Target};
+use super::HoveredArmy;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{Request, TableRes, TableSet};
 use crate::engine::rules::{Game, Mode};
 use crate::engine::table::Act;
-use crate::games::botn::plugin::*;
-use crate::games::botn::state::{HandCard, MarkerId};
-use crate::games::botn::{Action, Botn, SandboxAction, Side};
+use super::super::plugin::*;
+use super::super::state::{HandCard, MarkerId};
+use super::super::{Action, Botn, SandboxAction, Side};
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 
@@ -24,23 +26,11 @@ pub fn side_color(side: Side, pale: bool) -> Color {
     }
 }
 
-/// Where a piece should be; the glide system moves it there.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub struct Target(pub Transform);
-
-/// The piece being dragged, and where it came from.
-#[derive(Resource, Default)]
-pub struct Dragging {
-    pub entity: Option<Entity>,
-    pub origin: Vec3,
-}
-
 pub struct PiecesPlugin;
 
 impl Plugin for PiecesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Dragging>()
-            .add_systems(Update, (dress_pieces, place_pieces, glide).chain().in_set(TableSet::Present));
+        app.add_systems(Update, (dress_pieces, place_pieces).chain().in_set(TableSet::Present).in_set(PlaceSet));
     }
 }
 
@@ -99,9 +89,9 @@ fn dress_pieces(
             .entity(e)
             .insert((Mesh3d(mesh.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
             .observe(hover_piece)
-            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>| {
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>, mut army: ResMut<HoveredArmy>| {
                 s.hovered = None;
-                s.hovered_army = None;
+                army.0 = None;
             })
             .observe(drag_start)
             .observe(drag_move)
@@ -272,53 +262,19 @@ fn place_pieces(
     }
 }
 
-/// Moves pieces smoothly to their targets and keeps frames coming while anything moves.
-fn glide(
-    time: Res<Time>,
-    dragging: Res<Dragging>,
-    mut q: Query<(Entity, &Target, &mut Transform)>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    let k = 1.0 - (-14.0 * time.delta_secs().min(0.1)).exp();
-    let mut moving = false;
-    for (e, target, mut tf) in &mut q {
-        if dragging.entity == Some(e) {
-            continue; // the hand holds it
-        }
-        let d = target.0.translation - tf.translation;
-        let snap = d.length() < 0.002 && tf.rotation.angle_between(target.0.rotation) < 0.002;
-        if snap {
-            if *tf != target.0 {
-                *tf = target.0;
-            }
-            continue;
-        }
-        // Pieces leaving or joining the table jump; pieces on it glide.
-        if tf.translation.y < -4.0 || target.0.translation.y < -4.0 {
-            *tf = target.0;
-            continue;
-        }
-        moving = true;
-        tf.translation += d * k;
-        tf.rotation = tf.rotation.slerp(target.0.rotation, k);
-    }
-    if moving {
-        redraw.write(RequestRedraw);
-    }
-}
-
 fn hover_piece(
     ev: On<Pointer<Over>>,
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
     table: Res<TableRes<Botn>>,
     mut session: ResMut<Session>,
+    mut hovered: ResMut<HoveredArmy>,
 ) {
     let game = &table.0.game;
     let e = ev.entity;
     let army = markers.get(e).map(|m| m.army).or_else(|_| armies.get(e).map(|a| a.0));
     let Ok(army) = army else { return };
-    session.hovered_army = armies.get(e).ok().map(|a| a.0);
+    hovered.0 = armies.get(e).ok().map(|a| a.0);
     let def = &game.sc.armies[army as usize].def;
     let st = &game.armies[army as usize];
     let kind = if markers.get(e).is_ok() { "troop marker" } else { "army" };
@@ -382,12 +338,12 @@ pub fn refusal(
         return "Dropped off the board: troop markers move from field to field (3. Play a Movement Card)".into();
     };
     let Some(seat) = seat else { return "A spectator cannot move pieces".into() };
-    let side = crate::games::botn::state::side_of(seat);
+    let side = super::super::state::side_of(seat);
     let card = game.hands[side.index()].iter().find_map(|c| match c {
         HandCard::Action(id)
             if matches!(
                 game.sc.action_cards[*id as usize],
-                crate::games::botn::data::ActionCard::Move(_) | crate::games::botn::data::ActionCard::MoveArmy(_)
+                super::super::data::ActionCard::Move(_) | super::super::data::ActionCard::MoveArmy(_)
             ) =>
         {
             Some(*id)

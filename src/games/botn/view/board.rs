@@ -2,12 +2,12 @@
 //! between adjacent fields, the time bar and the victory point bar. Fields are pickable so that a
 //! dragged piece can be dropped on them and hovering tells their name and terrain.
 
-use super::session::Session;
+use crate::table::session::Session;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{TableRes, TableSet};
-use crate::games::botn::Botn;
-use crate::games::botn::data::Terrain;
-use crate::games::botn::plugin::Field;
+use super::super::Botn;
+use super::super::data::Terrain;
+use super::super::plugin::Field;
 use bevy::prelude::*;
 
 /// World units per kilometre of the map.

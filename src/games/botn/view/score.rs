@@ -3,66 +3,83 @@
 //! its armies, supporters, opponents and values, the points to each side, the winner, and after a
 //! return game the two-game result.
 
+use super::super::plugin::BotnPhase;
+use super::super::state::Step;
+use super::super::{Botn, Event, Side};
 use crate::engine::plugin::TableRes;
 use crate::engine::table::Entry;
-use crate::games::botn::state::Step;
-use crate::games::botn::{Botn, Event, Side};
 use crate::table::session::Session;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-pub fn score_windows(
+/// The windows of a fight and of the final score, scheduled by the step of play.
+pub struct ScorePlugin;
+
+impl Plugin for ScorePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<FightClosed>()
+            .add_systems(Update, light_fight.run_if(in_state(BotnPhase::Fight)))
+            .add_systems(OnExit(BotnPhase::Fight), |mut session: ResMut<Session>| session.highlight.clear())
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    fight_window.run_if(in_state(BotnPhase::Fight)),
+                    last_fight_window.run_if(not(in_state(BotnPhase::Fight))),
+                    score_window.run_if(in_state(BotnPhase::Scoring).or_else(in_state(BotnPhase::GameOver))),
+                )
+                    .in_set(crate::ui::GamePanels),
+            );
+    }
+}
+
+/// The log index of the last fight whose result window was closed.
+#[derive(Resource, Default)]
+pub struct FightClosed(pub Option<usize>);
+
+/// Lights the fields of the hit being allocated: its attacker and the armies it may strike.
+fn light_fight(table: Res<TableRes<Botn>>, mut session: ResMut<Session>) {
+    let game = &table.0.game;
+    let Some(hit) = game.hits.first() else { return };
+    let fields: Vec<_> = hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
+    if session.highlight != fields {
+        session.highlight = fields;
+    }
+}
+
+fn covered(session: &Session) -> bool {
+    session.panels_hidden || session.handover_to.is_some() || session.resume_offer
+}
+
+/// The last fight's result stays on screen until closed (or the next fight), so a fight that
+/// needed no choice is seen too.
+fn last_fight_window(
     mut contexts: EguiContexts,
     table: Res<TableRes<Botn>>,
-    mut session: ResMut<Session>,
-    mut lit_by_fight: Local<bool>,
+    session: Res<Session>,
+    mut closed: ResMut<FightClosed>,
 ) -> Result {
-    let ctx = contexts.ctx_mut()?.clone();
-    let game = &table.0.game;
-    // Light the fields of the hit being allocated: its attacker and the armies it may strike.
-    if game.step == Step::Fight {
-        let hit = &game.hits[0];
-        let fields: Vec<_> =
-            hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
-        if session.highlight != fields {
-            session.highlight = fields;
-        }
-        *lit_by_fight = true;
-    } else if *lit_by_fight {
-        session.highlight.clear();
-        *lit_by_fight = false;
-    }
-    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer.is_some() {
+    if covered(&session) {
         return Ok(());
     }
-    // The last fight's result stays on screen until closed (or the next fight), so a fight that
-    // needed no choice is seen too.
-    if game.step != Step::Fight
-        && let Some((end, lines)) = last_fight(&table.0.entries, game)
-        && session.fight_closed != Some(end)
-    {
-        let date = lines.first().cloned().unwrap_or_default();
-        egui::Window::new(date)
-            .id(egui::Id::new("last-fight"))
-            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
-            .resizable(false)
-            .collapsible(false)
-            .show(&ctx, |ui| {
-                for l in &lines[1..] {
-                    ui.label(l);
-                }
-                if ui.button("Close").clicked() {
-                    session.fight_closed = Some(end);
-                }
-            });
+    let ctx = contexts.ctx_mut()?.clone();
+    let Some((end, lines)) = last_fight(&table.0.entries, &table.0.game) else { return Ok(()) };
+    if closed.0 == Some(end) {
+        return Ok(());
     }
-    match game.step {
-        Step::Fight => fight_window(&ctx, game),
-        Step::Scoring | Step::GameOver if !game.results.is_empty() || game.step == Step::Scoring => {
-            score_window(&ctx, game)
-        }
-        _ => {}
-    }
+    let date = lines.first().cloned().unwrap_or_default();
+    egui::Window::new(date)
+        .id(egui::Id::new("last-fight"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(&ctx, |ui| {
+            for l in &lines[1..] {
+                ui.label(l);
+            }
+            if ui.button("Close").clicked() {
+                closed.0 = Some(end);
+            }
+        });
     Ok(())
 }
 
@@ -100,7 +117,16 @@ fn last_fight(entries: &[Entry<Event>], game: &Botn) -> Option<(usize, Vec<Strin
     Some((end, lines))
 }
 
-fn fight_window(ctx: &egui::Context, game: &Botn) {
+fn fight_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
+    if covered(&session) {
+        return Ok(());
+    }
+    let game = &table.0.game;
+    // The step of play changes a frame before its Bevy state follows.
+    if game.step != Step::Fight || game.hits.is_empty() {
+        return Ok(());
+    }
+    let ctx = &contexts.ctx_mut()?.clone();
     let date = game.sc.time.iter().filter(|t| t.fight).nth(game.fights_done as usize - 1).map(|t| t.label.clone());
     egui::Window::new(format!("Fight of {}", date.unwrap_or_default()))
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -6.0])
@@ -134,9 +160,15 @@ fn fight_window(ctx: &egui::Context, game: &Botn) {
                 ui.label(if i == 0 { egui::RichText::new(text).strong() } else { egui::RichText::new(text) });
             }
         });
+    Ok(())
 }
 
-fn score_window(ctx: &egui::Context, game: &Botn) {
+fn score_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
+    let game = &table.0.game;
+    if covered(&session) || (game.step == Step::GameOver && game.results.is_empty()) {
+        return Ok(());
+    }
+    let ctx = &contexts.ctx_mut()?.clone();
     let title = if game.step == Step::GameOver { "Final score" } else { "Final scoring" };
     egui::Window::new(title).anchor(egui::Align2::CENTER_CENTER, [0.0, 40.0]).resizable(false).collapsible(true).show(
         ctx,
@@ -184,4 +216,5 @@ fn score_window(ctx: &egui::Context, game: &Botn) {
             }
         },
     );
+    Ok(())
 }

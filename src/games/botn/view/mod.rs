@@ -1,0 +1,161 @@
+//! Battle of the Nations in the window (gui build): the board, its pieces and cards, their labels,
+//! the fight and score windows and this game's panels, plus what the shared table asks of a game
+//! (`TableGame`): labels, prompt, log lines, computer players and new games.
+
+pub mod board;
+pub mod labels;
+pub mod panels;
+pub mod pieces;
+pub mod score;
+
+use super::ai::{self, Player};
+use super::plugin::BotnPlugin;
+use super::state::Step;
+use super::text::{self, Span as BotnSpan};
+use super::{Action, Botn, Event, SandboxAction};
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::{SaveFile, looks_like_save};
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::{Act, Entry, Table};
+use crate::table::{NewGame, Span, TableGame};
+use bevy::prelude::*;
+use std::path::Path;
+
+impl TableGame for Botn {
+    const LEVELS: &'static [&'static str] = &["easy", "normal", "hard"];
+    const FREE_COMPUTER_SEATS: bool = true;
+    const DIGIT_ORDERS: bool = false;
+    const HELP: &'static str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
+Ctrl+1..4: store a view · 1..4: recall it · Drag a troop marker: its legal fields light up\n\
+R: roll the dice in the tray · Ctrl+Z: undo (back to the last roll, draw, reveal or hand-over)\n\
+F: flip the army under the pointer (sandbox) · H or F11: hide every panel (clean picture for streaming)\n\
+F12: screenshot · F1: this help";
+
+    fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
+        let player = Player::COMPUTER.get(level).copied().unwrap_or(Player::Normal);
+        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
+    }
+
+    fn pause_factor(&self) -> f32 {
+        // A fight's allocation or a scoring choice gets a longer look before the computer decides.
+        if matches!(self.step, Step::Fight | Step::Scoring) { 4.0 } else { 1.0 }
+    }
+
+    fn action_label(&self, action: &Action) -> String {
+        text::action_label(self, action)
+    }
+
+    fn prompt(&self) -> String {
+        text::prompt(self)
+    }
+
+    fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
+        text::entry_spans(self, entry, viewer)
+            .into_iter()
+            .map(|s| match s {
+                BotnSpan::Text(t) => Span::Text(t),
+                BotnSpan::Field(f) => {
+                    let f = crate::engine::geometry::SpaceId(f);
+                    Span::Link(self.sc.field_name(f).to_string(), Some(f))
+                }
+                BotnSpan::Army(a) => {
+                    let at = self.armies[a as usize].at.or_else(|| self.markers_on_board(a).next().map(|(_, f)| f));
+                    Span::Link(self.army_name(a).to_string(), at)
+                }
+            })
+            .collect()
+    }
+
+    fn load_save(save: &SaveFile<Action>, file: &Path) -> Result<Table<Botn>, String> {
+        super::load_save(save, file).map_err(|e| e.to_string())
+    }
+
+    fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Botn>, String> {
+        let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
+        if looks_like_save(&text) {
+            let save = SaveFile::<Action>::read(file).map_err(|e| e.to_string())?;
+            Self::load_save(&save, file)
+        } else {
+            super::new_table(file, seed, mode).map_err(|e| e.to_string())
+        }
+    }
+
+    fn new_games(table: &Table<Botn>) -> Vec<NewGame> {
+        let mut out: Vec<NewGame> = ["New beginner game", "New advanced game", "New sandbox game"]
+            .iter()
+            .enumerate()
+            .map(|(choice, l)| NewGame { label: l.to_string(), choice })
+            .collect();
+        if table.game.is_over() && table.game.grey_cannon.is_none() {
+            // Alternative conditions to win: the same players, roles swapped.
+            let first = table.game.vp[super::Side::French.index()];
+            out.push(NewGame { label: format!("Return game, roles swapped (grey cannon at {first})"), choice: 3 });
+        }
+        out
+    }
+
+    fn start(
+        table: &Table<Botn>,
+        choice: usize,
+        seed: u64,
+        computers: &[Option<usize>],
+    ) -> Result<(Table<Botn>, Option<Vec<Option<usize>>>), String> {
+        let here = &table.game.sc.path;
+        let (file, mode) = match choice {
+            0 => (here.with_file_name("beginner.ron"), Mode::Enforced),
+            1 => (here.with_file_name("advanced.ron"), Mode::Enforced),
+            2 => (here.clone(), Mode::Sandbox),
+            _ => (here.clone(), Mode::Enforced),
+        };
+        let mut t = super::new_table(&file, seed, mode).map_err(|e| e.to_string())?;
+        if choice != 3 {
+            return Ok((t, None));
+        }
+        let french_points = table.game.vp[super::Side::French.index()];
+        t.submit(SeatId(0), Act::Game(Action::SetGreyCannon { french_points }))
+            .map_err(|e| format!("Return game: {e}"))?;
+        let swapped = computers.iter().rev().copied().collect();
+        Ok((t, Some(swapped)))
+    }
+
+    fn add_view(app: &mut App) {
+        app.add_plugins(BotnPlugin).add_plugins(BotnViewPlugin);
+    }
+}
+
+/// This game's presentation.
+pub struct BotnViewPlugin;
+
+/// The army under the pointer, for keys that act on it (F flips it in sandbox mode).
+#[derive(Resource, Default)]
+pub struct HoveredArmy(pub Option<u8>);
+
+impl Plugin for BotnViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<HoveredArmy>()
+            .add_plugins((board::BoardPlugin, pieces::PiecesPlugin, score::ScorePlugin))
+            .add_systems(
+                bevy_egui::EguiPrimaryContextPass,
+                (labels::labels, panels::panels).chain().in_set(crate::ui::GamePanels),
+            )
+            .add_systems(Update, flip_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)));
+    }
+}
+
+/// F flips the army under the pointer, as on other virtual tables; only by hand in the sandbox,
+/// since in a ruled game losses flip armies.
+fn flip_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    hovered: Res<HoveredArmy>,
+    session: Res<crate::table::session::Session>,
+    mut requests: MessageWriter<crate::engine::plugin::Request<Botn>>,
+) {
+    if keys.just_pressed(KeyCode::KeyF)
+        && let Some(army) = hovered.0
+    {
+        let seat = session.seat().unwrap_or(SeatId(0));
+        let act = Act::Game(Action::Sandbox(SandboxAction::FlipArmy { army }));
+        requests.write(crate::engine::plugin::Request::Act { seat, act });
+    }
+}

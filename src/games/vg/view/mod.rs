@@ -1,0 +1,664 @@
+//! Victory & Glory in the window (gui build): the map of nations with influence cubes, the armies
+//! in front of each player, holding areas and campaigns as unit blocks, and this game's panels
+//! (tracks, hand, campaigns, the miniatures battle sheet with its result entry), plus what the
+//! shared table asks of a game (`TableGame`). Units and hands are read through the viewer's eyes.
+
+use super::ai::{self, VgPlayer};
+use super::data::NationKind;
+use super::miniatures;
+use super::observe::UnitFace;
+use super::plugin::{UnitAt, UnitPiece, VgPhase, VgPlugin};
+use super::rules::seat_of;
+use super::state::{Loc, Pending, Phase, Vg};
+use super::text::{action_label, card_text, prompt};
+use super::rules::Event;
+use super::{Action, Player};
+use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::{SaveFile, looks_like_save};
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::{Act, Entry, Table};
+use crate::table::camera::{HomeView, OrbitCamera};
+use crate::table::session::Session;
+use crate::table::{NewGame, Span, TableGame};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::path::{Path, PathBuf};
+
+impl TableGame for Vg {
+    const LEVELS: &'static [&'static str] = &["solo AI"];
+    // The solo AI's side is part of the game (section XV): chosen with a new game.
+    const FREE_COMPUTER_SEATS: bool = false;
+    const DIGIT_ORDERS: bool = true;
+    const HELP: &'static str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
+1..9: take the first nine orders · R: roll dice in the tray · Ctrl+Z: undo (back to the last draw or hand-over)\n\
+H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F1: this help";
+
+    fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
+        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, VgPlayer::Solo, rng)
+    }
+
+    fn action_label(&self, action: &Action) -> String {
+        action_label(self, action)
+    }
+
+    fn prompt(&self) -> String {
+        prompt(self)
+    }
+
+    fn orders_elsewhere(&self) -> Option<&'static str> {
+        matches!(self.pending.first(), Some(Pending::TabletopResult { .. }))
+            .then_some("Fight the battle with the battle sheet, then enter its result there.")
+    }
+
+    fn log_spans(&self, entry: &Entry<Event>, _viewer: Viewer) -> Vec<Span> {
+        // The rules write each event as a public line.
+        match entry {
+            Entry::Game { event, .. } => vec![Span::Text(event.clone())],
+            Entry::Dice { seat, values } => {
+                let who = self.seat_names().get(seat.0 as usize).copied().unwrap_or("?");
+                let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                vec![Span::Text(format!("{who} rolls {}", list.join(" ")))]
+            }
+        }
+    }
+
+    fn load_save(save: &SaveFile<Action>, file: &Path) -> Result<Table<Vg>, String> {
+        super::load_save(save, file).map_err(|e| e.to_string())
+    }
+
+    fn load(file: &Path, seed: u64, _mode: Mode) -> Result<Table<Vg>, String> {
+        let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
+        if looks_like_save(&text) {
+            let save = SaveFile::<Action>::read(file).map_err(|e| e.to_string())?;
+            Self::load_save(&save, file)
+        } else {
+            super::new_table(file, seed, None).map_err(|e| e.to_string())
+        }
+    }
+
+    fn new_games(_table: &Table<Vg>) -> Vec<NewGame> {
+        ["New: solo, AI Britain", "New: solo, AI France", "New: two players"]
+            .iter()
+            .enumerate()
+            .map(|(choice, l)| NewGame { label: l.to_string(), choice })
+            .collect()
+    }
+
+    fn start(
+        table: &Table<Vg>,
+        choice: usize,
+        seed: u64,
+        _computers: &[Option<usize>],
+    ) -> Result<(Table<Vg>, Option<Vec<Option<usize>>>), String> {
+        let ai = [Some(Player::Britain), Some(Player::France), None].get(choice).copied().flatten();
+        let t = super::table_on(table.game.sc.clone(), seed, ai);
+        Ok((t, Some(computers_for(ai))))
+    }
+
+    fn add_view(app: &mut App) {
+        app.add_plugins(VgPlugin)
+            .init_resource::<BattleEntry>()
+            .insert_resource(HomeView {
+                view: OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.0), distance: 37.0, yaw: 0.0, pitch: 1.3 },
+                digit_views: false,
+            })
+            .add_systems(Startup, setup_map)
+            .add_systems(Update, (dress_units, rebuild_pieces).chain().in_set(TableSet::Present))
+            .add_systems(OnExit(VgPhase::Tabletop), |mut entry: ResMut<BattleEntry>| *entry = BattleEntry::default())
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    labels,
+                    panels,
+                    battle_window.run_if(in_state(VgPhase::Tabletop)),
+                    final_score.run_if(in_state(VgPhase::GameOver)),
+                )
+                    .chain()
+                    .in_set(crate::ui::GamePanels),
+            );
+    }
+}
+
+/// The computer's seats for a solo game with the AI on `ai`'s side.
+pub fn computers_for(ai: Option<Player>) -> Vec<Option<usize>> {
+    Player::BOTH.iter().map(|&p| (Some(p) == ai).then_some(0)).collect()
+}
+
+/// The tabletop result being typed in: winner, whether losses are converted, losses per side.
+#[derive(Resource)]
+pub struct BattleEntry {
+    pub winner: Option<Player>,
+    pub convert: bool,
+    pub lost: [u16; 2],
+    pub export_dir: PathBuf,
+}
+
+impl Default for BattleEntry {
+    fn default() -> Self {
+        Self { winner: None, convert: false, lost: [0, 0], export_dir: PathBuf::from("battle-sheets") }
+    }
+}
+
+/// A piece drawn for the current table; all are rebuilt when the table changes.
+#[derive(Component)]
+struct Piece;
+
+#[derive(Resource)]
+struct Palette {
+    unit: Handle<Mesh>,
+    cube: Handle<Mesh>,
+    french: Handle<StandardMaterial>,
+    british: Handle<StandardMaterial>,
+    nations: Vec<Handle<StandardMaterial>>,
+}
+
+fn nation_world(game: &Vg, n: u8) -> Vec3 {
+    let (x, y) = game.sc.nations[n as usize].pos;
+    Vec3::new(x, 0.0, -y)
+}
+
+fn army_world(p: Player, i: usize) -> Vec3 {
+    let z = if p == Player::France { 10.0 } else { -11.0 };
+    Vec3::new(-3.0 + (i % 16) as f32 * 0.62, 0.12, z + (i / 16) as f32 * 0.5)
+}
+
+fn nation_color(name: &str) -> Color {
+    match name {
+        "France" => Color::srgb(0.15, 0.25, 0.75),
+        "Britain" => Color::srgb(0.75, 0.12, 0.12),
+        "Austria" => Color::srgb(0.85, 0.85, 0.85),
+        "Prussia" => Color::srgb(0.35, 0.2, 0.45),
+        "Russia" => Color::srgb(0.15, 0.5, 0.2),
+        "Spain" => Color::srgb(0.9, 0.78, 0.15),
+        "Germany" => Color::srgb(0.45, 0.7, 0.9),
+        "Italy" => Color::srgb(0.95, 0.55, 0.15),
+        "Poland" => Color::srgb(0.8, 0.35, 0.45),
+        _ => Color::srgb(0.6, 0.6, 0.55),
+    }
+}
+
+fn setup_map(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    table: Res<TableRes<Vg>>,
+) {
+    let game = &table.0.game;
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(60.0, 0.4, 44.0))),
+        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.33, 0.22, 0.14), ..default() })),
+        Transform::from_xyz(2.0, -0.45, 0.0),
+        Name::new("Table top"),
+    ));
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(26.0, 0.1, 28.0))),
+        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.80, 0.84, 0.86), ..default() })),
+        Transform::from_xyz(1.5, -0.1, 0.0),
+        Name::new("Map of Europe"),
+    ));
+    for (i, n) in game.sc.nations.iter().enumerate() {
+        let base = nation_color(&n.name).to_srgba();
+        let tint = Color::srgb(0.75 + base.red * 0.25, 0.72 + base.green * 0.25, 0.62 + base.blue * 0.25);
+        let radius = match n.kind {
+            NationKind::Player => 1.5,
+            NationKind::Major => 1.35,
+            NationKind::Minor => 1.1,
+        };
+        commands.spawn((
+            Mesh3d(meshes.add(Cylinder::new(radius, 0.06))),
+            MeshMaterial3d(materials.add(StandardMaterial { base_color: tint, ..default() })),
+            Transform::from_translation(nation_world(game, i as u8)),
+            Name::new(n.name.clone()),
+        ));
+    }
+    let (sx, sy) = game.sc.seas_pos;
+    commands.spawn((
+        Mesh3d(meshes.add(Cylinder::new(1.6, 0.05))),
+        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.3, 0.45, 0.7), ..default() })),
+        Transform::from_xyz(sx, 0.0, -sy),
+        Name::new("The sea"),
+    ));
+    let nations = game
+        .sc
+        .nations
+        .iter()
+        .map(|n| materials.add(StandardMaterial { base_color: nation_color(&n.name), ..default() }))
+        .collect();
+    commands.insert_resource(Palette {
+        unit: meshes.add(Cuboid::new(0.5, 0.22, 0.36)),
+        cube: meshes.add(Cuboid::new(0.2, 0.2, 0.2)),
+        french: materials.add(StandardMaterial { base_color: Color::srgb(0.15, 0.3, 0.9), ..default() }),
+        british: materials.add(StandardMaterial { base_color: Color::srgb(0.85, 0.1, 0.1), ..default() }),
+        nations,
+    });
+}
+
+/// Where each unit stands on the table (by where the mirror has it), or None when it is in the
+/// unused stack.
+fn unit_place(game: &Vg, places: &[Loc]) -> Vec<Option<Vec3>> {
+    let mut army_slots = [0usize; 2];
+    let mut counts = std::collections::HashMap::new();
+    (0..places.len())
+        .map(|u| match places[u] {
+            Loc::Pool => None,
+            Loc::Army(p) => {
+                let i = army_slots[p.index()];
+                army_slots[p.index()] += 1;
+                Some(army_world(p, i))
+            }
+            Loc::Holding => {
+                let n = game.sc.units[u].nation;
+                let k = counts.entry(("h", n as i32)).or_insert(0);
+                *k += 1;
+                Some(
+                    nation_world(game, n) + Vec3::new(1.5 + (*k % 2) as f32 * 0.55, 0.12, 0.1 + (*k / 2) as f32 * 0.42),
+                )
+            }
+            Loc::Campaign(c, p) => {
+                let k = counts.entry(("c", c as i32 * 2 + p as i32)).or_insert(0);
+                *k += 1;
+                let side: f32 = if p == Player::France { 0.45 } else { -0.45 };
+                Some(
+                    campaign_world(game, c)
+                        + Vec3::new(-1.0 + (*k % 4) as f32 * 0.55, 0.3, side + (*k / 4) as f32 * 0.4 * side.signum()),
+                )
+            }
+        })
+        .collect()
+}
+
+/// Where a campaign's units stand: on its region (or the sea); several campaigns in one region
+/// sit around it, each on its own spot.
+fn campaign_world(game: &Vg, c: u8) -> Vec3 {
+    let region = game.campaigns[c as usize].region;
+    let centre = match region {
+        Some(n) => nation_world(game, n),
+        None => Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1),
+    };
+    let slot = game.open_campaigns().iter().filter(|&&o| o < c && game.campaigns[o as usize].region == region).count();
+    let angle = slot as f32 * std::f32::consts::FRAC_PI_3;
+    centre + if slot == 0 { Vec3::ZERO } else { Vec3::new(angle.cos(), 0.0, angle.sin()) * 3.0 }
+}
+
+/// Gives each unit entity of the rules plugin its block, in its nation's colour.
+fn dress_units(
+    mut commands: Commands,
+    table: Res<TableRes<Vg>>,
+    palette: Option<Res<Palette>>,
+    units: Query<(Entity, &UnitPiece), Without<Mesh3d>>,
+) {
+    let Some(palette) = palette else { return };
+    for (e, u) in &units {
+        let n = table.0.game.unit_nation(u.0) as usize;
+        commands.entity(e).insert((
+            Mesh3d(palette.unit.clone()),
+            MeshMaterial3d(palette.nations[n].clone()),
+            Transform::default(),
+            Visibility::Hidden,
+        ));
+    }
+}
+
+/// Places the unit blocks and redraws the influence cubes after every change.
+#[allow(clippy::type_complexity)]
+fn rebuild_pieces(
+    mut commands: Commands,
+    table: Res<TableRes<Vg>>,
+    version: Res<TableVersion>,
+    palette: Option<Res<Palette>>,
+    pieces: Query<Entity, With<Piece>>,
+    mut units: Query<(&UnitPiece, &UnitAt, &mut Transform, &mut Visibility)>,
+    mut done: Local<Option<(u64, usize)>>,
+) {
+    let Some(palette) = palette else { return };
+    let dressed = units.iter().count();
+    if *done == Some((version.0, dressed)) && !table.is_changed() {
+        return;
+    }
+    *done = Some((version.0, dressed));
+    for e in &pieces {
+        commands.entity(e).despawn();
+    }
+    let game = &table.0.game;
+    let mut mirror = vec![Loc::Pool; game.sc.units.len()];
+    for (u, at, _, _) in &units {
+        if let Some(slot) = mirror.get_mut(u.0 as usize) {
+            *slot = at.0;
+        }
+    }
+    let places = unit_place(game, &mirror);
+    for (u, _, mut tf, mut vis) in &mut units {
+        match places.get(u.0 as usize).copied().flatten() {
+            Some(pos) => {
+                tf.translation = pos;
+                *vis = Visibility::Visible;
+            }
+            None => *vis = Visibility::Hidden,
+        }
+    }
+    for (n, c) in game.influence.iter().enumerate() {
+        let centre = nation_world(game, n as u8);
+        for (side, count) in c.iter().enumerate() {
+            for k in 0..*count as usize {
+                let mat = if side == 0 { palette.french.clone() } else { palette.british.clone() };
+                let x = if side == 0 { -0.75 } else { 0.55 };
+                commands.spawn((
+                    Piece,
+                    Mesh3d(palette.cube.clone()),
+                    MeshMaterial3d(mat),
+                    Transform::from_translation(
+                        centre + Vec3::new(x + (k % 3) as f32 * 0.23, 0.13 + (k / 3) as f32 * 0.21, 0.55),
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Names, victory points and cube counts on the map; unit values the viewer may see.
+fn labels(
+    mut contexts: EguiContexts,
+    table: Res<TableRes<Vg>>,
+    session: Res<Session>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    blocks: Query<(&UnitPiece, &UnitAt, &GlobalTransform, &Visibility)>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
+    let game = &table.0.game;
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("vg-labels")));
+    let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x, v.y));
+    let text = |pos: egui::Pos2, s: &str, size: f32, fg: egui::Color32, bg: egui::Color32| {
+        let galley = painter.layout_no_wrap(s.to_string(), egui::FontId::proportional(size), fg);
+        let rect = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
+        painter.rect_filled(rect.expand(1.5), 2.0, bg);
+        painter.galley(rect.min, galley, fg);
+    };
+    let era = game.era as usize;
+    for (i, n) in game.sc.nations.iter().enumerate() {
+        if let Some(p) = to_screen(nation_world(game, i as u8) + Vec3::new(0.0, 0.0, -1.5)) {
+            let c = game.influence[i];
+            let ally = match game.allies[i] {
+                Some(p) => format!(" · allied to {}", p.name()),
+                None => String::new(),
+            };
+            text(
+                p,
+                &format!("{} — {} VP this era · F {} / B {}{ally}", n.name, n.era_vp(era), c[0], c[1]),
+                12.0,
+                egui::Color32::from_rgb(30, 24, 18),
+                egui::Color32::from_rgba_unmultiplied(245, 240, 225, 215),
+            );
+        }
+    }
+    for (label, pos) in [
+        ("France's army", army_world(Player::France, 0) + Vec3::new(-0.2, 0.0, 0.7)),
+        ("Britain's army", army_world(Player::Britain, 0) + Vec3::new(-0.2, 0.0, -0.6)),
+        ("The sea (naval campaigns)", Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1 - 1.9)),
+    ] {
+        if let Some(p) = to_screen(pos) {
+            text(p, label, 12.0, egui::Color32::WHITE, egui::Color32::from_black_alpha(160));
+        }
+    }
+    for c in game.open_campaigns() {
+        if let Some(p) = to_screen(campaign_world(game, c) + Vec3::new(0.0, 0.3, 1.25)) {
+            text(
+                p,
+                game.card_name(game.campaigns[c as usize].card),
+                11.0,
+                egui::Color32::WHITE,
+                egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200),
+            );
+        }
+    }
+    for (b, at, tf, vis) in &blocks {
+        if *vis == Visibility::Hidden {
+            continue;
+        }
+        // The mirror knows a unit's identity only where these eyes may.
+        let d = &game.sc.units[b.0 as usize];
+        let s = if at.1 { format!("{}{}", &d.kind.name()[..1], d.value) } else { "?".to_string() };
+        if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.15) {
+            text(p, &s, 10.5, egui::Color32::WHITE, egui::Color32::from_black_alpha(170));
+        }
+    }
+    if session.viewer == Viewer::Spectator
+        && let Some(p) = to_screen(Vec3::new(2.5, 0.0, 13.0))
+    {
+        text(
+            p,
+            "Spectator view: hands and face-down units are not shown",
+            11.0,
+            egui::Color32::from_gray(230),
+            egui::Color32::from_black_alpha(120),
+        );
+    }
+    Ok(())
+}
+
+/// The tracks, the hand and the campaigns, read through the viewer's eyes.
+fn panels(
+    mut contexts: EguiContexts,
+    table: Res<TableRes<Vg>>,
+    session: Res<Session>,
+    windows: Query<&Window>,
+) -> Result {
+    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    let game = &table.0.game;
+    let view = game.observe(session.viewer);
+    let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
+    let ai = |p: Player| session.computer_at(seat_of(p)).is_some();
+    egui::Window::new("Victory & Glory track")
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
+        .title_bar(false)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            let era = &game.sc.eras[view.era as usize];
+            let status = match view.phase {
+                Phase::EraEnd => format!("End of the era · {} ({}): campaigns, then scoring", era.name, era.years),
+                Phase::GameOver => "The game is over".to_string(),
+                _ => format!(
+                    "Round {} of 9 · {} ({}) · {} to play",
+                    view.round + 1,
+                    era.name,
+                    era.years,
+                    view.turn.name()
+                ),
+            };
+            ui.label(egui::RichText::new(status).strong());
+            egui::Grid::new("tracks").show(ui, |ui| {
+                for h in ["", "VP", "Economy", "Leadership", "Cards played", "Own units"] {
+                    ui.label(h);
+                }
+                ui.end_row();
+                for p in Player::BOTH {
+                    ui.label(format!("{}{}", p.name(), if ai(p) { " (AI)" } else { "" }));
+                    ui.label(view.vp[p.index()].to_string());
+                    ui.label(view.economy[p.index()].to_string());
+                    ui.label(view.leadership[p.index()].to_string());
+                    ui.label(format!("{} / {}", view.played[p.index()], view.quota[p.index()]));
+                    ui.label(game.national_units(p).to_string());
+                    ui.end_row();
+                }
+            });
+        });
+    egui::Window::new("Hand")
+        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
+        .default_width(420.0)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            egui::ScrollArea::vertical().max_height(height * 0.22).show(ui, |ui| {
+                for p in Player::BOTH {
+                    match &view.hands[p.index()] {
+                        Ok(cards) => {
+                            ui.label(egui::RichText::new(format!("{}'s hand", p.name())).strong());
+                            for &c in cards {
+                                ui.label(egui::RichText::new(card_text(game, c)).small());
+                            }
+                        }
+                        Err(count) => {
+                            ui.label(format!("{} holds {count} cards", p.name()));
+                        }
+                    }
+                    if session.viewer == Viewer::Seat(seat_of(p)) && !view.in_front[p.index()].is_empty() {
+                        ui.label(egui::RichText::new("In front of you (campaigns to reinforce):").strong());
+                        for &c in &view.in_front[p.index()] {
+                            ui.label(egui::RichText::new(card_text(game, c)).small());
+                        }
+                    }
+                }
+            });
+        });
+    egui::Window::new("Campaigns")
+        .anchor(egui::Align2::RIGHT_TOP, [-6.0, 6.0])
+        .default_width(380.0)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            let open = game.open_campaigns();
+            if open.is_empty() {
+                ui.label(egui::RichText::new("No campaign is open").small());
+            }
+            for c in open {
+                let camp = &view.campaigns[c as usize];
+                let side = |p: Player| -> String {
+                    let faces: Vec<UnitFace> =
+                        view.units.iter().filter(|(loc, _)| *loc == Loc::Campaign(c, p)).map(|(_, f)| *f).collect();
+                    let known: Vec<String> = faces
+                        .iter()
+                        .filter_map(|f| match f {
+                            UnitFace::Known(u) => Some(game.unit_label(*u)),
+                            UnitFace::Hidden { .. } => None,
+                        })
+                        .collect();
+                    let hidden = faces.len() - known.len();
+                    match (known.is_empty(), hidden) {
+                        (_, 0) => known.join(", "),
+                        (true, n) => format!("{n} unit(s) face down"),
+                        (false, n) => format!("{} and {n} face down", known.join(", ")),
+                    }
+                };
+                ui.label(
+                    egui::RichText::new(format!("{} {}", game.card_name(camp.card), game.region_name(c))).strong(),
+                );
+                ui.label(
+                    egui::RichText::new(format!(
+                        "France: {} · Britain: {}",
+                        side(Player::France),
+                        side(Player::Britain)
+                    ))
+                    .small(),
+                );
+                if camp.revealed {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "Battle strength: France {} · Britain {}",
+                            game.battle_strength(c, Player::France),
+                            game.battle_strength(c, Player::Britain)
+                        ))
+                        .small(),
+                    );
+                }
+            }
+        });
+    Ok(())
+}
+
+fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Vg>>, session: Res<Session>) -> Result {
+    if session.panels_hidden || session.resume_offer {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    egui::Window::new("Final score").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).resizable(false).show(&ctx, |ui| {
+        ui.heading(prompt(&table.0.game));
+    });
+    Ok(())
+}
+
+/// The miniatures battle sheet of the campaign being fought on the tabletop, and its result.
+fn battle_window(
+    mut contexts: EguiContexts,
+    table: Res<TableRes<Vg>>,
+    mut session: ResMut<Session>,
+    mut entry: ResMut<BattleEntry>,
+    mut requests: MessageWriter<Request<Vg>>,
+) -> Result {
+    let game = &table.0.game;
+    let Some(Pending::TabletopResult { campaign: c, chooser }) = game.pending.first().cloned() else { return Ok(()) };
+    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    let sheet = miniatures::battle_sheet(game, c);
+    egui::Window::new(format!("Battle sheet — {} ({})", sheet.campaign, sheet.region))
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 30.0])
+        .default_width(560.0)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            ui.columns(2, |cols| {
+                for (i, s) in sheet.sides.iter().enumerate() {
+                    let ui = &mut cols[i];
+                    ui.label(egui::RichText::new(s.player.name()).strong().size(16.0));
+                    ui.label(format!(
+                        "Leadership {}: Command Rating {}, {} general(s)",
+                        s.leadership, s.command_rating, s.generals
+                    ));
+                    for corps in &s.corps {
+                        let parts: Vec<String> =
+                            corps.units.iter().map(|(n, k, st)| format!("{k} {n} ({st})")).collect();
+                        ui.label(
+                            egui::RichText::new(format!("{} — {}: {}", corps.unit, corps.quality, parts.join(" + ")))
+                                .small(),
+                        );
+                    }
+                    ui.label(format!("{} tabletop units, {} stands", s.tabletop_units, s.stands));
+                    ui.label(
+                        egui::RichText::new(format!("Wins by eliminating {} enemy units (50%)", s.to_win)).strong(),
+                    );
+                }
+            });
+            ui.separator();
+            if ui.button("Export the sheet (printable HTML + RON)").clicked() {
+                let stem = sheet.campaign.to_lowercase().replace(|ch: char| !ch.is_alphanumeric(), "-");
+                session.notice = Some(match miniatures::export(&sheet, &entry.export_dir, &stem) {
+                    Ok([h, r]) => format!("Battle sheet written: {} and {}", h.display(), r.display()),
+                    Err(e) => format!("Could not write the battle sheet: {e}"),
+                });
+            }
+            ui.separator();
+            ui.label(egui::RichText::new("The result of the tabletop battle").strong());
+            let before = (entry.winner, entry.convert, entry.lost);
+            ui.horizontal(|ui| {
+                ui.label("Winner:");
+                ui.radio_value(&mut entry.winner, Some(Player::France), "France");
+                ui.radio_value(&mut entry.winner, Some(Player::Britain), "Britain");
+            });
+            ui.checkbox(&mut entry.convert, "Convert the tabletop losses at the corps ratio (both players agree)");
+            if entry.convert {
+                ui.horizontal(|ui| {
+                    ui.label("Tabletop units lost — France:");
+                    ui.add(egui::DragValue::new(&mut entry.lost[0]).range(0..=200));
+                    ui.label("Britain:");
+                    ui.add(egui::DragValue::new(&mut entry.lost[1]).range(0..=200));
+                });
+            }
+            if (entry.winner, entry.convert, entry.lost) != before {
+                session.notice = None; // an old refusal no longer applies to the changed entry
+            }
+            if ui.button("Enter the result").clicked() {
+                let lost = entry.convert.then_some(entry.lost);
+                requests.write(Request::Act {
+                    seat: seat_of(chooser),
+                    act: Act::Game(Action::TabletopResult { campaign: c, winner: entry.winner, lost }),
+                });
+            }
+            if let Some(n) = &session.notice {
+                ui.colored_label(egui::Color32::from_rgb(220, 70, 60), n);
+            }
+        });
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! Pieces glide to where the rules put them: a game's view sets each piece's `Target`, and one
+//! system moves it there smoothly, keeping frames coming only while something moves. The piece
+//! in the player's hand (`Dragging`) stays where the hand holds it.
+
+use crate::engine::plugin::TableSet;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+
+/// Where a piece should be; the glide system moves it there.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Target(pub Transform);
+
+/// The piece being dragged, and where it came from.
+#[derive(Resource, Default)]
+pub struct Dragging {
+    pub entity: Option<Entity>,
+    pub origin: Vec3,
+}
+
+pub struct GlidePlugin;
+
+impl Plugin for GlidePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Dragging>().add_systems(Update, glide.in_set(TableSet::Present).after(PlaceSet));
+    }
+}
+
+/// The systems that set the pieces' targets; gliding runs after them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlaceSet;
+
+/// Moves pieces smoothly to their targets and keeps frames coming while anything moves.
+pub fn glide(
+    time: Res<Time>,
+    dragging: Res<Dragging>,
+    mut q: Query<(Entity, &Target, &mut Transform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let k = 1.0 - (-14.0 * time.delta_secs().min(0.1)).exp();
+    let mut moving = false;
+    for (e, target, mut tf) in &mut q {
+        if dragging.entity == Some(e) {
+            continue; // the hand holds it
+        }
+        let d = target.0.translation - tf.translation;
+        let snap = d.length() < 0.002 && tf.rotation.angle_between(target.0.rotation) < 0.002;
+        if snap {
+            if *tf != target.0 {
+                *tf = target.0;
+            }
+            continue;
+        }
+        // Pieces leaving or joining the table jump; pieces on it glide.
+        if tf.translation.y < -4.0 || target.0.translation.y < -4.0 {
+            *tf = target.0;
+            continue;
+        }
+        moving = true;
+        tf.translation += d * k;
+        tf.rotation = tf.rotation.slerp(target.0.rotation, k);
+    }
+    if moving {
+        redraw.write(RequestRedraw);
+    }
+}
+
