@@ -71,3 +71,73 @@ fn requests_apply_through_the_message_and_phases_follow() {
     assert!(outcomes.iter().any(|o| !o.accepted && o.message.contains("Napoléon (French)'s decision")), "{outcomes:?}");
     assert_eq!(app.world().resource::<TableRes<Botn>>().0.digest(), before);
 }
+
+/// The cards the mirror shows, sorted: (card, place, face seen).
+fn mirror(app: &mut App) -> Vec<(String, String, bool)> {
+    let world = app.world_mut();
+    let mut out: Vec<_> = world
+        .query::<(&Card, &CardPlace, &FaceShown)>()
+        .iter(world)
+        .map(|(c, p, f)| (format!("{c:?}"), format!("{p:?}"), f.0))
+        .collect();
+    out.sort();
+    out
+}
+
+fn with_eyes(app: &mut App, viewer: grognard::engine::seats::Viewer) {
+    app.world_mut().resource_mut::<grognard::engine::plugin::Eyes>().0 = viewer;
+    app.update();
+}
+
+#[test]
+fn the_mirror_shows_only_what_its_eyes_may_see() {
+    use grognard::engine::seats::Viewer;
+    use grognard::games::botn::state::HandCard;
+    let mut table = new_table(43);
+    play_random(&mut table, 60, 43);
+    let game = table.game.clone();
+    let mut app = app(1);
+    app.world_mut().resource_mut::<TableRes<Botn>>().0 = table;
+    app.update();
+    // The spectator's mirror: no face in a hand, the pile or a hidden mission is seen, and each
+    // place holds one card.
+    with_eyes(&mut app, Viewer::Spectator);
+    let spectator = mirror(&mut app);
+    for (card, place, seen) in &spectator {
+        if place.starts_with("Hand") || place.starts_with("DrawPile") {
+            assert!(!seen, "{card} at {place} shows its face to the spectator");
+        }
+    }
+    let mut places: Vec<&String> =
+        spectator.iter().map(|(_, p, _)| p).filter(|p| !p.starts_with("OutOfGame") && *p != "MissionBox").collect();
+    let count = places.len();
+    places.dedup();
+    assert_eq!(places.len(), count, "two cards share a place");
+    let in_hands = spectator.iter().filter(|(_, p, _)| p.starts_with("Hand")).count();
+    assert_eq!(in_hands, game.hands[0].len() + game.hands[1].len());
+    // Napoléon's mirror: his own hand, card for card, face up to him.
+    with_eyes(&mut app, Viewer::Seat(FRENCH));
+    let world = app.world_mut();
+    let mut own: Vec<(u8, HandCard)> = world
+        .query::<(&Card, &CardPlace, &FaceShown)>()
+        .iter(world)
+        .filter_map(|(c, p, f)| match (c, p) {
+            (Card::Action(id), CardPlace::Hand(grognard::games::botn::Side::French, i)) => {
+                assert!(f.0);
+                Some((*i, HandCard::Action(*id)))
+            }
+            (Card::Scout(_), CardPlace::Hand(grognard::games::botn::Side::French, i)) => Some((*i, HandCard::Scout)),
+            _ => None,
+        })
+        .collect();
+    own.sort_by_key(|(i, _)| *i);
+    assert_eq!(own.into_iter().map(|(_, c)| c).collect::<Vec<_>>(), game.hands[0]);
+    // Re-dealing what the spectator cannot see (the two hands swapped in content is not
+    // possible, so the draw pile is reordered) leaves the spectator's mirror unchanged.
+    let mut other = game.clone();
+    other.draw_pile.reverse();
+    app.world_mut().resource_mut::<TableRes<Botn>>().0.game = other;
+    with_eyes(&mut app, Viewer::Spectator);
+    app.update();
+    assert_eq!(mirror(&mut app), spectator);
+}

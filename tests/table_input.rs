@@ -5,8 +5,8 @@ mod common;
 use common::*;
 use grognard::engine::rules::Mode;
 use grognard::engine::table::Act;
-use grognard::games::botn::{self, Action};
 use grognard::games::botn::view::pieces::{marker_destinations, refusal};
+use grognard::games::botn::{self, Action};
 
 #[test]
 fn dragged_marker_lights_its_legal_fields_and_a_bad_drop_names_the_rule() {

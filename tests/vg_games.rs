@@ -51,3 +51,55 @@ fn random_and_solo_games_end_after_nine_rounds_and_replay() {
         }
     }
 }
+
+#[test]
+fn the_vg_mirror_identifies_only_the_units_its_eyes_may_see() {
+    use bevy::prelude::*;
+    use bevy::state::app::StatesPlugin;
+    use grognard::engine::plugin::{Eyes, TableRes};
+    use grognard::engine::seats::SeatId;
+    use grognard::games::vg::plugin::{UnitAt, UnitPiece, VgPlugin};
+    use grognard::games::vg::state::Loc;
+    let mut table = vg::table_on(scenario(), 5, None);
+    let mut rng = TableRng::from_seed(5);
+    for _ in 0..120 {
+        let Some(seat) = table.game.active_seat() else { break };
+        let mut legal = Vec::new();
+        table.game.legal_actions(table.mode, &mut legal);
+        let a = legal[rng.below(legal.len())].clone();
+        table.submit(seat, Act::Game(a)).expect("a legal action");
+    }
+    // Units face down somewhere, so the test has something hidden to check.
+    assert!(
+        table
+            .game
+            .observe(Viewer::Spectator)
+            .units
+            .iter()
+            .any(|(_, f)| matches!(f, vg::observe::UnitFace::Hidden { .. }))
+    );
+    let game = table.game.clone();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, VgPlugin)).insert_resource(TableRes(table));
+    for viewer in [Viewer::Spectator, Viewer::Seat(SeatId(0)), Viewer::Seat(SeatId(1))] {
+        app.world_mut().resource_mut::<Eyes>().0 = viewer;
+        app.update();
+        let world = app.world_mut();
+        let units: Vec<(u16, UnitAt)> =
+            world.query::<(&UnitPiece, &UnitAt)>().iter(world).map(|(u, at)| (u.0 as u16, *at)).collect();
+        assert_eq!(units.len(), game.units.len());
+        for (u, at) in units {
+            let u = u as usize;
+            // Where the mirror names a unit, it is that unit and the viewer may see it.
+            if at.1 {
+                assert_eq!(at.0, game.units[u], "unit {u} for {viewer:?}");
+                assert!(game.unit_seen_by(u as _, viewer), "unit {u} shown to {viewer:?}");
+            } else {
+                assert!(!game.unit_seen_by(u as _, viewer) || game.units[u] == Loc::Pool);
+            }
+        }
+        // The mirror holds as many units at each place as the table.
+        let view = game.observe(viewer);
+        assert_eq!(view.units.len(), game.units.iter().filter(|l| **l != Loc::Pool).count());
+    }
+}

@@ -39,7 +39,10 @@ impl JournalRes {
 /// A seat, or the menu, asks for something.
 #[derive(Message, Clone, Debug)]
 pub enum Request<G: Game> {
-    Act { seat: SeatId, act: Act<G::Action> },
+    Act {
+        seat: SeatId,
+        act: Act<G::Action>,
+    },
     Undo,
     /// A new table in place of this one (a new game, a load, a resume); its journal starts afresh.
     Replace(Box<Table<G>>),

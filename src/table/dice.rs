@@ -6,14 +6,14 @@
 
 use crate::engine::plugin::{Logged, TableRes, TableSet};
 use crate::engine::rng::TableRng;
-use crate::engine::table::Entry;
 use crate::engine::rules::Game;
-use std::marker::PhantomData;
+use crate::engine::table::Entry;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::RequestRedraw;
 use std::f32::consts::TAU;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 /// Edge of a die, in table units.

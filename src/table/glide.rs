@@ -63,4 +63,3 @@ pub fn glide(
         redraw.write(RequestRedraw);
     }
 }
-

@@ -48,8 +48,7 @@ pub trait TableGame: Game {
 
     /// The computer's choice for `seat` at strength `level` (an index into `LEVELS`), decided on
     /// what that seat may see.
-    fn computer_choice(&self, seat: SeatId, legal: &[Self::Action], level: usize, rng: &mut TableRng)
-    -> Self::Action;
+    fn computer_choice(&self, seat: SeatId, legal: &[Self::Action], level: usize, rng: &mut TableRng) -> Self::Action;
     /// How many times its usual pace the computer waits before this decision (a fight's
     /// allocation deserves a longer look).
     fn pause_factor(&self) -> f32 {

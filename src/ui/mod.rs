@@ -40,11 +40,7 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
             )
             .add_systems(
                 Update,
-                (
-                    hotkeys::<G>.run_if(not(egui_wants_any_keyboard_input)),
-                    remember_refusals,
-                    settle_after_input,
-                ),
+                (hotkeys::<G>.run_if(not(egui_wants_any_keyboard_input)), remember_refusals, settle_after_input),
             );
         if G::DIGIT_ORDERS {
             app.add_systems(Update, number_keys::<G>.run_if(not(egui_wants_any_keyboard_input)));
@@ -176,8 +172,12 @@ fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<S
 
 /// The seat names of a game with the spectator after them, for the View menu.
 pub fn viewers<G: Game>(game: &G) -> Vec<(String, Viewer)> {
-    let mut out: Vec<(String, Viewer)> =
-        game.seat_names().iter().enumerate().map(|(i, n)| (format!("{n}'s seat"), Viewer::Seat(SeatId(i as u8)))).collect();
+    let mut out: Vec<(String, Viewer)> = game
+        .seat_names()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (format!("{n}'s seat"), Viewer::Seat(SeatId(i as u8))))
+        .collect();
     out.push(("Spectator / broadcast".to_string(), Viewer::Spectator));
     out
 }

@@ -92,9 +92,11 @@ fn resume_window<G: TableGame>(
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
 ) {
-    egui::Window::new("Resume?").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).resizable(false).show(
-        ctx,
-        |ui| {
+    egui::Window::new("Resume?")
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
             ui.label(format!(
                 "An unfinished game was found in the journal:\n{} — {} actions.",
                 save.scenario.name,
@@ -118,8 +120,7 @@ fn resume_window<G: TableGame>(
                     session.resume_offer = false;
                 }
             });
-        },
-    );
+        });
 }
 
 fn menu<G: TableGame>(

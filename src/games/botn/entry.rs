@@ -6,9 +6,9 @@ use crate::engine::autoplay::{journal_autoplay, play_out, report, simulate};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
-use crate::engine::seats::Viewer;
 #[cfg(feature = "gui")]
 use crate::engine::seats::SeatId;
+use crate::engine::seats::Viewer;
 use crate::engine::table::Table;
 use crate::registry::{GameEntry, SimOptions};
 use clap::ValueEnum;

@@ -7,9 +7,9 @@
 use super::data::Side;
 use super::observe::BotnView;
 use super::state::{ArmyId, Botn, CardId, HandCard, MarkerId, MissionId, Step};
-use crate::engine::rules::Game;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::rules::Game;
 use bevy::prelude::*;
 
 /// The step of the sequence of play, as a Bevy state (rules and panels run `in_state` of it).

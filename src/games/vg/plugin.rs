@@ -7,8 +7,8 @@
 use super::data::{NationId, Player};
 use super::observe::{UnitFace, VgView};
 use super::state::{Loc, Pending, Phase, UnitId, Vg};
-use crate::engine::rules::Game;
 use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::rules::Game;
 use bevy::prelude::*;
 
 /// The step of play.

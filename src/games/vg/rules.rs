@@ -774,7 +774,11 @@ impl Game for Vg {
     const ID: &'static str = super::data::GAME_ID;
 
     fn scenario(&self) -> crate::engine::save::ScenarioRef {
-        crate::engine::save::ScenarioRef { name: self.sc.name.clone(), path: self.sc.path.clone(), hash: self.sc.hash.clone() }
+        crate::engine::save::ScenarioRef {
+            name: self.sc.name.clone(),
+            path: self.sc.path.clone(),
+            hash: self.sc.hash.clone(),
+        }
     }
 
     fn seat_names(&self) -> &'static [&'static str] {

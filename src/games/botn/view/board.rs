@@ -2,12 +2,12 @@
 //! between adjacent fields, the time bar and the victory point bar. Fields are pickable so that a
 //! dragged piece can be dropped on them and hovering tells their name and terrain.
 
-use crate::table::session::Session;
-use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{TableRes, TableSet};
 use super::super::Botn;
 use super::super::data::Terrain;
 use super::super::plugin::Field;
+use crate::engine::geometry::SpaceId;
+use crate::engine::plugin::{TableRes, TableSet};
+use crate::table::session::Session;
 use bevy::prelude::*;
 
 /// World units per kilometre of the map.

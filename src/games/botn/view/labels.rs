@@ -2,12 +2,12 @@
 //! faces that the viewer may see, the time bar's dates. Drawn on egui's background layer, so
 //! they never take a click from the table.
 
-use crate::engine::plugin::TableRes;
-use crate::engine::seats::Viewer;
 use super::super::Botn;
 use super::super::plugin::*;
 use super::board::{time_bar_world, vp_bar_world};
 use super::pieces::side_color;
+use crate::engine::plugin::TableRes;
+use crate::engine::seats::Viewer;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};

@@ -91,7 +91,9 @@ pub fn panels(
                 .iter()
                 .filter(|t| t.fight)
                 .enumerate()
-                .map(|(i, t)| format!("{} {}", t.label, if i < view.fights_done as usize { "fought" } else { "to come" }))
+                .map(|(i, t)| {
+                    format!("{} {}", t.label, if i < view.fights_done as usize { "fought" } else { "to come" })
+                })
                 .collect();
             ui.label(
                 egui::RichText::new(format!(

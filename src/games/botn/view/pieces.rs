@@ -3,17 +3,17 @@
 //! Dragging a troop marker lights its legal destinations (from the legal-action list); a drop
 //! elsewhere snaps back and says which rule forbids it.
 
-use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
-use crate::table::session::Session;
-use crate::table::glide::{Dragging, PlaceSet, Target};
+use super::super::plugin::*;
+use super::super::state::{HandCard, MarkerId};
+use super::super::{Action, Botn, SandboxAction, Side};
 use super::HoveredArmy;
+use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{Request, TableRes, TableSet};
 use crate::engine::rules::{Game, Mode};
 use crate::engine::table::Act;
-use super::super::plugin::*;
-use super::super::state::{HandCard, MarkerId};
-use super::super::{Action, Botn, SandboxAction, Side};
+use crate::table::glide::{Dragging, PlaceSet, Target};
+use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 

@@ -40,7 +40,8 @@ pub struct FightClosed(pub Option<usize>);
 fn light_fight(table: Res<TableRes<Botn>>, mut session: ResMut<Session>) {
     let game = &table.0.game;
     let Some(hit) = game.hits.first() else { return };
-    let fields: Vec<_> = hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
+    let fields: Vec<_> =
+        hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
     if session.highlight != fields {
         session.highlight = fields;
     }

@@ -8,10 +8,10 @@ use super::data::NationKind;
 use super::miniatures;
 use super::observe::UnitFace;
 use super::plugin::{UnitAt, UnitPiece, VgPhase, VgPlugin};
+use super::rules::Event;
 use super::rules::seat_of;
 use super::state::{Loc, Pending, Phase, Vg};
 use super::text::{action_label, card_text, prompt};
-use super::rules::Event;
 use super::{Action, Player};
 use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
@@ -573,9 +573,12 @@ fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Vg>>, session: Re
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    egui::Window::new("Final score").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).resizable(false).show(&ctx, |ui| {
-        ui.heading(prompt(&table.0.game));
-    });
+    egui::Window::new("Final score").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).resizable(false).show(
+        &ctx,
+        |ui| {
+            ui.heading(prompt(&table.0.game));
+        },
+    );
     Ok(())
 }
 
