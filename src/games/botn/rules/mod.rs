@@ -1,0 +1,386 @@
+//! The rules of Battle of the Nations 1813, one file per chapter of the rulebook: each file holds
+//! the legal actions, the check and the apply of its chapter's actions side by side. This file
+//! holds what they share — the log's events, the table's helpers — and the `Game` calls, which
+//! only dispatch: `legal_actions` by the step of play, `check` and `apply` by the action.
+//! `legal_actions` is the one list every caller uses; `check` names the broken rule; `apply`
+//! changes the state only after `check` passed.
+
+mod army_card;
+mod draw;
+mod fights;
+mod movement_card;
+mod preparation;
+mod sandbox;
+mod scoring;
+mod scout_card;
+mod terrain_card;
+mod time;
+mod turn;
+mod wild_card;
+
+pub use preparation::setup;
+
+use super::actions::{Action, BotnError, SandboxAction};
+use super::data::{ActionCard, District, Scenario, Side, Terrain, UnitType};
+use super::state::*;
+use crate::engine::geometry::SpaceId;
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::seats::SeatId;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+pub const ACTIONS_PER_TURN: u8 = 5;
+pub const HAND_LIMIT: usize = 8;
+pub const FACE_UP: usize = 4;
+pub const START_HAND: usize = 4;
+
+/// What happened, for the log: names resolve through the scenario when shown.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    MissionsDealt {
+        count: u8,
+    },
+    SecondMission {
+        district: District,
+    },
+    MissionKept {
+        district: District,
+    },
+    ArmyCardLaidOut {
+        army: ArmyId,
+        fields: Vec<SpaceId>,
+        scouts: u8,
+    },
+    MarkerRemoved {
+        army: ArmyId,
+        field: SpaceId,
+    },
+    MarkerMoved {
+        army: ArmyId,
+        from: SpaceId,
+        to: SpaceId,
+    },
+    ArmyPlaced {
+        army: ArmyId,
+        field: SpaceId,
+        cleared: u8,
+        own: bool,
+        scout: bool,
+    },
+    ArmyLost {
+        army: ArmyId,
+    },
+    UnitChosen {
+        army: ArmyId,
+        unit: UnitType,
+    },
+    CardPlayed {
+        side: Side,
+        card: CardId,
+    },
+    ScoutPlayed {
+        side: Side,
+    },
+    TimeAdvanced {
+        to: u8,
+    },
+    MissionRevealed {
+        mission: MissionId,
+    },
+    DrewFaceUp {
+        side: Side,
+        card: CardId,
+    },
+    DrewBlind {
+        side: Side,
+        card: CardId,
+    },
+    Reshuffled {
+        cards: u8,
+    },
+    Discarded {
+        side: Side,
+        card: HandCard,
+    },
+    Passed {
+        side: Side,
+    },
+    TurnBegan {
+        side: Side,
+        turn: u16,
+    },
+    /// Official FAQ: Napoléon, all armies placed, advances the time indicator and ends his turn.
+    NapoleonWaits,
+    FaceUpSwapped,
+    FightBegan {
+        date: String,
+        armies: u8,
+    },
+    /// `attacker`'s point of damage goes to `target` (`chosen`: by the defender, among several).
+    Hit {
+        attacker: ArmyId,
+        target: ArmyId,
+        chosen: bool,
+    },
+    /// An army loses `points`: flipped to its back and/or "-1" chips laid on it.
+    ArmyDamaged {
+        army: ArmyId,
+        points: u8,
+        strength: i8,
+        flipped: bool,
+        chips: u8,
+    },
+    ArmyRemoved {
+        army: ArmyId,
+        field: SpaceId,
+    },
+    FightEnded,
+    GameEnded,
+    Assigned {
+        army: ArmyId,
+        mission_army: ArmyId,
+        chosen: bool,
+    },
+    MissionScored(MissionResult),
+    FinalScore {
+        french: u8,
+        allied: u8,
+    },
+    GreyCannonSet {
+        french_points: u8,
+    },
+    Sandbox(SandboxAction),
+}
+
+pub(super) fn district_index(d: District) -> usize {
+    District::ALL.iter().position(|x| *x == d).expect("listed")
+}
+
+impl Botn {
+    pub(super) fn name_of(&self, f: SpaceId) -> String {
+        self.sc.field_name(f).to_string()
+    }
+
+    /// A field's name for an error message, or nothing for an id that is not on the board.
+    pub(super) fn field_label(&self, f: SpaceId) -> String {
+        self.sc.fields.get(f.0 as usize).map(|x| x.name.clone()).unwrap_or_default()
+    }
+
+    /// An army's name for an error message, or nothing for an id that is not in the scenario: an
+    /// error is built from unchecked input, so it must never index with it.
+    pub(super) fn army_label(&self, army: ArmyId) -> String {
+        self.sc.armies.get(army as usize).map(|x| x.def.name.clone()).unwrap_or_default()
+    }
+
+    pub(super) fn own_marker(&self, side: Side, marker: MarkerId) -> Result<(ArmyId, SpaceId), BotnError> {
+        let m = self.markers.get(marker as usize).ok_or(BotnError::NoSuchThing)?;
+        match m.at {
+            Some(at) if self.army_side(m.army) == side => Ok((m.army, at)),
+            _ => Err(BotnError::NotYourMarker),
+        }
+    }
+
+    pub(super) fn hand_has(&self, side: Side, card: HandCard) -> bool {
+        self.hands[side.index()].contains(&card)
+    }
+
+    pub(super) fn card(&self, card: CardId) -> Result<&ActionCard, BotnError> {
+        self.sc.action_cards.get(card as usize).ok_or(BotnError::NoSuchThing)
+    }
+
+    /// The cards of `cards` with the same face as `card`, in their order.
+    pub(super) fn same_face<'a>(
+        &'a self,
+        cards: impl Iterator<Item = CardId> + 'a,
+        card: CardId,
+    ) -> impl Iterator<Item = CardId> + 'a {
+        let face = self.sc.action_cards.get(card as usize);
+        cards.filter(move |&c| self.sc.action_cards.get(c as usize) == face)
+    }
+
+    pub(super) fn hand_ids(&self, side: Side) -> impl Iterator<Item = CardId> + '_ {
+        self.hands[side.index()].iter().filter_map(|c| match *c {
+            HandCard::Action(id) => Some(id),
+            HandCard::Scout => None,
+        })
+    }
+
+    /// Identical cards are one choice: the legal list names the first card of a face in the hand
+    /// (and, for a wild card, the next identical one), and the check takes only those, so the
+    /// list and the check agree on every action.
+    pub(super) fn first_of_face(&self, side: Side, cards: &[CardId]) -> Result<(), BotnError> {
+        if !self.same_face(self.hand_ids(side), cards[0]).take(cards.len()).eq(cards.iter().copied()) {
+            let face = self.card(cards[0])?.title();
+            return Err(BotnError::NotFirstOfFace { face });
+        }
+        Ok(())
+    }
+
+    pub(super) fn take_from_hand(&mut self, side: Side, card: HandCard) {
+        let hand = &mut self.hands[side.index()];
+        let i = hand.iter().position(|c| *c == card).expect("checked in hand");
+        hand.remove(i);
+    }
+
+    pub(super) fn play_card(&mut self, card: CardId, events: &mut Vec<Event>) {
+        let side = self.active;
+        self.take_from_hand(side, HandCard::Action(card));
+        if self.sc.action_cards[card as usize] == ActionCard::Time {
+            self.out_of_game.push(card); // "The played card leaves the game."
+        } else {
+            self.discard.push(card);
+        }
+        events.push(Event::CardPlayed { side, card });
+    }
+
+    /// The refusal of an action taken at the wrong step of play, naming the step.
+    pub(super) fn wrong_step(&self, wanted: &'static str) -> BotnError {
+        let now = match self.step {
+            Step::PlaceArmy => "the active player chooses which army is placed on the shared field",
+            Step::MissionDraft => "Napoléon is choosing his missions",
+            Step::Actions => "the active player is taking actions",
+            Step::ChooseUnit => "a placed army's unit type must be chosen first",
+            Step::Discard => "the hand must be discarded down to 8 cards first",
+            Step::Fight => "the fight's damage is being allocated",
+            Step::Scoring => "the final scoring is being decided",
+            Step::GameOver => "the game is over",
+        };
+        BotnError::WrongStep { wanted, now }
+    }
+}
+
+impl Game for Botn {
+    type Action = Action;
+    type Event = Event;
+    type Error = BotnError;
+    type View = super::observe::BotnView;
+
+    const ID: &'static str = super::data::GAME_ID;
+
+    fn scenario(&self) -> crate::engine::save::ScenarioRef {
+        crate::engine::save::ScenarioRef {
+            name: self.sc.name.clone(),
+            path: self.sc.path.clone(),
+            hash: self.sc.hash.clone(),
+        }
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["Napoléon (French)", "Schwarzenberg (Allied)"]
+    }
+
+    fn active_seat(&self) -> Option<SeatId> {
+        if self.reveals_due > 0 {
+            return Some(seat_of(Side::French));
+        }
+        match self.step {
+            Step::GameOver => None,
+            Step::MissionDraft => Some(seat_of(Side::French)),
+            Step::ChooseUnit => self.pending_units.first().map(|&a| seat_of(self.army_side(a))),
+            // The defender allocates the damage his armies take.
+            Step::Fight => self.hits.first().map(|h| seat_of(self.army_side(h.attacker).other())),
+            Step::Scoring => self.score_choices.first().map(|c| seat_of(self.army_side(c.army))),
+            _ => Some(seat_of(self.active)),
+        }
+    }
+
+    fn legal_actions(&self, _mode: Mode, out: &mut Vec<Action>) {
+        out.clear();
+        if self.reveals_due > 0 {
+            return self.legal_reveals(out);
+        }
+        match self.step {
+            Step::GameOver => {}
+            Step::MissionDraft => self.legal_draft(out),
+            Step::PlaceArmy => self.legal_place_army(out),
+            Step::ChooseUnit => self.legal_choose_unit(out),
+            Step::Discard => self.legal_discard(out),
+            Step::Fight => self.legal_hits(out),
+            Step::Scoring => self.legal_assign(out),
+            Step::Actions => self.legal_turn(out),
+        }
+    }
+
+    fn check(&self, mode: Mode, seat: SeatId, action: &Action) -> Result<(), BotnError> {
+        if let Action::Sandbox(s) = action {
+            return self.check_sandbox(mode, s);
+        }
+        let Some(active_seat) = self.active_seat() else { return Err(BotnError::GameOver) };
+        if seat != active_seat {
+            return Err(BotnError::NotYourTurn { active: self.seat_names()[active_seat.0 as usize] });
+        }
+        if let Some(verdict) = self.check_reveal(action) {
+            return verdict;
+        }
+        match action {
+            Action::Sandbox(_) | Action::RevealMission(_) => unreachable!("checked above"),
+            Action::DraftDistrict(d) => self.check_draft_district(*d),
+            Action::KeepMission(m) => self.check_keep_mission(*m),
+            Action::PlaceArmy { army } => self.check_place_army(*army),
+            Action::ChooseUnit { army, unit } => self.check_choose_unit(*army, *unit),
+            Action::AllocateHit { attacker, target } => self.check_allocate_hit(*attacker, *target),
+            Action::AssignToMission { army, mission_army } => self.check_assign(*army, *mission_army),
+            Action::SetGreyCannon { french_points } => self.check_grey_cannon(*french_points),
+            Action::Discard(card) => self.check_discard(*card),
+            _ => {
+                self.check_turn_action(action)?;
+                match action {
+                    Action::LayOutArmyCard { army, skip } => self.check_army_card(*army, skip),
+                    Action::PlayTerrainCard { card, marker } => self.check_terrain_card(*card, *marker),
+                    Action::PlayMovementCard { card, marker, to } => self.check_movement_card(*card, *marker, *to),
+                    Action::JumpOverArmy { cards, marker, over, to } => self.check_jump(cards, *marker, *over, *to),
+                    Action::PlayScoutCard { marker } => self.check_scout_card(*marker),
+                    Action::PlayWildCard { cards, marker, to } => self.check_wild_card(cards, *marker, *to),
+                    Action::PlayTimeCard { card } => self.check_time_card(*card),
+                    Action::DrawFaceUp { card } => self.check_draw_face_up(*card),
+                    Action::DrawBlind => self.check_draw_blind(),
+                    Action::Pass => self.check_pass(),
+                    Action::SwapFaceUp => self.check_swap_face_up(),
+                    _ => unreachable!("the decisions outside a turn's actions are matched above"),
+                }
+            }
+        }
+    }
+
+    fn apply(&mut self, seat: SeatId, action: &Action, events: &mut Vec<Event>) -> bool {
+        match action {
+            Action::Sandbox(s) => self.apply_sandbox(s, seat, events),
+            Action::DraftDistrict(d) => self.apply_draft_district(*d, events),
+            Action::KeepMission(m) => self.apply_keep_mission(*m, events),
+            Action::RevealMission(m) => self.apply_reveal(*m, events),
+            Action::PlaceArmy { army } => self.apply_place_army(*army, events),
+            Action::ChooseUnit { army, unit } => self.apply_choose_unit(*army, *unit, events),
+            Action::Discard(card) => self.apply_discard(*card, events),
+            Action::AllocateHit { attacker, target } => self.apply_allocate_hit(*attacker, *target, events),
+            Action::AssignToMission { army, mission_army } => self.apply_assign(*army, *mission_army, events),
+            Action::SetGreyCannon { french_points } => self.apply_grey_cannon(*french_points, events),
+            Action::SwapFaceUp => self.apply_swap_face_up(events),
+            _ => self.apply_turn_action(action, events),
+        }
+    }
+
+    fn observe(&self, viewer: crate::engine::seats::Viewer) -> Self::View {
+        self.view_for(viewer)
+    }
+
+    fn rng(&mut self) -> &mut TableRng {
+        &mut self.rng
+    }
+
+    fn is_over(&self) -> bool {
+        self.step == Step::GameOver
+    }
+
+    fn winner(&self) -> Option<SeatId> {
+        if !self.is_over() {
+            return None;
+        }
+        // "Napoléon wins the game if he has more points than Schwarzenberg."
+        Some(if self.vp[Side::French.index()] > self.vp[Side::Allied.index()] {
+            seat_of(Side::French)
+        } else {
+            seat_of(Side::Allied)
+        })
+    }
+}

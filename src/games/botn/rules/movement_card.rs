@@ -1,0 +1,185 @@
+//! 3. Play a Movement Card: an own troop marker of the card's unit (or army) moves to an adjacent
+//! field without an army or a marker of its own army, and the time indicator advances; the
+//! exception — two movement cards jump a marker over an own army, advancing time two spaces.
+
+use super::*;
+
+impl Botn {
+    pub(super) fn movement_card_allows(&self, card: &ActionCard, army: ArmyId) -> bool {
+        let unit = self.army_unit(army);
+        match card {
+            ActionCard::Move(units) => unit == UnitType::All || units.contains(&unit),
+            ActionCard::MoveArmy(name) => self.army_name(army) == name,
+            _ => false,
+        }
+    }
+
+    pub(super) fn check_destination(&self, army: ArmyId, to: SpaceId) -> Result<(), BotnError> {
+        if self.army_at(to).is_some() {
+            return Err(BotnError::FieldHoldsArmy { field: self.name_of(to) });
+        }
+        if self.markers_at(to).any(|m| self.markers[m as usize].army == army) {
+            return Err(BotnError::FieldHoldsOwnMarker {
+                field: self.name_of(to),
+                army: self.army_name(army).to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_move(&self, card: &ActionCard, marker: MarkerId, to: SpaceId) -> Result<(ArmyId, SpaceId), BotnError> {
+        let (army, from) = self.own_marker(self.active, marker)?;
+        if !matches!(card, ActionCard::Move(_) | ActionCard::MoveArmy(_)) {
+            return Err(BotnError::WrongCard("movement"));
+        }
+        if !self.movement_card_allows(card, army) {
+            return Err(BotnError::WrongUnit {
+                army: self.army_name(army).to_string(),
+                unit: self.army_unit(army).name(),
+                card: card.title(),
+            });
+        }
+        if to.0 as usize >= self.sc.fields.len() {
+            return Err(BotnError::NoSuchThing);
+        }
+        if !self.sc.graph.adjacent(from, to) {
+            return Err(BotnError::NotAdjacent { from: self.name_of(from), to: self.name_of(to) });
+        }
+        self.check_destination(army, to)?;
+        Ok((army, from))
+    }
+
+    /// The two cards a jump of `army`'s marker is played with: the first two in the hand that
+    /// move it (the legal list offers only these, and the check takes only these).
+    fn jump_cards(&self, side: Side, army: ArmyId) -> Option<[CardId; 2]> {
+        let mut usable =
+            self.hand_ids(side).filter(|&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army));
+        Some([usable.next()?, usable.next()?])
+    }
+
+    /// Jumps over an own army with two movement cards: for each marker, the first two cards in hand
+    /// that move it are offered.
+    pub(super) fn push_jumps(&self, out: &mut Vec<Action>) {
+        let side = self.active;
+        let movement_cards = self
+            .hand_ids(side)
+            .filter(|&c| matches!(self.sc.action_cards[c as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)));
+        if movement_cards.take(2).count() < 2 {
+            return;
+        }
+        for (m, ms) in self.markers.iter().enumerate() {
+            let (Some(from), army) = (ms.at, ms.army) else { continue };
+            if self.army_side(army) != side {
+                continue;
+            }
+            let Some([a, b]) = self.jump_cards(side, army) else { continue };
+            for &over in self.sc.graph.neighbours(from) {
+                if self.army_at(over).is_none_or(|x| self.army_side(x) != side) {
+                    continue;
+                }
+                for &to in self.sc.graph.neighbours(over) {
+                    if to != from && self.check_destination(army, to).is_ok() {
+                        out.push(Action::JumpOverArmy { cards: [a, b], marker: m as MarkerId, over, to });
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn move_marker(&mut self, marker: MarkerId, to: SpaceId, events: &mut Vec<Event>) {
+        let m = &mut self.markers[marker as usize];
+        let from = m.at.replace(to).expect("a checked move starts on the board");
+        events.push(Event::MarkerMoved { army: m.army, from, to });
+    }
+
+    /// 3. The first card of a movement face in hand, on each own marker it may move.
+    pub(super) fn push_movement_card(
+        &self,
+        card: CardId,
+        face: &ActionCard,
+        own_markers: &[(MarkerId, ArmyId, SpaceId)],
+        out: &mut Vec<Action>,
+    ) {
+        for &(m, _, from) in own_markers {
+            for &to in self.sc.graph.neighbours(from) {
+                if self.check_move(face, m, to).is_ok() {
+                    out.push(Action::PlayMovementCard { card, marker: m, to });
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_movement_card(&self, card: CardId, marker: MarkerId, to: SpaceId) -> Result<(), BotnError> {
+        let side = self.active;
+        self.first_turn_block()?;
+        if !self.hand_has(side, HandCard::Action(card)) {
+            return Err(BotnError::NotInHand);
+        }
+        self.check_move(self.card(card)?, marker, to)?;
+        self.first_of_face(side, &[card])
+    }
+
+    pub(super) fn check_jump(
+        &self,
+        cards: &[CardId; 2],
+        marker: MarkerId,
+        over: SpaceId,
+        to: SpaceId,
+    ) -> Result<(), BotnError> {
+        let side = self.active;
+        self.first_turn_block()?;
+        if cards[0] == cards[1] || !cards.iter().all(|c| self.hand_has(side, HandCard::Action(*c))) {
+            return Err(BotnError::NotInHand);
+        }
+        let (army, from) = self.own_marker(side, marker)?;
+        for c in cards {
+            let face = self.card(*c)?;
+            if !self.movement_card_allows(face, army) {
+                return Err(BotnError::WrongUnit {
+                    army: self.army_name(army).to_string(),
+                    unit: self.army_unit(army).name(),
+                    card: face.title(),
+                });
+            }
+        }
+        let over_ok = (over.0 as usize) < self.sc.fields.len()
+            && self.sc.graph.adjacent(from, over)
+            && self.army_at(over).is_some_and(|a| self.army_side(a) == side);
+        if !over_ok {
+            return Err(BotnError::JumpNotOverOwnArmy);
+        }
+        if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(over, to) || to == from {
+            return Err(BotnError::NotAdjacent { from: self.name_of(over), to: self.field_label(to) });
+        }
+        self.check_destination(army, to)?;
+        if self.jump_cards(side, army) != Some(*cards) {
+            return Err(BotnError::NotFirstOfFace { face: self.card(cards[0])?.title() });
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_movement_card(
+        &mut self,
+        card: CardId,
+        marker: MarkerId,
+        to: SpaceId,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        self.play_card(card, events);
+        self.move_marker(marker, to, events);
+        self.advance_time(1, events)
+    }
+
+    pub(super) fn apply_jump(
+        &mut self,
+        cards: &[CardId; 2],
+        marker: MarkerId,
+        to: SpaceId,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        self.play_card(cards[0], events);
+        self.play_card(cards[1], events);
+        self.move_marker(marker, to, events);
+        self.advance_time(2, events)
+    }
+}

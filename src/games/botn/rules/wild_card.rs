@@ -1,0 +1,89 @@
+//! 5. Play a Wild Card: two identical action cards (not time cards) played together move any own
+//! marker to an adjacent field, or remove any own marker, whatever their unit or terrain; the
+//! pair advances time only one space.
+
+use super::*;
+
+impl Botn {
+    /// 5. The first pair of each face in hand, on each own marker.
+    pub(super) fn push_wild_card(
+        &self,
+        at: usize,
+        card: CardId,
+        face: &ActionCard,
+        own_markers: &[(MarkerId, ArmyId, SpaceId)],
+        removable: &[(MarkerId, SpaceId)],
+        out: &mut Vec<Action>,
+    ) {
+        let hand = &self.hands[self.active.index()];
+        let twin = hand.iter().skip(at + 1).find_map(|c| match *c {
+            HandCard::Action(o) if self.sc.action_cards[o as usize] == *face => Some(o),
+            _ => None,
+        });
+        let Some(twin) = twin else { return };
+        let cards = [card, twin];
+        if matches!(face, ActionCard::Terrain(_)) {
+            for &(m, _) in removable {
+                out.push(Action::PlayWildCard { cards, marker: m, to: None });
+            }
+        } else {
+            for &(m, army, from) in own_markers {
+                for &to in self.sc.graph.neighbours(from) {
+                    if self.check_destination(army, to).is_ok() {
+                        out.push(Action::PlayWildCard { cards, marker: m, to: Some(to) });
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_wild_card(
+        &self,
+        cards: &[CardId; 2],
+        marker: MarkerId,
+        to: Option<SpaceId>,
+    ) -> Result<(), BotnError> {
+        let side = self.active;
+        self.first_turn_block()?;
+        if cards[0] == cards[1] || !cards.iter().all(|c| self.hand_has(side, HandCard::Action(*c))) {
+            return Err(BotnError::NotInHand);
+        }
+        let (a, b) = (self.card(cards[0])?, self.card(cards[1])?);
+        if a != b || *a == ActionCard::Time {
+            return Err(BotnError::NotIdentical);
+        }
+        let (army, from) = self.own_marker(side, marker)?;
+        match (a, to) {
+            (ActionCard::Terrain(_), None) => self.check_removal(army)?,
+            (ActionCard::Move(_) | ActionCard::MoveArmy(_), Some(to)) => {
+                if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(from, to) {
+                    return Err(BotnError::NotAdjacent { from: self.name_of(from), to: self.field_label(to) });
+                }
+                self.check_destination(army, to)?;
+            }
+            _ => return Err(BotnError::WrongCard("wild")),
+        }
+        self.first_of_face(side, cards)
+    }
+
+    pub(super) fn apply_wild_card(
+        &mut self,
+        cards: &[CardId; 2],
+        marker: MarkerId,
+        to: Option<SpaceId>,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        self.play_card(cards[0], events);
+        self.play_card(cards[1], events);
+        match to {
+            Some(to) => {
+                self.move_marker(marker, to, events);
+                self.advance_time(1, events) // only one point for the pair
+            }
+            None => {
+                self.remove_marker(marker, events);
+                self.place_armies(events)
+            }
+        }
+    }
+}
