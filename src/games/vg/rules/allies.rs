@@ -1,0 +1,65 @@
+//! IX. British Allies and X. French Allies: a Major Nation where a player holds the majority of
+//! influence may become that player's ally, its units joining that player's side.
+
+use super::*;
+
+impl Vg {
+    /// Major Nations `p` may gain as an ally: a majority of influence, not already allied to `p`.
+    pub fn ally_options(&self, p: Player) -> Vec<NationId> {
+        (0..self.sc.nations.len() as NationId)
+            .filter(|&n| {
+                self.nation_kind(n) == NationKind::Major
+                    && self.has_majority(p, n)
+                    && self.allies[n as usize] != Some(p)
+            })
+            .collect()
+    }
+
+    pub(super) fn ally(&mut self, p: Player, n: NationId, events: &mut Vec<Event>) {
+        if self.allies[n as usize] == Some(p) {
+            events.push(format!("{} is already allied to {}", self.sc.nation_name(n), p.name()));
+            return;
+        }
+        let switched = self.allies[n as usize].is_some();
+        self.allies[n as usize] = Some(p);
+        // The nation's units leave the holding area, or (switching sides, X Spain) pass to `p`,
+        // those on campaign too.
+        for u in 0..self.units.len() {
+            if self.sc.units[u].nation != n {
+                continue;
+            }
+            self.units[u] = match self.units[u] {
+                Loc::Holding | Loc::Army(_) => Loc::Army(p),
+                Loc::Campaign(c, _) => Loc::Campaign(c, p),
+                Loc::Pool => Loc::Pool,
+            };
+        }
+        events.push(format!(
+            "{} {} {}: its units are now in front of {}",
+            self.sc.nation_name(n),
+            if switched { "switches sides to" } else { "allies with" },
+            p.name(),
+            p.name()
+        ));
+    }
+
+    pub(super) fn legal_alliance(&self, player: Player, out: &mut Vec<Action>) {
+        out.extend(self.ally_options(player).into_iter().map(Action::Ally));
+    }
+
+    pub(super) fn check_alliance(&self, n: NationId) -> Result<(), VgError> {
+        let Some(Pending::AllianceAny { player }) = self.pending.first() else { return Err(self.wrong_step()) };
+        if !self.ally_options(*player).contains(&n) {
+            return Err(VgError::BadNation {
+                nation: self.sc.nations.get(n as usize).map(|x| x.name.clone()).unwrap_or_default(),
+                why: "an alliance needs a Major Nation where you hold the majority of influence".to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_alliance(&mut self, p: Player, n: NationId, events: &mut Vec<Event>) {
+        self.pending.remove(0);
+        self.ally(p, n, events);
+    }
+}

@@ -1,0 +1,368 @@
+//! VIII. The Cards: a card is played for its body text (some need a majority of influence) or its
+//! bottom text; its effects move the tracks, place and remove influence, recruit units and cost
+//! units — each choice they leave asked of the player it concerns. Campaign cards are in
+//! `campaigns.rs`, the solo AI's hand-over of one in `solo.rs`.
+
+use super::*;
+
+impl Vg {
+    /// A player's turn: each playable card, for its body (where allowed) and its bottom text, or
+    /// as a campaign (and the solo AI's hand-over of one it cannot fight, XV).
+    pub(super) fn legal_play(&self, out: &mut Vec<Action>) {
+        let p = self.turn;
+        for card in self.playable_cards(p) {
+            let def = &self.sc.cards[card as usize];
+            if def.campaign.is_some() {
+                out.push(Action::PlayCampaign { card });
+                if self.is_ai(p) && self.hands[p.index()].contains(&card) && self.campaign_disadvantages_ai(card) {
+                    out.push(Action::SoloGiveCampaign { card });
+                }
+            } else {
+                if self.body_allowed(p, card).is_ok() {
+                    out.push(Action::PlayCard { card, text: Text::Body });
+                }
+                out.push(Action::PlayCard { card, text: Text::Bottom });
+            }
+        }
+    }
+
+    pub(super) fn check_play_card(&self, p: Player, card: CardId, text: Text) -> Result<(), VgError> {
+        if self.pending.first().is_some() {
+            return Err(self.wrong_step());
+        }
+        let def = self.card_check(p, card)?;
+        if def.campaign.is_some() {
+            return Err(VgError::IsCampaign { card: def.name.clone() });
+        }
+        if text == Text::Body {
+            self.body_allowed(p, card)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_play_card(&mut self, p: Player, card: CardId, text: Text, events: &mut Vec<Event>) {
+        self.take_card(p, card);
+        self.played[p.index()] += 1;
+        // A played card "is removed from play" (VII).
+        let def = self.sc.cards[card as usize].clone();
+        events.push(format!(
+            "{} plays {} ({})",
+            p.name(),
+            def.name,
+            if text == Text::Body { "body text" } else { "bottom text" }
+        ));
+        let effects: Vec<Effect> = match text {
+            Text::Body => def.body.clone(),
+            Text::Bottom => def.bottom.into_iter().collect(),
+        };
+        self.tasks.extend(effects.into_iter().map(|e| Task::Effect(e, p)));
+        self.phase = Phase::Card;
+    }
+
+    pub(super) fn card_check(&self, p: Player, card: CardId) -> Result<&crate::games::vg::data::Card, VgError> {
+        let def = self.sc.cards.get(card as usize).ok_or(VgError::NoSuchThing)?;
+        if !self.playable_cards(p).contains(&card) {
+            return Err(VgError::NotYourCard);
+        }
+        Ok(def)
+    }
+
+    /// Whether the body of an event card can be chosen by `p`: alliances and minor-nation
+    /// recruiting need a majority of influence.
+    pub fn body_allowed(&self, p: Player, card: CardId) -> Result<(), VgError> {
+        let def = &self.sc.cards[card as usize];
+        for e in &def.body {
+            match *e {
+                Effect::Alliance(w, n) => {
+                    let q = who(w, p);
+                    if !self.has_majority(q, n) {
+                        return Err(VgError::NeedsMajority {
+                            card: def.name.clone(),
+                            nation: self.sc.nation_name(n).to_string(),
+                        });
+                    }
+                }
+                Effect::Recruit(w, Some(n), _)
+                    if self.nation_kind(n) == NationKind::Minor && !self.has_majority(who(w, p), n) =>
+                {
+                    return Err(VgError::NeedsMajority {
+                        card: def.name.clone(),
+                        nation: self.sc.nation_name(n).to_string(),
+                    });
+                }
+                Effect::AllianceAny(w) if self.ally_options(who(w, p)).is_empty() => {
+                    return Err(VgError::BodyImpossible {
+                        card: def.name.clone(),
+                        why: "no Major Nation where the majority of influence is held".to_string(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn clamp(&self, v: i16) -> i16 {
+        v.clamp(0, self.sc.track_max)
+    }
+
+    pub(super) fn run_effect(&mut self, e: Effect, ctx: Player, events: &mut Vec<Event>) {
+        match e {
+            Effect::Economy(w, a) => {
+                let p = who(w, ctx);
+                self.economy[p.index()] = self.clamp(self.economy[p.index()] + a as i16);
+                events.push(format!("{} economy {a:+}: {}", p.name(), self.economy[p.index()]));
+            }
+            Effect::Leadership(w, a) => {
+                let p = who(w, ctx);
+                self.leadership[p.index()] = self.clamp(self.leadership[p.index()] + a as i16);
+                events.push(format!("{} leadership {a:+}: {}", p.name(), self.leadership[p.index()]));
+            }
+            Effect::Vp(w, a) => {
+                let p = who(w, ctx);
+                self.vp[p.index()] += a as i16;
+                events.push(format!("{} {a:+} VP: {}", p.name(), self.vp[p.index()]));
+            }
+            Effect::Influence(w, nation, a) => {
+                let p = who(w, ctx);
+                match (nation, a) {
+                    (_, 0) => {}
+                    (Some(n), a) if a > 0 => {
+                        self.influence[n as usize][p.index()] += a as u8;
+                        events.push(format!("{} +{a} influence in {}", p.name(), self.sc.nation_name(n)));
+                    }
+                    (Some(n), a) => {
+                        let have = &mut self.influence[n as usize][p.index()];
+                        let lost = (-a as u8).min(*have);
+                        *have -= lost;
+                        events.push(format!("{} loses {lost} influence in {}", p.name(), self.sc.nation_name(n)));
+                    }
+                    (None, a) if a > 0 => self.pending.push(Pending::PlaceInfluence { player: p, left: a as u8 }),
+                    (None, a) => {
+                        if self.influence.iter().any(|c| c[p.index()] > 0) {
+                            self.pending.push(Pending::RemoveInfluence { owner: p, left: -a as u8 });
+                        }
+                    }
+                }
+            }
+            Effect::Recruit(w, nation, count) => {
+                let p = who(w, ctx);
+                match nation {
+                    Some(n) => self.recruit(p, n, count, events),
+                    None => {
+                        let options = self.recruit_options(p);
+                        match options.as_slice() {
+                            [] => events.push(format!("{} has no units left to recruit", p.name())),
+                            [n] => self.recruit(p, *n, count, events),
+                            _ => self.pending.push(Pending::RecruitNation { player: p, count }),
+                        }
+                    }
+                }
+            }
+            Effect::LoseUnits(w, count) => {
+                let p = who(w, ctx);
+                if self.all_units(p).is_empty() {
+                    events.push(format!("{} has no unit to lose", p.name()));
+                } else if self.is_ai(p) {
+                    // XV d: the player picks the AI's lost units, blind: at random.
+                    for _ in 0..count {
+                        let all = self.all_units(p);
+                        if all.is_empty() {
+                            break;
+                        }
+                        let u = all[self.rng.below(all.len())];
+                        self.eliminate(u, events);
+                    }
+                    self.chance = true;
+                } else {
+                    self.pending.push(Pending::LoseUnit { player: p, left: count });
+                }
+            }
+            Effect::Alliance(w, n) => {
+                let p = who(w, ctx);
+                self.ally(p, n, events);
+            }
+            Effect::AllianceAny(w) => {
+                let p = who(w, ctx);
+                if !self.ally_options(p).is_empty() {
+                    self.pending.push(Pending::AllianceAny { player: p });
+                }
+            }
+            Effect::EnAvant => {
+                if !self.open_campaigns().iter().any(|&c| self.campaigns[c as usize].revealed) {
+                    events.push("En Avant!: no campaign to resolve".to_string());
+                } else {
+                    self.pending.push(Pending::EnAvant { player: ctx });
+                }
+            }
+        }
+    }
+
+    pub(super) fn legal_place_influence(&self, out: &mut Vec<Action>) {
+        out.extend((0..self.sc.nations.len() as NationId).map(Action::PlaceInfluence));
+    }
+
+    pub(super) fn check_place_influence(&self, n: NationId) -> Result<(), VgError> {
+        let Some(Pending::PlaceInfluence { .. }) = self.pending.first() else { return Err(self.wrong_step()) };
+        if (n as usize) >= self.sc.nations.len() {
+            return Err(VgError::NoSuchThing);
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_place_influence(&mut self, p: Player, n: NationId, events: &mut Vec<Event>) {
+        self.influence[n as usize][p.index()] += 1;
+        events.push(format!("{} places influence in {}", p.name(), self.sc.nation_name(n)));
+        self.count_down();
+    }
+
+    pub(super) fn legal_remove_influence(&self, owner: Player, out: &mut Vec<Action>) {
+        let nations = 0..self.sc.nations.len() as NationId;
+        out.extend(nations.filter(|&n| self.influence[n as usize][owner.index()] > 0).map(Action::RemoveInfluence));
+    }
+
+    pub(super) fn check_remove_influence(&self, n: NationId) -> Result<(), VgError> {
+        let Some(Pending::RemoveInfluence { owner, .. }) = self.pending.first() else {
+            return Err(self.wrong_step());
+        };
+        if (n as usize) >= self.sc.nations.len() || self.influence[n as usize][owner.index()] == 0 {
+            return Err(VgError::BadNation {
+                nation: self.sc.nations.get(n as usize).map(|x| x.name.clone()).unwrap_or_default(),
+                why: format!("{} has no influence there", owner.name()),
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_remove_influence(&mut self, n: NationId, events: &mut Vec<Event>) {
+        let Some(Pending::RemoveInfluence { owner, .. }) = self.pending.first() else { unreachable!() };
+        let owner = *owner;
+        self.influence[n as usize][owner.index()] -= 1;
+        events.push(format!("{} loses influence in {}", owner.name(), self.sc.nation_name(n)));
+        self.count_down();
+        if self.influence.iter().all(|c| c[owner.index()] == 0) {
+            self.pending.retain(|x| !matches!(x, Pending::RemoveInfluence { .. }));
+        }
+    }
+
+    /// The nations `p` may recruit from when a card names none: France only French units;
+    /// Britain British units or any Major Nation's (VIII Recruiting).
+    pub fn recruit_options(&self, p: Player) -> Vec<NationId> {
+        let home = self.sc.home(p);
+        let mut out = vec![home];
+        if p == Player::Britain {
+            out.extend((0..self.sc.nations.len() as NationId).filter(|&n| self.nation_kind(n) == NationKind::Major));
+        }
+        out.retain(|&n| !self.pool_of(n).is_empty());
+        out
+    }
+
+    /// A nation's unused units (the stack recruits are drawn from).
+    pub fn pool_of(&self, n: NationId) -> Vec<UnitId> {
+        (0..self.units.len() as UnitId)
+            .filter(|&u| self.units[u as usize] == Loc::Pool && self.unit_nation(u) == n)
+            .collect()
+    }
+
+    pub(super) fn recruit(&mut self, p: Player, n: NationId, count: u8, events: &mut Vec<Event>) {
+        if self.nation_kind(n) == NationKind::Minor && !self.has_majority(p, n) {
+            events.push(format!("{} cannot recruit in {}: no majority of influence", p.name(), self.sc.nation_name(n)));
+            return;
+        }
+        // The nation's unused units face down; `count` drawn at random.
+        let mut pool = self.pool_of(n);
+        self.rng.shuffle(&mut pool);
+        self.chance = true;
+        let dest = self.home_loc(n, p);
+        let got: Vec<UnitId> = pool.into_iter().take(count as usize).collect();
+        for &u in &got {
+            self.units[u as usize] = dest;
+        }
+        let place = match dest {
+            Loc::Army(q) => format!("in front of {}", q.name()),
+            _ => "in its holding area".to_string(),
+        };
+        events.push(format!("{} recruits {} {} unit(s), placed {place}", p.name(), got.len(), self.sc.nation_name(n)));
+    }
+
+    pub(super) fn legal_recruit(&self, player: Player, out: &mut Vec<Action>) {
+        out.extend(self.recruit_options(player).into_iter().map(Action::RecruitFrom));
+    }
+
+    pub(super) fn check_recruit(&self, n: NationId) -> Result<(), VgError> {
+        let Some(Pending::RecruitNation { player, .. }) = self.pending.first() else {
+            return Err(self.wrong_step());
+        };
+        if !self.recruit_options(*player).contains(&n) {
+            return Err(VgError::BadNation {
+                nation: self.sc.nations.get(n as usize).map(|x| x.name.clone()).unwrap_or_default(),
+                why: if *player == Player::France {
+                    "the French player must recruit French units".to_string()
+                } else {
+                    "Britain recruits British units or a Major Nation's, from units still unused".to_string()
+                },
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_recruit(&mut self, n: NationId, events: &mut Vec<Event>) {
+        let Some(Pending::RecruitNation { player, count }) = self.pending.first().cloned() else { unreachable!() };
+        self.pending.remove(0);
+        self.recruit(player, n, count, events);
+    }
+
+    /// A card costs units: from the army, or from one of the campaigns the player is in.
+    pub(super) fn legal_lose_from(&self, player: Player, out: &mut Vec<Action>) {
+        if !self.army(player).is_empty() {
+            out.push(Action::LoseFrom(Group::Army));
+        }
+        for c in self.open_campaigns() {
+            if !self.committed(c, player).is_empty() {
+                out.push(Action::LoseFrom(Group::Campaign(c)));
+            }
+        }
+    }
+
+    pub(super) fn check_lose_from(&self, g: Group) -> Result<(), VgError> {
+        let Some(Pending::LoseUnit { player, .. }) = self.pending.first() else { return Err(self.wrong_step()) };
+        let empty = match g {
+            Group::Army => self.army(*player).is_empty(),
+            Group::Campaign(c) => (c as usize) >= self.campaigns.len() || self.committed(c, *player).is_empty(),
+        };
+        if empty {
+            return Err(VgError::BadLoss);
+        }
+        Ok(())
+    }
+
+    /// The unit lost is drawn at random from the group chosen.
+    pub(super) fn apply_lose_from(&mut self, p: Player, g: Group, events: &mut Vec<Event>) {
+        let group = match g {
+            Group::Army => self.army(p),
+            Group::Campaign(c) => self.committed(c, p),
+        };
+        let u = group[self.rng.below(group.len())];
+        self.chance = true;
+        self.eliminate(u, events);
+        self.count_down();
+        if self.all_units(p).is_empty() {
+            self.pending.retain(|x| !matches!(x, Pending::LoseUnit { .. }));
+        }
+    }
+
+    /// One unit of a counted decision is done.
+    pub(super) fn count_down(&mut self) {
+        match self.pending.first_mut() {
+            Some(Pending::PlaceInfluence { left, .. })
+            | Some(Pending::RemoveInfluence { left, .. })
+            | Some(Pending::LoseUnit { left, .. }) => {
+                *left -= 1;
+                if *left == 0 {
+                    self.pending.remove(0);
+                }
+            }
+            _ => {}
+        }
+    }
+}

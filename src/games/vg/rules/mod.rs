@@ -1,0 +1,204 @@
+//! The rules of Victory & Glory: Napoleon, one file per section of the rulebook: each file holds
+//! the legal actions, the check and the apply of its section's decisions side by side — set-up
+//! (V), rounds (VII), cards and their effects (VIII), allies (IX, X), where units stand (XI),
+//! campaigns (VIII, XII), scoring and winning (XIII, XIV), the solo AI (XV) and the miniatures
+//! option (XVI). A card's effects become a queue of tasks; a task that needs somebody's choice
+//! becomes a `Pending` decision, answered by an action. This file holds what the sections share
+//! and the `Game` calls, which only dispatch: `legal_actions` by the open decision, `check` and
+//! `apply` by the action.
+
+mod allies;
+mod campaigns;
+mod cards;
+mod rounds;
+mod scoring;
+mod setup;
+mod solo;
+mod tabletop;
+mod units;
+
+pub use setup::setup;
+
+use super::actions::{Action, VgError};
+use super::data::{Effect, NationId, NationKind, Player, UnitKind, VgScenario, Who};
+use super::miniatures;
+use super::state::*;
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::seats::SeatId;
+use std::sync::Arc;
+
+/// A line of the log.
+pub type Event = String;
+
+pub fn seat_of(p: Player) -> SeatId {
+    SeatId(p as u8)
+}
+
+pub fn player_of(seat: SeatId) -> Player {
+    if seat.0 == 0 { Player::France } else { Player::Britain }
+}
+
+pub(super) fn who(w: Who, ctx: Player) -> Player {
+    match w {
+        Who::France => Player::France,
+        Who::Britain => Player::Britain,
+        Who::Player => ctx,
+        Who::Opponent => ctx.other(),
+    }
+}
+
+impl Vg {
+    pub(super) fn take_card(&mut self, p: Player, card: CardId) {
+        self.hands[p.index()].retain(|&c| c != card);
+        self.in_front[p.index()].retain(|&c| c != card);
+    }
+
+    /// The refusal of an action that does not answer the decision now open.
+    pub(super) fn wrong_step(&self) -> VgError {
+        let now = match self.pending.first() {
+            Some(p) => format!("{p:?}").split([' ', '{']).next().unwrap_or("").to_string(),
+            None => format!("{:?}", self.phase),
+        };
+        VgError::WrongStep { wanted: "that action", now }
+    }
+}
+
+impl Game for Vg {
+    type Action = Action;
+    type Event = Event;
+    type Error = VgError;
+    type View = super::observe::VgView;
+
+    const ID: &'static str = super::data::GAME_ID;
+
+    fn scenario(&self) -> crate::engine::save::ScenarioRef {
+        crate::engine::save::ScenarioRef {
+            name: self.sc.name.clone(),
+            path: self.sc.path.clone(),
+            hash: self.sc.hash.clone(),
+        }
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["France", "Britain"]
+    }
+
+    fn active_seat(&self) -> Option<SeatId> {
+        if self.phase == Phase::GameOver {
+            return None;
+        }
+        let p = match self.pending.first() {
+            Some(Pending::Commit { player, .. })
+            | Some(Pending::PlaceInfluence { player, .. })
+            | Some(Pending::RecruitNation { player, .. })
+            | Some(Pending::LoseUnit { player, .. })
+            | Some(Pending::ChooseLoss { player, .. })
+            | Some(Pending::AllianceAny { player })
+            | Some(Pending::EnAvant { player }) => *player,
+            // XV d: the player removes the AI's cubes.
+            Some(Pending::RemoveInfluence { owner, .. }) => {
+                if self.is_ai(*owner) {
+                    owner.other()
+                } else {
+                    *owner
+                }
+            }
+            Some(Pending::ResolveOrder { chooser }) | Some(Pending::TabletopResult { chooser, .. }) => *chooser,
+            None => self.turn,
+        };
+        Some(seat_of(p))
+    }
+
+    fn legal_actions(&self, _mode: Mode, out: &mut Vec<Action>) {
+        out.clear();
+        if self.phase == Phase::GameOver {
+            return;
+        }
+        match self.pending.first() {
+            None => self.legal_play(out),
+            Some(Pending::Commit { player, campaign, committed }) => {
+                self.legal_commit(*player, *campaign, *committed, out)
+            }
+            Some(Pending::PlaceInfluence { .. }) => self.legal_place_influence(out),
+            Some(Pending::RemoveInfluence { owner, .. }) => self.legal_remove_influence(*owner, out),
+            Some(Pending::RecruitNation { player, .. }) => self.legal_recruit(*player, out),
+            Some(Pending::LoseUnit { player, .. }) => self.legal_lose_from(*player, out),
+            Some(Pending::ChooseLoss { candidates, .. }) => out.extend(candidates.iter().map(|&u| Action::LoseUnit(u))),
+            Some(Pending::AllianceAny { player }) => self.legal_alliance(*player, out),
+            Some(Pending::EnAvant { .. }) | Some(Pending::ResolveOrder { .. }) => self.legal_resolve(out),
+            Some(Pending::TabletopResult { campaign, .. }) => self.legal_tabletop_result(*campaign, out),
+        }
+    }
+
+    fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), VgError> {
+        let Some(active) = self.active_seat() else { return Err(VgError::GameOver) };
+        if seat != active {
+            return Err(VgError::NotYourTurn { active: self.seat_names()[active.0 as usize] });
+        }
+        let p = player_of(seat);
+        match action {
+            Action::SoloSetup { .. } => self.check_solo_setup(),
+            Action::PlayCard { card, text } => self.check_play_card(p, *card, *text),
+            Action::PlayCampaign { card } => self.check_play_campaign(p, *card),
+            Action::SoloGiveCampaign { card } => self.check_give_campaign(p, *card),
+            Action::CommitUnit(u) => self.check_commit(*u),
+            Action::EndCommit => self.check_end_commit(),
+            Action::PlaceInfluence(n) => self.check_place_influence(*n),
+            Action::RemoveInfluence(n) => self.check_remove_influence(*n),
+            Action::RecruitFrom(n) => self.check_recruit(*n),
+            Action::LoseFrom(g) => self.check_lose_from(*g),
+            Action::LoseUnit(u) => self.check_choose_loss(*u),
+            Action::Ally(n) => self.check_alliance(*n),
+            Action::Resolve(c) => self.check_resolve(*c),
+            Action::FightOnTable(c) => self.check_fight_on_table(*c),
+            Action::TabletopResult { campaign, winner, lost } => self.check_tabletop_result(*campaign, *winner, *lost),
+        }
+    }
+
+    fn apply(&mut self, seat: SeatId, action: &Action, events: &mut Vec<Event>) -> bool {
+        let before = self.active_seat();
+        self.chance = false;
+        let p = player_of(seat);
+        match action {
+            Action::SoloSetup { ai } => self.apply_solo_setup(*ai, events),
+            Action::PlayCard { card, text } => self.apply_play_card(p, *card, *text, events),
+            Action::PlayCampaign { card } => self.apply_play_campaign(p, *card, events),
+            Action::SoloGiveCampaign { card } => self.apply_give_campaign(p, *card, events),
+            Action::CommitUnit(u) => self.apply_commit(*u, events),
+            Action::EndCommit => {
+                self.pending.remove(0);
+            }
+            Action::PlaceInfluence(n) => self.apply_place_influence(p, *n, events),
+            Action::RemoveInfluence(n) => self.apply_remove_influence(*n, events),
+            Action::RecruitFrom(n) => self.apply_recruit(*n, events),
+            Action::LoseFrom(g) => self.apply_lose_from(p, *g, events),
+            Action::LoseUnit(u) => self.apply_choose_loss(*u, events),
+            Action::Ally(n) => self.apply_alliance(p, *n, events),
+            Action::Resolve(c) => self.apply_resolve(*c, events),
+            Action::FightOnTable(c) => self.apply_fight_on_table(p, *c, events),
+            Action::TabletopResult { campaign, winner, lost } => {
+                self.apply_tabletop_result(*campaign, *winner, *lost, events)
+            }
+        }
+        // The card's (or era end's) remaining tasks run until a decision is needed.
+        self.advance(events);
+        self.chance || self.active_seat() != before
+    }
+
+    fn observe(&self, viewer: crate::engine::seats::Viewer) -> Self::View {
+        self.view_for(viewer)
+    }
+
+    fn rng(&mut self) -> &mut TableRng {
+        &mut self.rng
+    }
+
+    fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    fn winner(&self) -> Option<SeatId> {
+        self.winning_seat()
+    }
+}
