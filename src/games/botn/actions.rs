@@ -113,6 +113,14 @@ pub enum BotnError {
     FieldHoldsOwnMarker { field: String, army: String },
     #[error("a jump must go over a field holding one of your own armies")]
     JumpNotOverOwnArmy,
+    #[error("dropped off the board: troop markers move from field to field")]
+    OffBoard,
+    #[error("you hold no movement card")]
+    NoMovementCard,
+    #[error("none of your movement cards moves this marker there")]
+    NoMoveThere,
+    #[error("armies are never moved, only troop markers")]
+    ArmiesDoNotMove,
     #[error("you hold no scout card")]
     NoScoutCard,
     #[error("a wild card is two identical cards")]
@@ -167,7 +175,11 @@ impl NamesRule for BotnError {
             | NotAdjacent { .. }
             | FieldHoldsArmy { .. }
             | FieldHoldsOwnMarker { .. }
-            | JumpNotOverOwnArmy => "3. Play a Movement Card",
+            | JumpNotOverOwnArmy
+            | OffBoard
+            | NoMovementCard
+            | NoMoveThere
+            | ArmiesDoNotMove => "3. Play a Movement Card",
             NoScoutCard => "4. Play a Scout Card",
             NotIdentical => "5. Play a Wild Card",
             NotFaceUp | NothingToDraw => "7. Draw an Action Card",

@@ -182,4 +182,19 @@ impl Botn {
         self.move_marker(marker, to, events);
         self.advance_time(2, events)
     }
+
+    /// Why `seat` may not drop `marker` on `to` (None: off the board): the rules' own refusal of
+    /// the nearest move it could have meant, with the seat's first movement card.
+    pub fn refuse_drop(&self, mode: Mode, seat: SeatId, marker: MarkerId, to: Option<SpaceId>) -> BotnError {
+        let Some(to) = to else { return BotnError::OffBoard };
+        let side = side_of(seat);
+        let card = self
+            .hand_ids(side)
+            .find(|&c| matches!(self.sc.action_cards[c as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)));
+        let Some(card) = card else { return BotnError::NoMovementCard };
+        match self.check(mode, seat, &Action::PlayMovementCard { card, marker, to }) {
+            Err(e) => e,
+            Ok(()) => BotnError::NoMoveThere,
+        }
+    }
 }

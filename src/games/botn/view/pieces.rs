@@ -4,8 +4,8 @@
 //! elsewhere snaps back and says which rule forbids it.
 
 use super::super::plugin::*;
-use super::super::state::{HandCard, MarkerId};
-use super::super::{Action, Botn, SandboxAction, Side};
+use super::super::state::MarkerId;
+use super::super::{Action, Botn, BotnError, SandboxAction, Side};
 use super::HoveredArmy;
 use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
 use crate::engine::geometry::SpaceId;
@@ -333,31 +333,9 @@ pub fn refusal(
     marker: MarkerId,
     to: Option<SpaceId>,
 ) -> String {
-    let game = &table.game;
-    let Some(to) = to else {
-        return "Dropped off the board: troop markers move from field to field (3. Play a Movement Card)".into();
-    };
     let Some(seat) = seat else { return "A spectator cannot move pieces".into() };
-    let side = super::super::state::side_of(seat);
-    let card = game.hands[side.index()].iter().find_map(|c| match c {
-        HandCard::Action(id)
-            if matches!(
-                game.sc.action_cards[*id as usize],
-                super::super::data::ActionCard::Move(_) | super::super::data::ActionCard::MoveArmy(_)
-            ) =>
-        {
-            Some(*id)
-        }
-        _ => None,
-    });
-    let Some(card) = card else {
-        return "You hold no Movement Card (rule: 3. Play a Movement Card)".into();
-    };
-    let action = Action::PlayMovementCard { card, marker, to };
-    match game.check(table.mode, seat, &action) {
-        Err(e) => format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)),
-        Ok(()) => "None of your Movement Cards moves this marker there (rule: 3. Play a Movement Card)".into(),
-    }
+    let e = table.game.refuse_drop(table.mode, seat, marker, to);
+    format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e))
 }
 
 fn drag_start(
@@ -378,7 +356,8 @@ fn drag_start(
         dragging.origin = tf.translation;
     } else if let Ok(tf) = armies.get(e) {
         if table.0.mode != Mode::Sandbox {
-            session.notice = Some("Armies are never moved (3. Play a Movement Card: only troop markers)".into());
+            let e = BotnError::ArmiesDoNotMove;
+            session.notice = Some(format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)));
             return;
         }
         dragging.origin = tf.translation;

@@ -6,6 +6,7 @@
 use super::super::plugin::BotnPhase;
 use super::super::state::Step;
 use super::super::{Botn, Event, Side};
+use super::board::{FIELD_RADIUS, field_world};
 use crate::engine::plugin::TableRes;
 use crate::engine::table::Entry;
 use crate::table::session::Session;
@@ -19,6 +20,7 @@ impl Plugin for ScorePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FightClosed>()
             .add_systems(Update, light_fight.run_if(in_state(BotnPhase::Fight)))
+            .add_systems(OnEnter(BotnPhase::Fight), ring_the_fight)
             .add_systems(OnExit(BotnPhase::Fight), |mut session: ResMut<Session>| session.highlight.clear())
             .add_systems(
                 EguiPrimaryContextPass,
@@ -44,6 +46,36 @@ fn light_fight(table: Res<TableRes<Botn>>, mut session: ResMut<Session>) {
         hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
     if session.highlight != fields {
         session.highlight = fields;
+    }
+}
+
+/// A red ring under every army in the fight, for as long as the fight lasts: the rings belong to
+/// the fight's state and go with it.
+fn ring_the_fight(
+    mut commands: Commands,
+    table: Res<TableRes<Botn>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let game = &table.0.game;
+    let ring = meshes.add(Torus::new(FIELD_RADIUS * 0.95, FIELD_RADIUS * 1.12));
+    let red = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.75, 0.08, 0.05),
+        emissive: LinearRgba::rgb(0.6, 0.05, 0.02),
+        ..default()
+    });
+    for army in 0..game.armies.len() as u8 {
+        let Some(field) = game.armies[army as usize].at else { continue };
+        if game.enemies_touching(army).is_empty() {
+            continue;
+        }
+        commands.spawn((
+            Mesh3d(ring.clone()),
+            MeshMaterial3d(red.clone()),
+            Transform::from_translation(field_world(game, field) + Vec3::Y * 0.04),
+            DespawnOnExit(BotnPhase::Fight),
+            Name::new(format!("Fight ring of {}", game.army_name(army))),
+        ));
     }
 }
 
