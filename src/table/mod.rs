@@ -34,6 +34,12 @@ pub struct NewGame {
     pub choice: usize,
 }
 
+/// A new game: its table, and the computer's seats for it (None: keep them).
+pub struct Started<G: Game> {
+    pub table: Table<G>,
+    pub computers: Option<Vec<Option<usize>>>,
+}
+
 /// What a game gives the shared window: labels, prompts and log lines in words, its computer
 /// players, how it starts a new game, and its own presentation plugin.
 pub trait TableGame: Game {
@@ -70,14 +76,13 @@ pub trait TableGame: Game {
     fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String>;
     /// The new games the Game menu offers now.
     fn new_games(table: &Table<Self>) -> Vec<NewGame>;
-    /// Starts the new game `choice` of `new_games`: the table, and the computer's seats for it
-    /// (None: keep them).
+    /// Starts the new game `choice` of `new_games`.
     fn start(
         table: &Table<Self>,
         choice: usize,
         seed: u64,
         computers: &[Option<usize>],
-    ) -> Result<(Table<Self>, Option<Vec<Option<usize>>>), String>;
+    ) -> Result<Started<Self>, String>;
     /// The game's own presentation: its board, pieces, labels and panels.
     fn add_view(app: &mut App);
 }

@@ -141,13 +141,13 @@ fn menu<G: TableGame>(
                     for new in G::new_games(table) {
                         if ui.button(&new.label).clicked() {
                             match G::start(table, new.choice, clock_seed(), &session.computers) {
-                                Ok((t, computers)) => {
-                                    if let Some(c) = computers {
+                                Ok(started) => {
+                                    if let Some(c) = started.computers {
                                         session.set_computers(c);
                                     }
-                                    session.last_active = t.game.active_seat();
+                                    session.last_active = started.table.game.active_seat();
                                     session.notice = None;
-                                    requests.write(Request::Replace(Box::new(t)));
+                                    requests.write(Request::Replace(Box::new(started.table)));
                                 }
                                 Err(e) => session.notice = Some(format!("Cannot start: {e}")),
                             }

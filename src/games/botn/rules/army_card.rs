@@ -1,4 +1,4 @@
-//! 1. Lay out an Army Card, and "Place armies": an army card puts the army's troop markers on its
+//! Action 1, Lay out an Army Card, and "Place armies": an army card puts the army's troop markers on its
 //! free villages (scout cards paying for missing markers); an army down to its last marker is
 //! placed on that field, clearing it, with the cascade and the choice when two armies' last
 //! markers share a field; in the advanced game ("Place an army") the owner names an army's unit.

@@ -1,4 +1,4 @@
-//! 7. Draw an Action Card: from the face-up row or blind from the pile (the discards reshuffled
+//! Action 7, Draw an Action Card: from the face-up row or blind from the pile (the discards reshuffled
 //! when it runs out); the row is refilled at the end of a turn, a hand above eight cards is
 //! discarded down, and (official FAQ) a row nobody took from for two rounds may be swapped.
 

@@ -1,4 +1,4 @@
-//! 3. Play a Movement Card: an own troop marker of the card's unit (or army) moves to an adjacent
+//! Action 3, Play a Movement Card: an own troop marker of the card's unit (or army) moves to an adjacent
 //! field without an army or a marker of its own army, and the time indicator advances; the
 //! exception — two movement cards jump a marker over an own army, advancing time two spaces.
 

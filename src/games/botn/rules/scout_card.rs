@@ -1,4 +1,4 @@
-//! 4. Play a Scout Card: it removes an own troop marker (never an army's last) and advances the
+//! Action 4, Play a Scout Card: it removes an own troop marker (never an army's last) and advances the
 //! time indicator; the card goes back to the supply. Scout cards also pay for missing markers
 //! when an army card is laid out, and an own army placed earns one.
 

@@ -1,4 +1,4 @@
-//! 2. Play a Terrain Card: a card of a field's terrain removes an own troop marker from such a
+//! Action 2, Play a Terrain Card: a card of a field's terrain removes an own troop marker from such a
 //! field, never an army's last one; the removal may place an army ("Place armies").
 
 use super::*;

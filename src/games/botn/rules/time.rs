@@ -1,4 +1,4 @@
-//! 6. Play a Time Card, and "Time bar and scoring": the time indicator advances a space per card
+//! Action 6, Play a Time Card, and "Time bar and scoring": the time indicator advances a space per card
 //! (a time card leaves the game); on the dates marked, Napoléon must reveal a mission card of his
 //! choice, before any other decision.
 

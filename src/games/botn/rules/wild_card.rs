@@ -1,4 +1,4 @@
-//! 5. Play a Wild Card: two identical action cards (not time cards) played together move any own
+//! Action 5, Play a Wild Card: two identical action cards (not time cards) played together move any own
 //! marker to an adjacent field, or remove any own marker, whatever their unit or terrain; the
 //! pair advances time only one space.
 

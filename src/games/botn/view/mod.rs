@@ -18,7 +18,7 @@ use crate::engine::rules::{Game, Mode};
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
-use crate::table::{NewGame, Span, TableGame};
+use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
 use std::path::Path;
 
@@ -100,7 +100,7 @@ F12: screenshot · F1: this help";
         choice: usize,
         seed: u64,
         computers: &[Option<usize>],
-    ) -> Result<(Table<Botn>, Option<Vec<Option<usize>>>), String> {
+    ) -> Result<Started<Botn>, String> {
         let here = &table.game.sc.path;
         let (file, mode) = match choice {
             0 => (here.with_file_name("beginner.ron"), Mode::Enforced),
@@ -110,13 +110,13 @@ F12: screenshot · F1: this help";
         };
         let mut t = super::new_table(&file, seed, mode).map_err(|e| e.to_string())?;
         if choice != 3 {
-            return Ok((t, None));
+            return Ok(Started { table: t, computers: None });
         }
         let french_points = table.game.vp[super::Side::French.index()];
         t.submit(SeatId(0), Act::Game(Action::SetGreyCannon { french_points }))
             .map_err(|e| format!("Return game: {e}"))?;
         let swapped = computers.iter().rev().copied().collect();
-        Ok((t, Some(swapped)))
+        Ok(Started { table: t, computers: Some(swapped) })
     }
 
     fn add_view(app: &mut App) {

@@ -7,7 +7,7 @@ use super::*;
 
 impl Vg {
     pub(super) fn check_play_campaign(&self, p: Player, card: CardId) -> Result<(), VgError> {
-        if self.pending.first().is_some() {
+        if !self.pending.is_empty() {
             return Err(self.wrong_step());
         }
         let def = self.card_check(p, card)?;

@@ -27,7 +27,7 @@ impl Vg {
     }
 
     pub(super) fn check_play_card(&self, p: Player, card: CardId, text: Text) -> Result<(), VgError> {
-        if self.pending.first().is_some() {
+        if !self.pending.is_empty() {
             return Err(self.wrong_step());
         }
         let def = self.card_check(p, card)?;

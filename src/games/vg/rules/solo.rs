@@ -6,7 +6,7 @@ use super::*;
 
 impl Vg {
     pub(super) fn check_solo_setup(&self) -> Result<(), VgError> {
-        if self.pending.first().is_some() {
+        if !self.pending.is_empty() {
             return Err(self.wrong_step());
         }
         if self.round > 0 || self.played != [0, 0] || self.solo.is_some() {
@@ -25,7 +25,7 @@ impl Vg {
     }
 
     pub(super) fn check_give_campaign(&self, p: Player, card: CardId) -> Result<(), VgError> {
-        if self.pending.first().is_some() {
+        if !self.pending.is_empty() {
             return Err(self.wrong_step());
         }
         self.card_check(p, card)?;

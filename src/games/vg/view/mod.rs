@@ -21,7 +21,7 @@ use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
 use crate::table::session::Session;
-use crate::table::{NewGame, Span, TableGame};
+use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::path::{Path, PathBuf};
@@ -86,15 +86,10 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
             .collect()
     }
 
-    fn start(
-        table: &Table<Vg>,
-        choice: usize,
-        seed: u64,
-        _computers: &[Option<usize>],
-    ) -> Result<(Table<Vg>, Option<Vec<Option<usize>>>), String> {
+    fn start(table: &Table<Vg>, choice: usize, seed: u64, _computers: &[Option<usize>]) -> Result<Started<Vg>, String> {
         let ai = [Some(Player::Britain), Some(Player::France), None].get(choice).copied().flatten();
         let t = super::table_on(table.game.sc.clone(), seed, ai);
-        Ok((t, Some(computers_for(ai))))
+        Ok(Started { table: t, computers: Some(computers_for(ai)) })
     }
 
     fn add_view(app: &mut App) {
