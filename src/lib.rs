@@ -1,7 +1,8 @@
 //! Grognard: a virtual tabletop for Napoleonic board wargames, with their rules enforced.
 //!
-//! The rules (`engine`, `games`) build and run without any renderer; the 3D table (`table`) and
-//! the egui panels (`ui`) are behind the default `gui` feature.
+//! The rules (`engine`, `games`) build and run without any renderer; the game-neutral 3D table
+//! (`table`), the shared egui panels (`ui`) and each game's `view` are behind the default `gui`
+//! feature.
 
 pub mod cli;
 pub mod engine;

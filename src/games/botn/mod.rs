@@ -1,6 +1,8 @@
 //! Battle of the Nations 1813 (Clicker Spiele): a card-driven area game around Leipzig.
-//! Data in `data`, state in `state`, the actions and their errors in `actions`, the rules in
-//! `rules`, the headless Bevy plugin (states and entities) in `plugin`, log text in `text`.
+//! Data in `data`, state in `state`, the actions and their errors in `actions`, the rules by
+//! rulebook chapter in `rules/`, what each viewer may see in `observe`, the computer players in
+//! `ai`, the headless Bevy plugin (states and the entity mirror) in `plugin`, log text in `text`,
+//! the registry entry in `entry`, and behind `gui` the window's board, pieces and panels in `view/`.
 
 pub mod actions;
 pub mod ai;

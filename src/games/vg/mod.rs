@@ -1,5 +1,8 @@
-//! Victory & Glory: Napoleon: data, state, rules, the solo AI of section XV, the miniatures
-//! option of section XVI, and the table, save and load helpers.
+//! Victory & Glory: Napoleon: data, state, the rules by rulebook section in `rules/`, what each
+//! viewer may see in `observe`, the solo AI of section XV in `ai`, the miniatures battle sheet of
+//! section XVI in `miniatures`, the headless Bevy plugin in `plugin`, the registry entry in
+//! `entry`, the table, save and load helpers here, and behind `gui` the window's map and panels in
+//! `view/`.
 
 pub mod actions;
 pub mod ai;
