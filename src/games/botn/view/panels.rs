@@ -31,7 +31,12 @@ pub fn panels(
         .default_width(290.0)
         .resizable(false)
         .show(&ctx, |ui| {
-            for side in [Side::French, Side::Allied] {
+            // The viewer's own hand first.
+            let sides = match session.seat() {
+                Some(seat) if super::super::state::side_of(seat) == Side::Allied => [Side::Allied, Side::French],
+                _ => [Side::French, Side::Allied],
+            };
+            for side in sides {
                 let hand = &view.hands[side.index()];
                 if hand.iter().all(Option::is_some) && !hand.is_empty() {
                     ui.label(egui::RichText::new(side.name()).strong());
