@@ -80,6 +80,13 @@ fn dice_rolls_come_from_the_seeded_table_rng() {
     assert_eq!(values.len(), 6);
     assert!(values.iter().all(|v| (1..=6).contains(v)));
     assert!(a.submit(FRENCH, Act::RollDice(0)).is_err());
+    // Only the seat whose decision it is rolls: not the other seat, not a seat that does not exist.
+    let before = a.digest();
+    for seat in [ALLIED, grognard::engine::seats::SeatId(255)] {
+        let err = a.submit(seat, Act::RollDice(2)).unwrap_err();
+        assert!(err.to_string().contains("only the seat whose decision it is"), "{err}");
+    }
+    assert_eq!(a.digest(), before);
 }
 
 #[test]
@@ -188,9 +195,12 @@ fn sandbox_moves_by_hand_are_logged_saved_and_replayed() {
     let yorck = army(&t, "Yorck");
     let moeckern = field(&t, "Möckern");
     let by_hand = |s: SandboxAction| Act::Game(Action::Sandbox(s));
-    // Any piece, any field, any seat, even during Napoléon's mission draft.
-    t.submit(ALLIED, by_hand(SandboxAction::MoveMarker { marker: 0, to: Some(moeckern) })).unwrap();
-    t.submit(ALLIED, by_hand(SandboxAction::MoveArmy { army: yorck, to: Some(moeckern) })).unwrap();
+    // Any piece, any field, even during Napoléon's mission draft — by the seat whose decision it
+    // is, as every action.
+    let refused = t.submit(ALLIED, by_hand(SandboxAction::MoveMarker { marker: 0, to: Some(moeckern) }));
+    assert!(refused.unwrap_err().to_string().contains("decision"), "only the deciding seat acts");
+    t.submit(FRENCH, by_hand(SandboxAction::MoveMarker { marker: 0, to: Some(moeckern) })).unwrap();
+    t.submit(FRENCH, by_hand(SandboxAction::MoveArmy { army: yorck, to: Some(moeckern) })).unwrap();
     t.submit(FRENCH, by_hand(SandboxAction::FlipArmy { army: yorck })).unwrap();
     t.submit(FRENCH, by_hand(SandboxAction::DrawBlind)).unwrap();
     t.submit(FRENCH, by_hand(SandboxAction::MoveTime { to: 9 })).unwrap();
@@ -205,6 +215,8 @@ fn sandbox_moves_by_hand_are_logged_saved_and_replayed() {
     let save = botn::save_of(&t);
     assert_eq!(save.mode, Mode::Sandbox);
     assert_eq!(botn::load_save(&save, Path::new("x.ron")).unwrap().digest(), t.digest());
+    // The mode is part of the digest: a sandbox table never digests like the enforced one.
+    assert_ne!(botn::new_table(&scenario_path(), 28, Mode::Sandbox).unwrap().digest(), new_table(28).digest());
     // The same moves are refused in a ruled game.
     let mut enforced = new_table(28);
     let err = enforced.submit(FRENCH, by_hand(SandboxAction::FlipArmy { army: yorck })).unwrap_err();

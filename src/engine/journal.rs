@@ -28,13 +28,15 @@ impl Journal {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let mut file = File::create(path)?;
         let head = header.clone_header();
-        writeln!(file, "{}", ron::to_string(&head).expect("header serializes"))?;
+        let mut text = ron::to_string(&head).expect("header serializes");
+        text.push('\n');
         for record in &header.log {
-            writeln!(file, "{}", ron::to_string(&JournalLine::Applied(record.clone())).expect("record serializes"))?;
+            text += &ron::to_string(&JournalLine::Applied(record.clone())).expect("record serializes");
+            text.push('\n');
         }
-        file.sync_all()?;
+        // A new private file renamed into place; the handle stays open for appending.
+        let file = crate::engine::scenario::write_private(path, &text)?;
         Ok(Self { path: path.to_path_buf(), file })
     }
 

@@ -36,11 +36,9 @@ impl<A: Serialize + DeserializeOwned> SaveFile<A> {
         ron::ser::to_string_pretty(self, config).expect("saves serialize")
     }
 
-    /// Writes the save atomically (a temporary file renamed over the target).
+    /// Writes the save atomically and privately (see `scenario::write_private`).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = path.with_extension("ron.tmp");
-        std::fs::write(&tmp, self.to_ron())?;
-        std::fs::rename(tmp, path)
+        crate::engine::scenario::write_private(path, &self.to_ron()).map(|_| ())
     }
 
     pub fn read(path: &Path) -> Result<Self, DataError> {
@@ -97,41 +95,117 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-/// Replays a save on the scenario it names, for any game: `load` reads the scenario file and
-/// gives it with its content hash, `table_on` sets a new table on it. A relative scenario path is
-/// looked up from the working directory, then next to the save; changed scenario data or an
-/// illegal action of the log is refused, naming it.
+/// The longest log a save may carry: far above any real game (a game of Battle of the Nations
+/// is under 200 actions, one of Victory & Glory under 400), so no save can make a replay run for
+/// minutes.
+pub const MAX_LOG: usize = 20_000;
+
+/// The scenario a save names, found by content rather than by the path written in it: among the
+/// `.ron` files of `dirs` (the game's scenario folder, then the save's own folder for a custom
+/// scenario), the first that `load` accepts and whose data hashes as the save says. The path in
+/// the save is only a hint of which file to try first; it is never opened as given, so a save
+/// cannot make the program read a file of its choosing, and a save moved to another folder or
+/// machine still loads.
+pub fn find_scenario<A, S>(
+    save: &SaveFile<A>,
+    save_path: &Path,
+    dirs: &[PathBuf],
+    load: impl Fn(&Path) -> Result<(S, String), DataError>,
+) -> Result<S, LoadError> {
+    let hint = save.scenario.path.file_name().map(|n| n.to_os_string());
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+            .collect();
+        // The file the save names first, then the rest in name order.
+        files.sort_by_key(|p| (p.file_name().map(|n| n.to_os_string()) != hint, p.clone()));
+        for f in files {
+            let same = |c: &PathBuf| {
+                c == &f || (c.canonicalize().ok().is_some() && c.canonicalize().ok() == f.canonicalize().ok())
+            };
+            if !candidates.iter().any(same) {
+                candidates.push(f);
+            }
+        }
+    }
+    let mut same_name_other_data = None;
+    for path in &candidates {
+        let Ok(text) = read_text(path) else { continue };
+        if looks_like_save(&text) || !text.contains("game:") {
+            continue; // a save or a part file
+        }
+        let Ok((sc, hash)) = load(path) else { continue };
+        if hash == save.scenario.hash {
+            return Ok(sc);
+        }
+        if path.file_name().map(|n| n.to_os_string()) == hint && same_name_other_data.is_none() {
+            same_name_other_data = Some((path.clone(), hash));
+        }
+    }
+    let message = match same_name_other_data {
+        Some((path, hash)) => format!(
+            "field `scenario.hash`: the save was made on scenario data {} but {} now hashes to {hash}",
+            save.scenario.hash,
+            path.display()
+        ),
+        None => format!(
+            "field `scenario`: no scenario \"{}\" with data {} in {}",
+            crate::engine::scenario::excerpt(&save.scenario.name),
+            crate::engine::scenario::excerpt(&save.scenario.hash),
+            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" or ")
+        ),
+    };
+    Err(LoadError::Data(DataError::whole_file(save_path, message)))
+}
+
+/// Replays a save on the scenario it names, for any game: `dirs` are where its scenario may be
+/// (see `find_scenario`), `load` reads a scenario file and gives it with its content hash,
+/// `table_on` sets a new table on it. A log longer than `MAX_LOG` or an illegal action in it is
+/// refused, naming it.
 pub fn load_save<G: Game, S>(
     save: &SaveFile<G::Action>,
     save_path: &Path,
-    load: impl FnOnce(&Path) -> Result<(S, String), DataError>,
+    dirs: &[PathBuf],
+    load: impl Fn(&Path) -> Result<(S, String), DataError>,
     table_on: impl FnOnce(S) -> Table<G>,
 ) -> Result<Table<G>, LoadError> {
-    let mut scenario = save.scenario.path.clone();
-    if scenario.is_relative()
-        && !scenario.exists()
-        && let Some(dir) = save_path.parent()
-    {
-        scenario = dir.join(&save.scenario.path);
+    if save.log.len() > MAX_LOG {
+        return Err(LoadError::Data(DataError::whole_file(
+            save_path,
+            format!("field `log`: {} actions; a save holds at most {MAX_LOG}", save.log.len()),
+        )));
     }
-    let (sc, hash) = load(&scenario).map_err(LoadError::Data)?;
-    if hash != save.scenario.hash {
+    if save.game != G::ID {
         return Err(LoadError::Data(DataError::whole_file(
             save_path,
             format!(
-                "field `scenario.hash`: the save was made on scenario data {} but {} now hashes to {hash}",
-                save.scenario.hash,
-                scenario.display(),
+                "field `game`: this is a save of `{}`, not `{}`",
+                crate::engine::scenario::excerpt(&save.game),
+                G::ID
             ),
         )));
     }
+    let sc = find_scenario(save, save_path, dirs, load)?;
     let mut table = table_on(sc);
     table.replay(save.log.iter().cloned()).map_err(|(index, record, e)| LoadError::BadAction {
         index,
-        action: format!("{:?}", record.act),
+        action: crate::engine::scenario::excerpt(&format!("{:?}", record.act)),
         reason: e.to_string(),
     })?;
     Ok(table)
+}
+
+/// Where a game's saves look for their scenario: the game's folder under the scenarios root,
+/// then the save's own folder.
+pub fn scenario_dirs(game_id: &str, save_path: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![crate::registry::scenarios_root().join(game_id)];
+    let here = save_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    dirs.push(here.to_path_buf());
+    dirs
 }
 
 /// Whether a RON file is a save (it starts with the save's fields) rather than a scenario.

@@ -22,10 +22,25 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
+/// The largest scenario, part or save file read (far above any real one: a whole game's save is
+/// a few kilobytes), so no file can make the program read without end.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The longest quote of the input an error message carries.
+pub const MAX_QUOTE: usize = 160;
+
+/// `s` cut to `MAX_QUOTE` characters, marked where cut: errors never repeat their input in full.
+pub fn excerpt(s: &str) -> String {
+    match s.char_indices().nth(MAX_QUOTE) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    }
+}
+
 impl DataError {
     /// An error about a whole file (it is missing, unreadable, or a value has no single place).
     pub fn whole_file(file: &Path, message: impl Into<String>) -> Self {
-        Self { file: file.to_path_buf(), line: 1, column: 1, message: message.into() }
+        Self { file: file.to_path_buf(), line: 1, column: 1, message: excerpt(&message.into()) }
     }
 
     /// An error about a value whose text is `needle`: points at its first appearance after
@@ -34,7 +49,7 @@ impl DataError {
         let start = text.find(after).unwrap_or(0);
         let offset = text[start..].find(needle).map(|i| i + start).unwrap_or(start);
         let (line, column) = line_col(text, offset);
-        Self { file: file.to_path_buf(), line, column, message: message.into() }
+        Self { file: file.to_path_buf(), line, column, message: excerpt(&message.into()) }
     }
 }
 
@@ -46,8 +61,53 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Reads a data file: only a regular file (never a device, a FIFO or a directory, which could
+/// block or never end) of at most `MAX_FILE_BYTES`, as UTF-8.
 pub fn read_text(path: &Path) -> Result<String, DataError> {
-    std::fs::read_to_string(path).map_err(|e| DataError::whole_file(path, format!("cannot read: {e}")))
+    use std::io::Read;
+    let fail = |why: String| DataError::whole_file(path, why);
+    // Checked before opening: opening a FIFO would wait for a writer.
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(fail("cannot read: not a regular file".to_string()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    // And again on what was opened, in case the name was swapped in between.
+    let opened = file.metadata().map_err(|e| fail(format!("cannot read: {e}")))?;
+    if !opened.is_file() {
+        return Err(fail("cannot read: not a regular file".to_string()));
+    }
+    if opened.len() > MAX_FILE_BYTES {
+        return Err(fail(format!("the file is {} bytes; at most {MAX_FILE_BYTES} are read", opened.len())));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!("the file is over {MAX_FILE_BYTES} bytes")));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("cannot read: the file is not UTF-8 text".to_string()))
+}
+
+/// Writes `text` to `path` safely: into a new temporary file in the same folder (created, never
+/// opened through a link left there, readable by its owner only), then renamed over `path`.
+pub fn write_private(path: &Path, text: &str) -> std::io::Result<std::fs::File> {
+    use std::io::Write;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    // A stale or planted entry of that name is removed, never followed (removing a link removes
+    // the link itself).
+    let _ = std::fs::remove_file(&tmp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&tmp)?;
+    let written = file.write_all(text.as_bytes()).and_then(|_| file.sync_all());
+    if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(file)
 }
 
 /// Parses RON text into `T`; a syntax error or a missing, unknown or mistyped field is reported
@@ -58,7 +118,7 @@ pub fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Data
             file: path.to_path_buf(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: e.code.to_string(),
+            message: excerpt(&e.code.to_string()),
         },
     )
 }
@@ -67,6 +127,22 @@ pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<(T, String), DataErr
     let text = read_text(path)?;
     let value = parse_ron(path, &text)?;
     Ok((value, text))
+}
+
+/// The part file a scenario names in `field`, next to the scenario: a plain `.ron` file name, so
+/// a scenario can never make the program read a file outside its own folder.
+pub fn part_file(scenario: &Path, text: &str, field: &str, name: &str) -> Result<PathBuf, DataError> {
+    let plain = Path::new(name).file_name().is_some_and(|n| n == name) && name.ends_with(".ron") && name != ".ron";
+    if !plain {
+        return Err(DataError::at_text(
+            scenario,
+            text,
+            field,
+            name,
+            format!("field `{field}`: \"{}\" must be a .ron file name in the scenario's folder", excerpt(name)),
+        ));
+    }
+    Ok(scenario.parent().unwrap_or(Path::new(".")).join(name))
 }
 
 /// Refuses a scenario written for another game, pointing at its `game` field.

@@ -38,6 +38,8 @@ pub enum TableError<E: NamesRule> {
     NothingToUndo,
     #[error("a roll must be of 1 to 20 dice, not {0}")]
     BadRoll(u8),
+    #[error("only the seat whose decision it is may roll the dice")]
+    NotYourRoll,
 }
 
 impl<E: NamesRule> TableError<E> {
@@ -99,6 +101,9 @@ impl<G: Game> Table<G> {
                 if !(1..=20).contains(&count) {
                     return Err(TableError::BadRoll(count));
                 }
+                if self.game.active_seat() != Some(seat) {
+                    return Err(TableError::NotYourRoll);
+                }
                 self.entry_marks.push(self.entries.len());
                 let rng = self.game.rng();
                 let values = (0..count).map(|_| rng.d6()).collect();
@@ -145,9 +150,10 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// The digest of the table's state (the game state, RNG included).
+    /// The digest of the table: its mode (a sandbox game never digests like an enforced one) and
+    /// the game state, RNG included.
     pub fn digest(&self) -> String {
-        digest_of(&self.game)
+        digest_of(&(self.mode, &self.game))
     }
 
     /// Re-applies a log onto this table; on the first bad record, returns its index and error.

@@ -3,7 +3,7 @@
 
 use crate::engine::digest::digest_bytes;
 use crate::engine::geometry::{AreaGraph, SpaceId};
-use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron};
+use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron, part_file};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -297,13 +297,16 @@ impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, DataError> {
         let (file, scenario_text): (ScenarioFile, String) = load_ron(path)?;
         expect_game(path, &scenario_text, &file.game, GAME_ID)?;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let board_path = dir.join(&file.board);
+        let part = |field: &str, name: &str| part_file(path, &scenario_text, field, name);
+        let board_path = part("board", &file.board)?;
+        let armies_path = part("armies", &file.armies)?;
+        let cards_path = part("cards", &file.cards)?;
+        let tracks_path = part("tracks", &file.tracks)?;
         let (board, board_text): (BoardFile, String) = load_ron(&board_path)?;
-        let (armies, armies_text): (ArmiesFile, String) = load_ron(&dir.join(&file.armies))?;
-        let (cards, cards_text): (CardsFile, String) = load_ron(&dir.join(&file.cards))?;
-        let (tracks, tracks_text): (TracksFile, String) = load_ron(&dir.join(&file.tracks))?;
-        let (aids, aids_text): (AidsFile, String) = load_ron(&dir.join(&file.aids))?;
+        let (armies, armies_text): (ArmiesFile, String) = load_ron(&armies_path)?;
+        let (cards, cards_text): (CardsFile, String) = load_ron(&cards_path)?;
+        let (tracks, tracks_text): (TracksFile, String) = load_ron(&tracks_path)?;
+        let (aids, aids_text): (AidsFile, String) = load_ron(&part("aids", &file.aids)?)?;
 
         // Fields: unique names.
         let mut by_name: HashMap<&str, SpaceId> = HashMap::new();
@@ -350,7 +353,6 @@ impl Scenario {
         }
 
         let dates: Vec<Option<&str>> = tracks.time.iter().map(|t| t.date.as_deref()).collect();
-        let armies_path = dir.join(&file.armies);
         let mut army_list = Vec::new();
         for def in &armies.armies {
             let after = format!("name: \"{}\"", def.name);
@@ -381,7 +383,6 @@ impl Scenario {
             };
             army_list.push(Army { def: def.clone(), villages, date_index });
         }
-        let cards_path = dir.join(&file.cards);
         let mut missions = Vec::new();
         for def in &cards.missions {
             let field = field_of(&def.field, &cards_path, &cards_text, "missions", "field")?;
@@ -425,7 +426,7 @@ impl Scenario {
         }
         if tracks.time.len() < 2 || tracks.time.iter().filter(|t| t.date.is_some()).count() == 0 {
             return Err(DataError::at_text(
-                &dir.join(&file.tracks),
+                &tracks_path,
                 &tracks_text,
                 "",
                 "time:",

@@ -52,6 +52,7 @@ pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Botn
     crate::engine::save::load_save(
         save,
         save_path,
+        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
         |p| {
             let sc = Scenario::load(p)?;
             let hash = sc.hash.clone();

@@ -2,7 +2,7 @@
 //! starting set-up of section V, the units of Appendix A and the three era decks. Every name is
 //! resolved on load, so a bad reference is refused with its file, line and field.
 
-use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron};
+use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron, part_file};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -276,10 +276,9 @@ impl VgScenario {
     pub fn load(path: &Path) -> Result<VgScenario, DataError> {
         let (file, text): (ScenarioFile, String) = load_ron(path)?;
         expect_game(path, &text, &file.game, GAME_ID)?;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let nations_path = dir.join(&file.nations);
+        let nations_path = part_file(path, &text, "nations", &file.nations)?;
         let (nf, nations_text): (NationsFile, String) = load_ron(&nations_path)?;
-        let units_path = dir.join(&file.units);
+        let units_path = part_file(path, &text, "units", &file.units)?;
         let (uf, units_text): (UnitsFile, String) = load_ron(&units_path)?;
         let mut all_text = text.clone() + &nations_text + &units_text;
 
@@ -360,7 +359,7 @@ impl VgScenario {
             ("units".to_string(), uf.provenance.clone()),
         ];
         for (e, era) in file.eras.iter().enumerate() {
-            let deck_path = dir.join(&era.deck);
+            let deck_path = part_file(path, &text, "deck", &era.deck)?;
             let (deck, deck_text): (DeckFile, String) = load_ron(&deck_path)?;
             all_text += &deck_text;
             let resolve = |d: &EffectDef| -> Result<Effect, DataError> {

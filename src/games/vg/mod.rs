@@ -59,6 +59,7 @@ pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Vg>,
     crate::engine::save::load_save(
         save,
         save_path,
+        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
         |p| {
             let sc = VgScenario::load(p)?;
             let hash = sc.hash.clone();

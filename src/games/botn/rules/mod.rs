@@ -303,12 +303,13 @@ impl Game for Botn {
     }
 
     fn check(&self, mode: Mode, seat: SeatId, action: &Action) -> Result<(), BotnError> {
-        if let Action::Sandbox(s) = action {
-            return self.check_sandbox(mode, s);
-        }
+        // Only the seat whose decision it is acts, in the sandbox too.
         let Some(active_seat) = self.active_seat() else { return Err(BotnError::GameOver) };
         if seat != active_seat {
             return Err(BotnError::NotYourTurn { active: self.seat_names()[active_seat.0 as usize] });
+        }
+        if let Action::Sandbox(s) = action {
+            return self.check_sandbox(mode, s);
         }
         if let Some(verdict) = self.check_reveal(action) {
             return verdict;
