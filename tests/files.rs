@@ -1,0 +1,153 @@
+//! Files you can trust: a save finds its scenario by content, never by the path written in it;
+//! only regular files of bounded size are read; a scenario's parts stay in its folder; errors quote
+//! a bounded excerpt; saves and journals are written privately and never through a planted link.
+mod common;
+use common::*;
+use grognard::engine::journal::Journal;
+use grognard::engine::save::{MAX_LOG, SaveFile};
+use grognard::engine::scenario::{MAX_FILE_BYTES, MAX_QUOTE, read_text};
+use grognard::games::botn::{self, Action, Scenario};
+use std::path::{Path, PathBuf};
+
+fn a_save(seed: u64) -> (grognard::engine::table::Table<grognard::games::botn::Botn>, SaveFile<Action>) {
+    let mut t = new_table(seed);
+    play_random(&mut t, 40, seed);
+    let save = botn::save_of(&t);
+    (t, save)
+}
+
+#[test]
+fn a_save_never_opens_the_path_written_in_it() {
+    let (t, mut save) = a_save(61);
+    // A device, a file outside the game, a folder that does not exist: the save still loads from
+    // the scenario folder the program knows, by the scenario's content hash.
+    for path in ["/dev/zero", "/etc/passwd", "/nowhere/at/all/beginner.ron", "../../../../etc/hostname"] {
+        save.scenario.path = PathBuf::from(path);
+        let dir = tempfile::tempdir().unwrap();
+        let loaded = botn::load_save(&save, &dir.path().join("moved.ron")).expect("found by its hash");
+        assert_eq!(loaded.digest(), t.digest(), "{path}");
+    }
+    // Unknown data is refused with the scenario's name, never the content of a file.
+    save.scenario.hash = "0000000000000000".into();
+    let err = botn::load_save(&save, Path::new("x.ron")).unwrap_err().to_string();
+    assert!(err.contains("no scenario") && err.contains(&save.scenario.name), "{err}");
+    assert!(!err.contains("root:"), "{err}");
+}
+
+#[test]
+fn a_custom_scenario_beside_the_save_is_found() {
+    // A copy of the scenario with one changed value, in the save's own folder.
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(scenario_path().parent().unwrap()).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let text = text.replace(
+            "name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 4",
+            "name: \"Yorck\",         side: Allied, unit: Infantry,  strength: 5",
+        );
+        std::fs::write(dir.path().join(p.file_name().unwrap()), text).unwrap();
+    }
+    let custom = dir.path().join("beginner.ron");
+    let mut t = botn::new_table(&custom, 62, grognard::engine::rules::Mode::Enforced).unwrap();
+    assert_ne!(t.game.sc.hash, new_table(1).game.sc.hash, "the copy's data differs from the shipped scenario");
+    play_random(&mut t, 30, 62);
+    let save_path = dir.path().join("my-game.ron");
+    botn::save_of(&t).write(&save_path).unwrap();
+    let save = SaveFile::<Action>::read(&save_path).unwrap();
+    assert_eq!(botn::load_save(&save, &save_path).unwrap().digest(), t.digest());
+}
+
+#[test]
+fn only_regular_files_of_bounded_size_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // A FIFO would block a reader forever: refused without opening it.
+    let fifo = dir.path().join("pipe.ron");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let err = read_text(&fifo).unwrap_err();
+    assert!(err.message.contains("not a regular file"), "{err}");
+    // A device and a folder.
+    assert!(read_text(Path::new("/dev/zero")).unwrap_err().message.contains("not a regular file"));
+    assert!(read_text(dir.path()).unwrap_err().message.contains("not a regular file"));
+    // A file over the limit.
+    let big = dir.path().join("big.ron");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(MAX_FILE_BYTES + 1).unwrap();
+    let err = read_text(&big).unwrap_err();
+    assert!(err.message.contains("at most"), "{err}");
+}
+
+#[test]
+fn a_scenario_names_its_parts_inside_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(scenario_path().parent().unwrap()).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let main = dir.path().join("beginner.ron");
+    let text = std::fs::read_to_string(&main).unwrap();
+    for bad in ["../board.ron", "/etc/passwd", "sub/board.ron", "board.txt"] {
+        std::fs::write(&main, text.replace("\"board.ron\"", &format!("\"{bad}\""))).unwrap();
+        let err = Scenario::load(&main).unwrap_err();
+        assert!(err.message.contains("field `board`") && err.message.contains(".ron file name"), "{bad}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&main).unwrap().lines().nth(err.line - 1).map(|l| l.contains("board")),
+            Some(true)
+        );
+    }
+}
+
+#[test]
+fn errors_quote_a_bounded_excerpt_of_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("save.ron");
+    // A save whose game id is a megabyte long.
+    let (_, mut save) = a_save(63);
+    save.game = "x".repeat(1 << 20);
+    std::fs::write(&path, save.to_ron()).unwrap();
+    let save = SaveFile::<Action>::read(&path).unwrap();
+    let err = botn::load_save(&save, &path).unwrap_err().to_string();
+    assert!(err.len() < MAX_QUOTE * 3 + 200, "{} characters", err.len());
+    // A syntax error in a long line.
+    std::fs::write(&path, format!("(format: 1, game: {})", "y".repeat(1 << 20))).unwrap();
+    let err = SaveFile::<Action>::read(&path).unwrap_err().to_string();
+    assert!(err.len() < MAX_QUOTE * 3 + 200, "{} characters", err.len());
+}
+
+#[test]
+fn a_log_longer_than_any_game_is_refused() {
+    let (_, mut save) = a_save(64);
+    let pass = save.log[0].clone();
+    save.log = vec![pass; MAX_LOG + 1];
+    let err = botn::load_save(&save, Path::new("x.ron")).unwrap_err().to_string();
+    assert!(err.contains("field `log`") && err.contains(&MAX_LOG.to_string()), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn saves_and_journals_are_private_and_never_written_through_a_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (t, save) = a_save(65);
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "untouched").unwrap();
+    let path = dir.path().join("game.ron");
+    // Links planted at every name the writer might use for its temporary file.
+    for name in [".game.ron.tmp", "game.ron.tmp", &format!(".game.ron.{}.tmp", std::process::id())] {
+        std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
+    }
+    save.write(&path).unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    // A link planted at the save's own name is replaced, not followed.
+    let linked = dir.path().join("linked.ron");
+    std::os::unix::fs::symlink(&victim, &linked).unwrap();
+    save.write(&linked).unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+    assert!(!std::fs::symlink_metadata(&linked).unwrap().file_type().is_symlink());
+    // The journal too.
+    let journal = dir.path().join("journal.ron");
+    std::os::unix::fs::symlink(&victim, &journal).unwrap();
+    Journal::create(&journal, &botn::save_of(&t)).unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+    assert_eq!(std::fs::metadata(&journal).unwrap().permissions().mode() & 0o777, 0o600);
+}
