@@ -38,6 +38,9 @@ pub trait GameEntry: Sync {
     fn default_scenario(&self) -> PathBuf;
     /// Checks a scenario, a part of one, or a save: what it is, or `file:line:column: message`.
     fn validate(&self, file: &Path, text: &str) -> Result<String, String>;
+    /// Plays `games` random games on a scenario, loaded as play loads it, each to its end within
+    /// `MAX_PLAYTEST_ACTIONS`: how `validate` knows a scenario can be played.
+    fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String>;
     /// Replays a save headless: the digest of its final table.
     fn replay(&self, save: &Path) -> Result<String, String>;
     /// Plays complete games headless, printing a JSON line per game and a summary; the exit code.
@@ -48,6 +51,10 @@ pub trait GameEntry: Sync {
     #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, options: &WindowOptions) -> i32;
 }
+
+/// The most actions a random game of a playable scenario may take (far above the shipped games:
+/// Battle of the Nations under 200, Victory & Glory under 400).
+pub const MAX_PLAYTEST_ACTIONS: usize = 5_000;
 
 /// The scenarios folder next to the working directory (or `$GROGNARD_SCENARIOS`), one folder
 /// per game id.

@@ -129,6 +129,31 @@ pub fn load_ron<T: DeserializeOwned>(path: &Path) -> Result<(T, String), DataErr
     Ok((value, text))
 }
 
+/// Refuses `value` outside `lo..=hi`: a number a game's rules and id types can hold, pointing at
+/// `needle` (the value's text) after `after` (its entry's text) in `text`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_range<T: PartialOrd + fmt::Display>(
+    file: &Path,
+    text: &str,
+    after: &str,
+    needle: &str,
+    field: &str,
+    value: T,
+    lo: T,
+    hi: T,
+) -> Result<(), DataError> {
+    if value < lo || value > hi {
+        return Err(DataError::at_text(
+            file,
+            text,
+            after,
+            needle,
+            format!("field `{field}`: {value} is out of range ({lo} to {hi})"),
+        ));
+    }
+    Ok(())
+}
+
 /// The part file a scenario names in `field`, next to the scenario: a plain `.ron` file name, so
 /// a scenario can never make the program read a file outside its own folder.
 pub fn part_file(scenario: &Path, text: &str, field: &str, name: &str) -> Result<PathBuf, DataError> {

@@ -3,7 +3,7 @@
 
 use crate::engine::digest::digest_bytes;
 use crate::engine::geometry::{AreaGraph, SpaceId};
-use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron, part_file};
+use crate::engine::scenario::{DataError, Provenance, check_range, expect_game, load_ron, part_file};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -292,6 +292,13 @@ pub struct Scenario {
 
 pub const GAME_ID: &str = "battle-of-the-nations";
 
+/// The most armies, troop markers, cards of a kind and spaces of a bar (their numbers are 8-bit).
+pub const MAX_PIECES: usize = 250;
+/// The most fields of a board.
+pub const MAX_FIELDS: usize = 1_000;
+/// The largest strength, marker count or village count of an army.
+pub const MAX_VALUE: u8 = 20;
+
 impl Scenario {
     /// Loads a scenario file and the files it names (paths relative to it).
     pub fn load(path: &Path) -> Result<Scenario, DataError> {
@@ -432,6 +439,61 @@ impl Scenario {
                 "time:",
                 "field `time`: the time bar needs dates",
             ));
+        }
+
+        // Ranges the rules and the id types can hold (far beyond the printed game's), and a time bar
+        // that ends: a space after its last date.
+        let whole = |file: &Path, text: &str, needle: &str, message: String| {
+            Err(DataError::at_text(file, text, "", needle, message))
+        };
+        if board.fields.len() > MAX_FIELDS {
+            return whole(&board_path, &board_text, "fields:", format!("field `fields`: at most {MAX_FIELDS}"));
+        }
+        if army_list.len() > MAX_PIECES / 2 {
+            return whole(&armies_path, &armies_text, "armies:", format!("field `armies`: at most {}", MAX_PIECES / 2));
+        }
+        let markers: usize = army_list.iter().map(|a| a.def.markers as usize).sum();
+        if markers > MAX_PIECES {
+            let message = format!("field `markers`: {markers} troop markers in all; marker numbers hold {MAX_PIECES}");
+            return whole(&armies_path, &armies_text, "markers", message);
+        }
+        for a in &army_list {
+            let after = format!("name: \"{}\"", a.def.name);
+            let (strength, count) = (a.def.strength, a.def.markers);
+            check_range(&armies_path, &armies_text, &after, "strength", "strength", strength, 1, MAX_VALUE)?;
+            check_range(&armies_path, &armies_text, &after, "markers", "markers", count, 1, MAX_VALUE)?;
+        }
+        let vp = tracks.victory_points;
+        check_range(&tracks_path, &tracks_text, "", "victory_points:", "victory_points", vp, 1, MAX_PIECES as u8)?;
+        if missions.len() > MAX_PIECES || action_cards.len() > MAX_PIECES {
+            return whole(&cards_path, &cards_text, "actions:", format!("field `actions`: at most {MAX_PIECES} cards"));
+        }
+        for m in &missions {
+            let after = format!("\"{}\"", m.def.field);
+            check_range(&cards_path, &cards_text, &after, "french", "french", m.def.french, 0, vp)?;
+            check_range(&cards_path, &cards_text, &after, "allied", "allied", m.def.allied, 0, vp)?;
+        }
+        check_range(&cards_path, &cards_text, "", "scout_cards", "scout_cards", cards.scout_cards, 0, MAX_VALUE * 5)?;
+        let chips = cards.minus_one_chips;
+        check_range(&cards_path, &cards_text, "", "minus_one_chips", "minus_one_chips", chips, 0, MAX_VALUE * 5)?;
+        if tracks.time.len() > MAX_PIECES || tracks.time.last().is_some_and(|t| t.date.is_some()) {
+            let message = "field `time`: the time bar ends with a space after its last date (the game ends there)";
+            return whole(&tracks_path, &tracks_text, "time:", message.to_string());
+        }
+        for r in &aids.terrain_values {
+            let after = format!("terrain: {:?}", r.terrain);
+            for v in [r.artillery, r.infantry, r.cavalry] {
+                check_range(
+                    &part("aids", &file.aids)?,
+                    &aids_text,
+                    &after,
+                    &v.to_string(),
+                    "terrain value",
+                    v,
+                    -10,
+                    10,
+                )?;
+            }
         }
 
         let hash = digest_bytes(

@@ -2,12 +2,23 @@
 //! starting set-up of section V, the units of Appendix A and the three era decks. Every name is
 //! resolved on load, so a bad reference is refused with its file, line and field.
 
-use crate::engine::scenario::{DataError, Provenance, expect_game, load_ron, part_file};
+use crate::engine::scenario::{DataError, Provenance, check_range, expect_game, load_ron, part_file};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub const GAME_ID: &str = "victory-and-glory";
+
+/// The highest value a track may reach (the printed tracks end at 20 or so).
+pub const MAX_TRACK: i16 = 99;
+/// The most influence cubes of one player in a nation at the start.
+pub const MAX_CUBES: u8 = 20;
+/// The largest amount an effect moves, a unit's value, a count of units, a nation's era points.
+pub const MAX_AMOUNT: i16 = 20;
+/// The most units (their numbers are 8-bit).
+pub const MAX_UNITS: usize = 250;
+/// The most nations (their numbers are 8-bit).
+pub const MAX_NATIONS: usize = 100;
 
 /// The two player nations; seat 0 is France, seat 1 Britain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -281,6 +292,52 @@ impl VgScenario {
         let units_path = part_file(path, &text, "units", &file.units)?;
         let (uf, units_text): (UnitsFile, String) = load_ron(&units_path)?;
         let mut all_text = text.clone() + &nations_text + &units_text;
+        // Ranges the rules and the id types can hold (far beyond the printed game's).
+        let max = nf.track_max;
+        check_range(&nations_path, &nations_text, "", "track_max", "track_max", max, 1, MAX_TRACK)?;
+        let setup = &nf.setup;
+        for (field, (a, b)) in
+            [("victory_points", setup.victory_points), ("leadership", setup.leadership), ("economy", setup.economy)]
+        {
+            let at = format!("setup.{field}");
+            check_range(&nations_path, &nations_text, "setup", field, &at, a, 0, max)?;
+            check_range(&nations_path, &nations_text, "setup", field, &at, b, 0, max)?;
+        }
+        for (n, _, c) in &setup.influence {
+            let after = format!("\"{n}\"");
+            check_range(&nations_path, &nations_text, "influence", &after, "setup.influence", *c, 0, MAX_CUBES)?;
+        }
+        if nf.nations.len() > MAX_NATIONS {
+            return Err(DataError::at_text(
+                &nations_path,
+                &nations_text,
+                "",
+                "nations:",
+                format!("field `nations`: {} nations; at most {MAX_NATIONS}", nf.nations.len()),
+            ));
+        }
+        for n in &nf.nations {
+            let after = format!("\"{}\"", n.name);
+            for v in [n.vp.0, n.vp.1, n.vp.2] {
+                check_range(&nations_path, &nations_text, &after, "vp", "vp", v, 0, MAX_AMOUNT as u8)?;
+            }
+        }
+        let mut total_units = 0usize;
+        for (n, kind, value, count, _) in &uf.units {
+            let after = format!("(\"{n}\", {kind:?}");
+            check_range(&units_path, &units_text, &after, &value.to_string(), "value", *value, 1, MAX_AMOUNT as u8)?;
+            check_range(&units_path, &units_text, &after, &count.to_string(), "count", *count, 1, MAX_AMOUNT as u8)?;
+            total_units += *count as usize;
+        }
+        if total_units > MAX_UNITS {
+            return Err(DataError::at_text(
+                &units_path,
+                &units_text,
+                "",
+                "units:",
+                format!("field `units`: {total_units} units; unit numbers hold at most {MAX_UNITS}"),
+            ));
+        }
 
         let mut by_name: HashMap<String, NationId> = HashMap::new();
         for (i, n) in nf.nations.iter().enumerate() {
@@ -366,6 +423,25 @@ impl VgScenario {
                 d.try_map(|name: &String| nation(name, &deck_path, &deck_text, "cards"))
             };
             for c in &deck.cards {
+                // Effect amounts the tracks and unit counts can take.
+                let after = format!("\"{}\"", c.name);
+                let all = c
+                    .body
+                    .iter()
+                    .chain(&c.bottom)
+                    .chain(c.campaign.iter().flat_map(|cd| cd.win.iter().chain(&cd.lose)));
+                for d in all {
+                    let (a, lo, hi) = match d {
+                        Effect::Economy(_, a)
+                        | Effect::Leadership(_, a)
+                        | Effect::Vp(_, a)
+                        | Effect::Influence(_, _, a) => (*a as i16, -MAX_AMOUNT, MAX_AMOUNT),
+                        Effect::Recruit(_, _, a) | Effect::LoseUnits(_, a) => (*a as i16, 1, MAX_AMOUNT),
+                        _ => continue,
+                    };
+                    let field = format!("effect {d:?}");
+                    check_range(&deck_path, &deck_text, &after, &a.to_string(), &field, a, lo, hi)?;
+                }
                 let campaign = match &c.campaign {
                     None => None,
                     Some(cd) => Some(Campaign {

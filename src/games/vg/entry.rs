@@ -58,6 +58,15 @@ impl GameEntry for Entry {
         Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
     }
 
+    fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String> {
+        let sc = Arc::new(VgScenario::load(scenario).map_err(|e| e.to_string())?);
+        for g in 0..games {
+            play_game(sc.clone(), seed.wrapping_add(g), None, crate::registry::MAX_PLAYTEST_ACTIONS)
+                .map_err(|e| format!("{}:1:1: a random game cannot be played to its end: {e}", scenario.display()))?;
+        }
+        Ok(())
+    }
+
     fn replay(&self, path: &Path) -> Result<String, String> {
         let save = SaveFile::<Action>::read(path).map_err(|e| e.to_string())?;
         let table = load_save(&save, path).map_err(|e| format!("{}: {e}", path.display()))?;

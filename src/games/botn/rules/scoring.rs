@@ -86,9 +86,9 @@ impl Botn {
             let def = &self.sc.missions[mission as usize].def;
             let max = self.sc.victory_points;
             if fulfilled {
-                self.vp[0] = (self.vp[0] + def.french).min(max);
+                self.vp[0] = self.vp[0].saturating_add(def.french).min(max);
             } else {
-                self.vp[1] = (self.vp[1] + def.allied).min(max);
+                self.vp[1] = self.vp[1].saturating_add(def.allied).min(max);
             }
             let result = MissionResult { mission, army, support, opponents, french, allied, fulfilled };
             events.push(Event::MissionScored(result.clone()));

@@ -120,7 +120,7 @@ impl Vg {
             }
             Effect::Vp(w, a) => {
                 let p = who(w, ctx);
-                self.vp[p.index()] += a as i16;
+                self.vp[p.index()] = self.vp[p.index()].saturating_add(a as i16);
                 events.push(format!("{} {a:+} VP: {}", p.name(), self.vp[p.index()]));
             }
             Effect::Influence(w, nation, a) => {
@@ -128,7 +128,8 @@ impl Vg {
                 match (nation, a) {
                     (_, 0) => {}
                     (Some(n), a) if a > 0 => {
-                        self.influence[n as usize][p.index()] += a as u8;
+                        self.influence[n as usize][p.index()] =
+                            self.influence[n as usize][p.index()].saturating_add(a as u8);
                         events.push(format!("{} +{a} influence in {}", p.name(), self.sc.nation_name(n)));
                     }
                     (Some(n), a) => {
@@ -211,7 +212,7 @@ impl Vg {
     }
 
     pub(super) fn apply_place_influence(&mut self, p: Player, n: NationId, events: &mut Vec<Event>) {
-        self.influence[n as usize][p.index()] += 1;
+        self.influence[n as usize][p.index()] = self.influence[n as usize][p.index()].saturating_add(1);
         events.push(format!("{} places influence in {}", p.name(), self.sc.nation_name(n)));
         self.count_down();
     }

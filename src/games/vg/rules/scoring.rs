@@ -12,7 +12,7 @@ impl Vg {
             let vp = n.era_vp(era) as i16;
             for p in Player::BOTH {
                 if self.has_majority(p, i as NationId) {
-                    self.vp[p.index()] += vp;
+                    self.vp[p.index()] = self.vp[p.index()].saturating_add(vp);
                     events.push(format!("{}: {} holds the majority, +{vp} VP", n.name, p.name()));
                 }
             }
@@ -20,7 +20,7 @@ impl Vg {
         for p in Player::BOTH {
             let units = self.national_units(p) as i16;
             let diff = self.economy[p.index()] - units;
-            self.vp[p.index()] += diff;
+            self.vp[p.index()] = self.vp[p.index()].saturating_add(diff);
             events.push(format!(
                 "{}: economy {} less {units} {} units: {diff:+} VP",
                 p.name(),

@@ -9,7 +9,7 @@ pub fn setup(sc: Arc<VgScenario>, seed: u64) -> (Vg, Vec<Event>) {
     let s = &sc.setup;
     let mut influence = vec![[0u8; 2]; sc.nations.len()];
     for &(n, p, c) in &s.influence {
-        influence[n as usize][p.index()] += c;
+        influence[n as usize][p.index()] = influence[n as usize][p.index()].saturating_add(c);
     }
     let mut allies = vec![None; sc.nations.len()];
     for &(n, p) in &s.allies {
