@@ -1,6 +1,7 @@
 //! The command line: `grognard [play|validate|replay|simulate|screenshot]`. It names no game:
 //! each file is handed to the game whose id it carries (see `registry`).
 
+use crate::engine::save::looks_like_save;
 use crate::registry::{self, GameEntry, SimOptions, WindowOptions};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -101,9 +102,23 @@ fn game_of(file: &Path) -> Result<&'static dyn GameEntry, i32> {
 
 pub fn run() -> i32 {
     let cli = Cli::parse();
-    let window = |file: &Path, options: WindowOptions| match game_of(file) {
-        Ok(game) => open_window(game, file, &options),
-        Err(code) => code,
+    let window = |file: &Path, options: WindowOptions| match registry::open(file) {
+        // A save carries its own seed and mode: flags that would change them are refused.
+        Ok((_, text))
+            if looks_like_save(&text)
+                && (options.sandbox || (options.seed.is_some() && options.screenshot.is_none())) =>
+        {
+            eprintln!(
+                "{}: a save carries its own seed and mode; --seed and --sandbox apply to a new game",
+                file.display()
+            );
+            2
+        }
+        Ok((game, _)) => open_window(game, file, &options),
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
     };
     match cli.command {
         None => {
@@ -120,6 +135,14 @@ pub fn run() -> i32 {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir }) => {
+            let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
+            if games > cap {
+                eprintln!(
+                    "--games {games}: at most {cap}{}",
+                    if save_dir.is_some() { " with --save-dir (each game is a file)" } else { "" }
+                );
+                return 2;
+            }
             match game_of(&scenario) {
                 Ok(game) => {
                     game.simulate(&scenario, &SimOptions { games, seed, players, seats: seat_players, save_dir })

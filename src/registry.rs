@@ -56,6 +56,11 @@ pub trait GameEntry: Sync {
 /// Battle of the Nations under 200, Victory & Glory under 400).
 pub const MAX_PLAYTEST_ACTIONS: usize = 5_000;
 
+/// The most games one `simulate` plays (hours of work even at full speed).
+pub const MAX_GAMES: u64 = 10_000_000;
+/// The most games one `simulate --save-dir` writes, one file each.
+pub const MAX_SAVED_GAMES: u64 = 10_000;
+
 /// The scenarios folder next to the working directory (or `$GROGNARD_SCENARIOS`), one folder
 /// per game id.
 pub fn scenarios_root() -> PathBuf {
@@ -119,7 +124,7 @@ pub fn scenarios_beside(file: &Path, game: &str) -> Result<Vec<PathBuf>, String>
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "ron") && p.is_file())
         .filter(|p| {
-            std::fs::read_to_string(p).is_ok_and(|t| {
+            read_text(p).is_ok_and(|t| {
                 !crate::engine::save::looks_like_save(&t)
                     && t.contains("game:")
                     && game_of(p, &t).is_ok_and(|g| g.id() == game)
@@ -128,4 +133,20 @@ pub fn scenarios_beside(file: &Path, game: &str) -> Result<Vec<PathBuf>, String>
         .collect();
     out.sort();
     Ok(out)
+}
+
+/// The scenario files beside a part file that name it (as a quoted file name): a part file no
+/// scenario names is refused, since nothing would ever load it.
+pub fn scenarios_naming(file: &Path, game: &str) -> Result<Vec<PathBuf>, String> {
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let quoted = format!("\"{name}\"");
+    let naming: Vec<PathBuf> =
+        scenarios_beside(file, game)?.into_iter().filter(|s| read_text(s).is_ok_and(|t| t.contains(&quoted))).collect();
+    if naming.is_empty() {
+        return Err(format!(
+            "{}:1:1: no scenario of `{game}` beside this file names it, so no game would load it",
+            file.display()
+        ));
+    }
+    Ok(naming)
 }

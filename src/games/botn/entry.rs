@@ -66,14 +66,17 @@ impl GameEntry for Entry {
         }
         if text.contains("game:") {
             let sc = Scenario::load(f).map_err(|e| e.to_string())?;
+            // Loaded as play loads it; then played, so what validate accepts can be played.
+            self.playtest(f, 1, 2)?;
             return Ok(format!("scenario \"{}\", {} fields, {} armies", sc.name, sc.fields.len(), sc.armies.len()));
         }
-        // A part file (board, armies, ...) is checked through the scenario files beside it.
-        let scenarios = crate::registry::scenarios_beside(f, self.id())?;
+        // A part file is checked through the scenario files beside it that name it: loaded as
+        // play loads them, and played.
+        let scenarios = crate::registry::scenarios_naming(f, self.id())?;
         for s in &scenarios {
-            Scenario::load(s).map_err(|e| e.to_string())?;
+            self.playtest(s, 1, 2)?;
         }
-        Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
+        Ok(format!("checked and played with the {} scenario file(s) beside it that name it", scenarios.len()))
     }
 
     fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String> {

@@ -42,6 +42,8 @@ impl GameEntry for Entry {
         }
         if text.contains("game:") {
             let sc = VgScenario::load(f).map_err(|e| e.to_string())?;
+            // Loaded as play loads it; then played, so what validate accepts can be played.
+            self.playtest(f, 1, 2)?;
             return Ok(format!(
                 "scenario \"{}\", {} nations, {} units, {} cards",
                 sc.name,
@@ -50,12 +52,13 @@ impl GameEntry for Entry {
                 sc.cards.len()
             ));
         }
-        // A part file (nations, units, a deck) is checked through the scenario files beside it.
-        let scenarios = crate::registry::scenarios_beside(f, self.id())?;
+        // A part file is checked through the scenario files beside it that name it: loaded as
+        // play loads them, and played.
+        let scenarios = crate::registry::scenarios_naming(f, self.id())?;
         for s in &scenarios {
-            VgScenario::load(s).map_err(|e| e.to_string())?;
+            self.playtest(s, 1, 2)?;
         }
-        Ok(format!("checked with {} scenario file(s) beside it", scenarios.len()))
+        Ok(format!("checked and played with the {} scenario file(s) beside it that name it", scenarios.len()))
     }
 
     fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String> {
@@ -115,6 +118,15 @@ impl GameEntry for Entry {
 
     #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
+        // Flags of other games are refused, never ignored.
+        if o.sandbox {
+            eprintln!("--sandbox: Victory & Glory has no sandbox mode");
+            return 2;
+        }
+        if o.level.is_some() {
+            eprintln!("--level: Victory & Glory's computer is the solo AI of section XV, which has no levels");
+            return 2;
+        }
         // The computer is the solo AI of section XV, on one side.
         let ai = match o.computer.as_deref() {
             None => None,
