@@ -165,3 +165,42 @@ fn victory_and_glory_simulate_validate_and_replay() {
         }
     }
 }
+
+#[test]
+fn the_command_line_refuses_flags_that_do_not_apply() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A save carries its own seed and mode.
+    let mut t = new_table(33);
+    play_random(&mut t, 10, 33);
+    let save = tmp.path().join("s.ron");
+    botn::save_of(&t).write(&save).unwrap();
+    for flag in [&["--seed", "5"][..], &["--sandbox"][..]] {
+        let out = grognard().arg("play").arg(&save).args(flag).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("a save carries its own seed and mode"), "{flag:?}");
+    }
+    // Caps on the number of games, lower when each is written to a file.
+    let out = grognard()
+        .args(["simulate", scenario_path().to_str().unwrap(), "--games", "10001", "--save-dir"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 10000 with --save-dir"));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1, "nothing written");
+    // Victory & Glory has random players and the solo AI only.
+    let vg = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
+    let out = grognard().args(["simulate", vg.to_str().unwrap(), "--players", "hard"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[cfg(feature = "gui")]
+#[test]
+fn victory_and_glory_refuses_the_flags_of_other_games() {
+    let vg = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
+    for (flag, says) in [(&["--sandbox"][..], "no sandbox"), (&["--level", "hard"][..], "no levels")] {
+        let out = grognard().arg("play").arg(&vg).args(flag).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{flag:?}");
+    }
+}
