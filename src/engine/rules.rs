@@ -45,6 +45,31 @@ pub trait NamesRule: std::error::Error {
     fn rule(&self) -> &'static str;
 }
 
+/// An action that `check` accepted for its seat on the state it is applied to: the only thing
+/// `apply` takes. It can only be made by `checked`, so an action read from a save, a network or
+/// a click reaches the code that indexes with its ids only after the check validated them.
+pub struct Checked<'a, A> {
+    action: &'a A,
+}
+
+impl<A> std::ops::Deref for Checked<'_, A> {
+    type Target = A;
+    fn deref(&self) -> &A {
+        self.action
+    }
+}
+
+/// Checks `action` for `seat`; on success, the proof that lets it be applied.
+pub fn checked<'a, G: Game>(
+    game: &G,
+    mode: Mode,
+    seat: SeatId,
+    action: &'a G::Action,
+) -> Result<Checked<'a, G::Action>, G::Error> {
+    game.check(mode, seat, action)?;
+    Ok(Checked { action })
+}
+
 /// A game's rules over its own state. The state holds the table's seeded RNG, so `apply` is a
 /// pure function of state and action: that is what makes replays and digests reproducible.
 pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
@@ -68,9 +93,9 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     fn legal_actions(&self, mode: Mode, out: &mut Vec<Self::Action>);
     /// Whether `seat` may take `action` now; on error nothing has changed.
     fn check(&self, mode: Mode, seat: SeatId, action: &Self::Action) -> Result<(), Self::Error>;
-    /// Carries out a checked action. Returns true when it is a commit point (a draw, a reveal, a
-    /// shuffle, the hand-over to the other seat): undo never goes back across one.
-    fn apply(&mut self, seat: SeatId, action: &Self::Action, events: &mut Vec<Self::Event>) -> bool;
+    /// Carries out a checked action (see `checked`). Returns true when it is a commit point (a draw,
+    /// a reveal, a shuffle, the hand-over to the other seat): undo never goes back across one.
+    fn apply(&mut self, seat: SeatId, action: Checked<'_, Self::Action>, events: &mut Vec<Self::Event>) -> bool;
     /// What `viewer` may see: the public table and that seat's own secrets, nothing else. The one
     /// gate for hidden information: panels, the entity mirror, computer players and the network
     /// read the game through it.

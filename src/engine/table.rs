@@ -2,7 +2,7 @@
 //! point. Every way of producing actions (pointer, egui, AI, replay) goes through `submit`.
 
 use crate::engine::digest::digest_of;
-use crate::engine::rules::{Game, Mode, NamesRule};
+use crate::engine::rules::{Game, Mode, NamesRule, checked};
 use crate::engine::seats::SeatId;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -90,7 +90,7 @@ impl<G: Game> Table<G> {
     pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<(), TableError<G::Error>> {
         let commit = match &act {
             Act::Game(action) => {
-                self.game.check(self.mode, seat, action).map_err(TableError::Rule)?;
+                let action = checked(&self.game, self.mode, seat, action).map_err(TableError::Rule)?;
                 self.entry_marks.push(self.entries.len());
                 self.scratch.clear();
                 let commit = self.game.apply(seat, action, &mut self.scratch);

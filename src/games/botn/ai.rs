@@ -122,6 +122,9 @@ fn search(view: &BotnView, legal: &[Action], depth: u8, rng: &mut TableRng) -> A
 fn after(game: &Botn, a: &Action) -> Botn {
     let mut next = game.clone();
     let seat = next.active_seat().unwrap_or(seat_of(game.active));
+    // Only listed actions are looked at, so the check passes; it is what lets them be applied.
+    let a =
+        crate::engine::rules::checked(game, crate::engine::rules::Mode::Enforced, seat, a).expect("a listed action");
     next.apply(seat, a, &mut Vec::new());
     next
 }

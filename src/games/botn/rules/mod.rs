@@ -25,7 +25,7 @@ use super::data::{ActionCard, District, Scenario, Side, Terrain, UnitType};
 use super::state::*;
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
-use crate::engine::rules::{Game, Mode};
+use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::seats::SeatId;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -344,7 +344,8 @@ impl Game for Botn {
         }
     }
 
-    fn apply(&mut self, seat: SeatId, action: &Action, events: &mut Vec<Event>) -> bool {
+    fn apply(&mut self, seat: SeatId, action: Checked<'_, Action>, events: &mut Vec<Event>) -> bool {
+        let action: &Action = &action;
         match action {
             Action::Sandbox(s) => self.apply_sandbox(s, seat, events),
             Action::DraftDistrict(d) => self.apply_draft_district(*d, events),

@@ -24,7 +24,7 @@ use super::data::{Effect, NationId, NationKind, Player, UnitKind, VgScenario, Wh
 use super::miniatures;
 use super::state::*;
 use crate::engine::rng::TableRng;
-use crate::engine::rules::{Game, Mode};
+use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::seats::SeatId;
 use std::sync::Arc;
 
@@ -156,7 +156,8 @@ impl Game for Vg {
         }
     }
 
-    fn apply(&mut self, seat: SeatId, action: &Action, events: &mut Vec<Event>) -> bool {
+    fn apply(&mut self, seat: SeatId, action: Checked<'_, Action>, events: &mut Vec<Event>) -> bool {
+        let action: &Action = &action;
         let before = self.active_seat();
         self.chance = false;
         let p = player_of(seat);
