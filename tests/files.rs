@@ -151,3 +151,80 @@ fn saves_and_journals_are_private_and_never_written_through_a_link() {
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
     assert_eq!(std::fs::metadata(&journal).unwrap().permissions().mode() & 0o777, 0o600);
 }
+
+/// A copy of a game's scenario folder with `edit` applied to `file`; the main scenario's path.
+fn edited(game: &str, main: &str, file: &str, from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(grognard::registry::scenarios_root().join(game)).unwrap() {
+        let p = e.unwrap().path();
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        if p.file_name().unwrap() == file {
+            assert!(text.contains(from), "{from}");
+            text = text.replacen(from, to, 1);
+        }
+        std::fs::write(dir.path().join(p.file_name().unwrap()), text).unwrap();
+    }
+    let path = dir.path().join(main);
+    (dir, path)
+}
+
+/// `validate` on a file, as the command line runs it: the refusal, or None.
+fn refusal(path: &Path) -> Option<String> {
+    let (game, text) = grognard::registry::open(path).unwrap();
+    game.validate(path, &text).err()
+}
+
+#[test]
+fn validate_refuses_values_the_rules_cannot_hold_naming_file_and_line() {
+    let vg = "victory-and-glory";
+    let cases = [
+        (vg, "napoleon.ron", "nations.ron", "track_max: 20", "track_max: -3", "track_max"),
+        (vg, "napoleon.ron", "nations.ron", "(\"Germany\", Britain, 2)", "(\"Germany\", Britain, 255)", "Germany"),
+        (
+            vg,
+            "napoleon.ron",
+            "deck-1808.ron",
+            "LoseUnits(France, 1), Influence",
+            "LoseUnits(France, 0), Influence",
+            "Guerrilla",
+        ),
+        ("battle-of-the-nations", "advanced.ron", "tracks.ron", "(label: \"End\"),", "", "time:"),
+        (
+            "battle-of-the-nations",
+            "beginner.ron",
+            "cards.ron",
+            "french: 3, allied: 6",
+            "french: 3, allied: 255",
+            "Gohlis",
+        ),
+    ];
+    for (game, main, file, from, to, line_has) in cases {
+        let (dir, path) = edited(game, main, file, from, to);
+        let err = refusal(&path).unwrap_or_else(|| panic!("{file}: {to} accepted"));
+        // file:line:column: message, the line the one holding the value.
+        let mut parts = err.splitn(4, ':');
+        let (f, line) = (parts.next().unwrap(), parts.next().unwrap().parse::<usize>().unwrap());
+        assert!(f.ends_with(file), "{err}");
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        assert!(text.lines().nth(line - 1).unwrap().contains(line_has), "{err}");
+        // And what validate refuses, play refuses: the same load.
+        let sim = grognard::registry::by_id(game).unwrap().playtest(&path, 1, 1);
+        assert!(sim.is_err(), "{file}: {to}");
+    }
+}
+
+#[test]
+fn a_part_file_no_scenario_names_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bn = dir.path().join("battle-of-the-nations");
+    std::fs::create_dir(&bn).unwrap();
+    for e in std::fs::read_dir(grognard::registry::scenarios_root().join("battle-of-the-nations")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, bn.join(p.file_name().unwrap())).unwrap();
+    }
+    // A Victory & Glory file dropped among Battle of the Nations' files.
+    let stray = bn.join("units.ron");
+    std::fs::copy(grognard::registry::scenarios_root().join("victory-and-glory/units.ron"), &stray).unwrap();
+    let err = refusal(&stray).expect("refused");
+    assert!(err.contains("no scenario") && err.contains("names it"), "{err}");
+}

@@ -150,10 +150,11 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// The digest of the table: its mode (a sandbox game never digests like an enforced one) and
-    /// the game state, RNG included.
+    /// The digest of the table: its mode (a sandbox game never digests like an enforced one), its
+    /// scenario's content hash (the beginner and advanced games never digest alike) and the game
+    /// state, RNG included.
     pub fn digest(&self) -> String {
-        digest_of(&(self.mode, &self.game))
+        digest_of(&(self.mode, self.game.scenario().hash, &self.game))
     }
 
     /// Re-applies a log onto this table; on the first bad record, returns its index and error.

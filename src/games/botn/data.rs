@@ -469,7 +469,7 @@ impl Scenario {
             return whole(&cards_path, &cards_text, "actions:", format!("field `actions`: at most {MAX_PIECES} cards"));
         }
         for m in &missions {
-            let after = format!("\"{}\"", m.def.field);
+            let after = format!("field: \"{}\"", m.def.field);
             check_range(&cards_path, &cards_text, &after, "french", "french", m.def.french, 0, vp)?;
             check_range(&cards_path, &cards_text, &after, "allied", "allied", m.def.allied, 0, vp)?;
         }
