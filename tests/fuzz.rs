@@ -193,8 +193,7 @@ fn check_case(game: &str, file: &Path, seed: u64, found: &mut Findings) {
         Err(e) => {
             found.refused += 1;
             // Every refusal names its file and a line: `path:line:column: message`.
-            let located =
-                e.splitn(4, ':').count() == 4 && e.split(':').nth(1).is_some_and(|l| l.parse::<usize>().is_ok());
+            let located = is_located(&e);
             if !located {
                 found.problems.push(format!("{}: refusal without file:line: {}", file.display(), excerpt(&e)));
             }
@@ -222,6 +221,17 @@ fn check_case(game: &str, file: &Path, seed: u64, found: &mut Findings) {
             found.played += 1;
         }
     }
+}
+
+/// Whether a refusal reads `path:line:column: message` (the path may itself hold colons).
+fn is_located(e: &str) -> bool {
+    e.match_indices(": ").any(|(i, _)| {
+        let mut back = e[..i].rsplitn(3, ':');
+        let (col, line) = (back.next(), back.next());
+        col.is_some_and(|c| c.parse::<usize>().is_ok())
+            && line.is_some_and(|l| l.parse::<usize>().is_ok_and(|l| l >= 1))
+            && back.next().is_some_and(|p| !p.is_empty())
+    })
 }
 
 fn excerpt(s: &str) -> String {

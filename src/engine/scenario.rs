@@ -167,7 +167,18 @@ pub fn part_file(scenario: &Path, text: &str, field: &str, name: &str) -> Result
             format!("field `{field}`: \"{}\" must be a .ron file name in the scenario's folder", excerpt(name)),
         ));
     }
-    Ok(scenario.parent().unwrap_or(Path::new(".")).join(name))
+    let path = scenario.parent().unwrap_or(Path::new(".")).join(name);
+    // A missing part is the scenario's error, at the field that names it.
+    if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        return Err(DataError::at_text(
+            scenario,
+            text,
+            field,
+            name,
+            format!("field `{field}`: no file \"{}\" beside the scenario", excerpt(name)),
+        ));
+    }
+    Ok(path)
 }
 
 /// Refuses a scenario written for another game, pointing at its `game` field.
