@@ -9,6 +9,7 @@ pub mod camera;
 pub mod computer;
 pub mod dice;
 pub mod glide;
+pub mod layout;
 pub mod session;
 
 use crate::engine::geometry::SpaceId;

@@ -27,8 +27,19 @@ fn card_face(title: &str) -> String {
     title.replace(": ", "\n").replace('/', "/\n")
 }
 
-fn abbreviation(name: &str) -> String {
-    name.chars().take(4).collect()
+/// The name on a troop marker's chip: the army's name when short, else its first letters — at
+/// least six, and as many as it takes to tell it from every other army (Kleist, Klenau).
+fn chip_name(game: &Botn, army: u8) -> String {
+    let name = game.army_name(army);
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= 8 {
+        return name.to_string();
+    }
+    let others: Vec<Vec<char>> =
+        (0..game.sc.armies.len() as u8).filter(|&a| a != army).map(|a| game.army_name(a).chars().collect()).collect();
+    let unique = (6..chars.len()).find(|&k| others.iter().all(|o| o.len() < k || o[..k] != chars[..k]));
+    let k = unique.unwrap_or(chars.len());
+    chars[..k].iter().collect::<String>() + if k < chars.len() { "." } else { "" }
 }
 
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
@@ -47,27 +58,10 @@ pub fn labels(
     let game = &table.0.game;
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("table-labels")));
     let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x, v.y));
-    let text = |pos: egui::Pos2, s: &str, size: f32, fg: egui::Color32, bg: Option<egui::Color32>| {
-        let galley = painter.layout_no_wrap(s.to_string(), egui::FontId::proportional(size), fg);
-        let rect = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
-        if let Some(bg) = bg {
-            painter.rect_filled(rect.expand(1.5), 2.0, bg);
-        }
-        painter.galley(rect.min, galley, fg);
-    };
+    // Pieces' and cards' own labels are fixed on them; the fields' names are set last, around them,
+    // so that no two labels meet.
+    let mut labels = crate::table::layout::LabelPainter::new(&painter);
     let dark = egui::Color32::from_rgb(30, 24, 18);
-    // Field names under each disc.
-    for (f, tf) in &fields {
-        if let Some(p) = to_screen(tf.translation() + Vec3::new(0.0, 0.0, 0.78)) {
-            text(
-                p,
-                game.sc.field_name(f.0),
-                11.0,
-                dark,
-                Some(egui::Color32::from_rgba_unmultiplied(240, 232, 210, 200)),
-            );
-        }
-    }
     // Each marker carries its army's name on a chip of its side's colour.
     for (m, tf) in &markers {
         if tf.translation().y < -1.0 {
@@ -79,7 +73,7 @@ pub fn labels(
             // The chip wears the colour of the side's pieces on the table.
             let [r, g, b, _] = side_color(game.army_side(m.army), false).to_srgba().to_u8_array();
             let bg = egui::Color32::from_rgb(r, g, b);
-            text(p, &abbreviation(game.army_name(m.army)), 10.5, egui::Color32::WHITE, Some(bg));
+            labels.fixed(p, &chip_name(game, m.army), 10.5, egui::Color32::WHITE, Some(bg));
         }
     }
     for (a, s, tf) in &armies {
@@ -87,7 +81,7 @@ pub fn labels(
             continue;
         }
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.2) {
-            text(
+            labels.fixed(
                 p,
                 &format!("{} {}", game.army_name(a.0), s.value),
                 12.0,
@@ -134,7 +128,7 @@ pub fn labels(
         if let Some(label) = label
             && let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.05)
         {
-            text(p, &label, 9.0, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
+            labels.fixed(p, &label, 9.0, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
         }
     }
     for (i, t) in game.sc.time.iter().enumerate() {
@@ -142,18 +136,31 @@ pub fn labels(
             && let Some(p) = to_screen(time_bar_world(i) + Vec3::new(0.0, 0.0, 0.6))
         {
             let color = if t.fight { egui::Color32::from_rgb(150, 30, 25) } else { dark };
-            text(p, &t.label, 10.0, color, None);
+            labels.fixed(p, &t.label, 10.0, color, None);
         }
     }
     for p in (0..=game.sc.victory_points).step_by(5) {
         if let Some(s) = to_screen(vp_bar_world(p) + Vec3::new(0.0, 0.0, 0.45)) {
-            text(s, &p.to_string(), 9.0, egui::Color32::from_gray(220), None);
+            labels.fixed(s, &p.to_string(), 9.0, egui::Color32::from_gray(220), None);
         }
     }
     if session.viewer == Viewer::Spectator
         && let Some(p) = to_screen(Vec3::new(2.5, 0.0, 14.3))
     {
-        text(p, "Spectator view: hands and hidden missions are not shown", 11.0, egui::Color32::from_gray(230), None);
+        labels.fixed(
+            p,
+            "Spectator view: hands and hidden missions are not shown",
+            11.0,
+            egui::Color32::from_gray(230),
+            None,
+        );
+    }
+    // Field names under each disc.
+    for (f, tf) in &fields {
+        if let Some(p) = to_screen(tf.translation() + Vec3::new(0.0, 0.0, 0.78)) {
+            let paper = Some(egui::Color32::from_rgba_unmultiplied(240, 232, 210, 200));
+            labels.placed(p, game.sc.field_name(f.0), 11.0, dark, paper);
+        }
     }
     Ok(())
 }

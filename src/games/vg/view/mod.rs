@@ -365,49 +365,10 @@ fn labels(
     let game = &table.0.game;
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("vg-labels")));
     let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x, v.y));
-    let text = |pos: egui::Pos2, s: &str, size: f32, fg: egui::Color32, bg: egui::Color32| {
-        let galley = painter.layout_no_wrap(s.to_string(), egui::FontId::proportional(size), fg);
-        let rect = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
-        painter.rect_filled(rect.expand(1.5), 2.0, bg);
-        painter.galley(rect.min, galley, fg);
-    };
-    let era = game.era as usize;
-    for (i, n) in game.sc.nations.iter().enumerate() {
-        if let Some(p) = to_screen(nation_world(game, i as u8) + Vec3::new(0.0, 0.0, -1.5)) {
-            let c = game.influence[i];
-            let ally = match game.allies[i] {
-                Some(p) => format!(" · allied to {}", p.name()),
-                None => String::new(),
-            };
-            text(
-                p,
-                &format!("{} — {} VP this era · F {} / B {}{ally}", n.name, n.era_vp(era), c[0], c[1]),
-                12.0,
-                egui::Color32::from_rgb(30, 24, 18),
-                egui::Color32::from_rgba_unmultiplied(245, 240, 225, 215),
-            );
-        }
-    }
-    for (label, pos) in [
-        ("France's army", army_world(Player::France, 0) + Vec3::new(-0.2, 0.0, 0.7)),
-        ("Britain's army", army_world(Player::Britain, 0) + Vec3::new(-0.2, 0.0, -0.6)),
-        ("The sea (naval campaigns)", Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1 - 1.9)),
-    ] {
-        if let Some(p) = to_screen(pos) {
-            text(p, label, 12.0, egui::Color32::WHITE, egui::Color32::from_black_alpha(160));
-        }
-    }
-    for c in game.open_campaigns() {
-        if let Some(p) = to_screen(campaign_world(game, c) + Vec3::new(0.0, 0.3, 1.25)) {
-            text(
-                p,
-                game.card_name(game.campaigns[c as usize].card),
-                11.0,
-                egui::Color32::WHITE,
-                egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200),
-            );
-        }
-    }
+    // Pieces' own labels first (fixed on them), then the places' names set around them, so that
+    // no two labels meet.
+    let mut labels = crate::table::layout::LabelPainter::new(&painter);
+    let dark = Some(egui::Color32::from_black_alpha(170));
     for (b, at, tf, vis) in &blocks {
         if *vis == Visibility::Hidden {
             continue;
@@ -416,19 +377,42 @@ fn labels(
         let d = &game.sc.units[b.0 as usize];
         let s = if at.1 { format!("{}{}", &d.kind.name()[..1], d.value) } else { "?".to_string() };
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.15) {
-            text(p, &s, 10.5, egui::Color32::WHITE, egui::Color32::from_black_alpha(170));
+            labels.fixed(p, &s, 10.5, egui::Color32::WHITE, dark);
         }
     }
     if session.viewer == Viewer::Spectator
         && let Some(p) = to_screen(Vec3::new(2.5, 0.0, 13.0))
     {
-        text(
-            p,
-            "Spectator view: hands and face-down units are not shown",
-            11.0,
-            egui::Color32::from_gray(230),
-            egui::Color32::from_black_alpha(120),
-        );
+        let note = "Spectator view: hands and face-down units are not shown";
+        labels.fixed(p, note, 11.0, egui::Color32::from_gray(230), Some(egui::Color32::from_black_alpha(120)));
+    }
+    let era = game.era as usize;
+    let paper = Some(egui::Color32::from_rgba_unmultiplied(245, 240, 225, 215));
+    for (i, n) in game.sc.nations.iter().enumerate() {
+        if let Some(p) = to_screen(nation_world(game, i as u8) + Vec3::new(0.0, 0.0, -1.5)) {
+            let c = game.influence[i];
+            let ally = match game.allies[i] {
+                Some(p) => format!(" · allied to {}", p.name()),
+                None => String::new(),
+            };
+            let text = format!("{} — {} VP this era · F {} / B {}{ally}", n.name, n.era_vp(era), c[0], c[1]);
+            labels.placed(p, &text, 12.0, egui::Color32::from_rgb(30, 24, 18), paper);
+        }
+    }
+    for c in game.open_campaigns() {
+        if let Some(p) = to_screen(campaign_world(game, c) + Vec3::new(0.0, 0.3, 1.25)) {
+            let red = Some(egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200));
+            labels.placed(p, game.card_name(game.campaigns[c as usize].card), 11.0, egui::Color32::WHITE, red);
+        }
+    }
+    for (label, pos) in [
+        ("France's army", army_world(Player::France, 0) + Vec3::new(-0.2, 0.0, 0.7)),
+        ("Britain's army", army_world(Player::Britain, 0) + Vec3::new(-0.2, 0.0, -0.6)),
+        ("The sea (naval campaigns)", Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1 - 1.9)),
+    ] {
+        if let Some(p) = to_screen(pos) {
+            labels.placed(p, label, 12.0, egui::Color32::WHITE, Some(egui::Color32::from_black_alpha(160)));
+        }
     }
     Ok(())
 }
