@@ -81,6 +81,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
                 follow_active_seat::<G>,
                 take_screenshot,
                 lend_eyes,
+                warm_up,
             ),
         );
     G::add_view(&mut app);
@@ -91,10 +92,20 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     0
 }
 
-/// The entity mirror draws the table through the session's eyes.
+/// The entity mirror draws the table through the session's eyes — a spectator's while the resume
+/// offer covers a table nobody has sat down at yet.
 fn lend_eyes(session: Res<Session>, mut eyes: ResMut<Eyes>) {
-    if session.is_changed() && eyes.0 != session.viewer {
-        eyes.0 = session.viewer;
+    let want = if session.resume_offer { Viewer::Spectator } else { session.viewer };
+    if session.is_changed() && eyes.0 != want {
+        eyes.0 = want;
+    }
+}
+
+/// The first seconds after start draw continuously: the renderer compiles its pipelines in the
+/// background, and in reactive mode nothing else would ask for the frames that show the table.
+fn warm_up(time: Res<Time>, mut redraw: MessageWriter<bevy::window::RequestRedraw>) {
+    if time.elapsed_secs() < 20.0 {
+        redraw.write(bevy::window::RequestRedraw);
     }
 }
 

@@ -19,7 +19,7 @@ pub struct OrbitCamera {
 
 impl Default for OrbitCamera {
     fn default() -> Self {
-        Self { focus: Vec3::new(3.6, 0.0, 0.4), distance: 35.0, yaw: 0.0, pitch: 1.2 }
+        Self { focus: Vec3::new(4.4, 0.0, 1.6), distance: 41.0, yaw: 0.0, pitch: 1.2 }
     }
 }
 

@@ -64,6 +64,8 @@ pub trait TableGame: Game {
     fn action_label(&self, action: &Self::Action) -> String;
     /// What the table waits for, in words.
     fn prompt(&self) -> String;
+    /// The state of the game in one line (turn, date, score), for the clean picture.
+    fn status(&self) -> String;
     /// Where the active seat decides somewhere else than the list of orders (a result sheet):
     /// what the orders panel says instead.
     fn orders_elsewhere(&self) -> Option<&'static str> {

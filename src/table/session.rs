@@ -21,6 +21,12 @@ pub struct Session {
     pub resume_offer: bool,
     /// Something to tell the player at the pointer and in the prompt (a refusal, a save).
     pub notice: Option<String>,
+    /// Whether the notice is news (a save written) rather than a refusal (shown in red).
+    pub notice_is_news: bool,
+    /// The log's length when last shown, so the log follows its newest line.
+    pub log_seen: usize,
+    /// The digit key of each listed order (by its label), kept while its list is open.
+    pub order_keys: Vec<(String, u8)>,
     pub hovered: Option<String>,
     /// Spaces lit up (the legal destinations of a dragged piece, a fight's armies).
     pub highlight: Vec<SpaceId>,
@@ -48,6 +54,9 @@ impl Session {
             journal_path,
             resume_offer: false,
             notice: None,
+            notice_is_news: false,
+            log_seen: 0,
+            order_keys: Vec::new(),
             hovered: None,
             highlight: Vec::new(),
             focus: None,
@@ -59,6 +68,18 @@ impl Session {
             computers: vec![None; seats],
             pace: 0.7,
         }
+    }
+
+    /// Tells the player something that went wrong (a refusal, a file not written): shown in red.
+    pub fn refuse(&mut self, text: impl Into<String>) {
+        self.notice = Some(text.into());
+        self.notice_is_news = false;
+    }
+
+    /// Tells the player news (a save written, a screenshot taken).
+    pub fn inform(&mut self, text: impl Into<String>) {
+        self.notice = Some(text.into());
+        self.notice_is_news = true;
     }
 
     /// The computer takes these seats; a person at a seat left keeps the view there, so no
@@ -91,5 +112,49 @@ impl Session {
             Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         }
+    }
+}
+
+/// Digit keys for a list of orders: an order listed before keeps its key while its list is open
+/// (so pressing 1 repeatedly does not take different orders as the list shrinks), new orders take
+/// the lowest free keys 1 to 9, and a list that shares no order with the previous one is numbered
+/// afresh.
+pub fn order_keys(previous: &[(String, u8)], labels: &[String]) -> Vec<(String, u8)> {
+    let kept: Vec<(String, u8)> = if labels.iter().any(|l| previous.iter().any(|(p, _)| p == l)) {
+        previous.iter().filter(|(p, _)| labels.contains(p)).cloned().collect()
+    } else {
+        Vec::new()
+    };
+    let mut out = kept.clone();
+    let mut free = (1..=9u8).filter(|k| !kept.iter().any(|(_, x)| x == k));
+    for l in labels {
+        if !kept.iter().any(|(p, _)| p == l)
+            && let Some(k) = free.next()
+        {
+            out.push((l.clone(), k));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn an_order_keeps_its_key_while_its_list_is_open() {
+        let first = order_keys(&[], &labels(&["commit A", "commit B", "commit C"]));
+        assert_eq!(first, vec![("commit A".into(), 1), ("commit B".into(), 2), ("commit C".into(), 3)]);
+        // A committed: B and C keep 2 and 3; the new "end" takes the free 1.
+        let second = order_keys(&first, &labels(&["commit B", "commit C", "end"]));
+        assert!(second.contains(&("commit B".into(), 2)) && second.contains(&("commit C".into(), 3)));
+        assert!(second.contains(&("end".into(), 1)));
+        // Another decision altogether: numbered afresh.
+        let third = order_keys(&second, &labels(&["play X", "play Y"]));
+        assert_eq!(third, vec![("play X".into(), 1), ("play Y".into(), 2)]);
     }
 }

@@ -56,12 +56,21 @@ fn hotkeys<G: TableGame>(
     mut shots: Local<u32>,
 ) {
     if keys.just_pressed(KeyCode::F12) {
-        // A screenshot of the window, numbered in the working directory.
+        // A screenshot of the window, numbered, in the screenshots folder beside the journal (never
+        // the working directory, which may be anywhere).
         use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+        let dir = session.journal_path.with_file_name("screenshots");
+        let stamp =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         *shots += 1;
-        let path = format!("grognard-{:03}.png", *shots);
-        session.notice = Some(format!("Screenshot saved to {path}"));
-        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+        let path = dir.join(format!("grognard-{stamp}-{:03}.png", *shots));
+        match std::fs::create_dir_all(&dir) {
+            Ok(()) => {
+                session.inform(format!("Screenshot saved to {}", path.display()));
+                commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+            }
+            Err(e) => session.refuse(format!("Could not make {}: {e}", dir.display())),
+        }
     }
     if keys.any_just_pressed([KeyCode::KeyH, KeyCode::F11]) {
         session.panels_hidden = !session.panels_hidden;
@@ -111,10 +120,13 @@ fn number_keys<G: TableGame>(
     {
         return;
     }
+    // The key the orders panel shows for each order (kept while its list is open).
+    let key = i as u8 + 1;
+    let Some((label, _)) = session.order_keys.iter().find(|(_, k)| *k == key) else { return };
     let mut legal = Vec::new();
     game.legal_actions(table.0.mode, &mut legal);
-    if let Some(a) = legal.get(i) {
-        requests.write(Request::Act { seat, act: Act::Game(a.clone()) });
+    if let Some(a) = legal.into_iter().find(|a| game.action_label(a) == *label) {
+        requests.write(Request::Act { seat, act: Act::Game(a) });
     }
 }
 
@@ -165,7 +177,7 @@ fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<S
         if o.accepted {
             session.notice = None;
         } else {
-            session.notice = Some(o.message.clone());
+            session.refuse(o.message.clone());
         }
     }
 }

@@ -49,6 +49,15 @@ pub fn panels<G: TableGame>(
             },
         );
     }
+    if session.panels_hidden {
+        // The clean picture: no panel, no tooltip, only the state of the game in one line.
+        egui::Area::new(egui::Id::new("status")).anchor(egui::Align2::CENTER_TOP, [0.0, 8.0]).show(&ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(egui::RichText::new(table.0.game.status()).strong());
+            });
+        });
+        return Ok(());
+    }
     // A new notice shows at the pointer for a few seconds, then only in the Orders panel.
     if notice_seen.0 != session.notice {
         *notice_seen = (session.notice.clone(), time.elapsed_secs());
@@ -59,7 +68,12 @@ pub fn panels<G: TableGame>(
             .order(egui::Order::Tooltip)
             .fixed_pos(p + egui::vec2(16.0, 16.0))
             .show(&ctx, |ui| {
-                egui::Frame::popup(ui.style()).fill(egui::Color32::from_rgb(110, 30, 25)).show(ui, |ui| {
+                let fill = if session.notice_is_news {
+                    egui::Color32::from_rgb(30, 80, 45)
+                } else {
+                    egui::Color32::from_rgb(110, 30, 25)
+                };
+                egui::Frame::popup(ui.style()).fill(fill).show(ui, |ui| {
                     ui.set_max_width(360.0);
                     ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
                 });
@@ -73,9 +87,6 @@ pub fn panels<G: TableGame>(
                 });
             },
         );
-    }
-    if session.panels_hidden {
-        return Ok(());
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     menu(&ctx, &table.0, &mut session, &mut offer, &mut requests);
@@ -108,7 +119,7 @@ fn resume_window<G: TableGame>(
                         Ok(t) => {
                             requests.write(Request::Replace(Box::new(t)));
                         }
-                        Err(e) => session.notice = Some(format!("Cannot resume: {e}")),
+                        Err(e) => session.refuse(format!("Cannot resume: {e}")),
                     }
                     offer.0 = None;
                     session.resume_offer = false;
@@ -149,7 +160,7 @@ fn menu<G: TableGame>(
                                     session.notice = None;
                                     requests.write(Request::Replace(Box::new(started.table)));
                                 }
-                                Err(e) => session.notice = Some(format!("Cannot start: {e}")),
+                                Err(e) => session.refuse(format!("Cannot start: {e}")),
                             }
                             ui.close();
                         }
@@ -162,10 +173,10 @@ fn menu<G: TableGame>(
                     ui.text_edit_singleline(&mut session.save_path);
                     if ui.button("Save").clicked() {
                         let path = std::path::PathBuf::from(&session.save_path);
-                        session.notice = Some(match crate::engine::save::save_of(table).write(&path) {
-                            Ok(()) => format!("Saved to {}", path.display()),
-                            Err(e) => format!("Could not save {}: {e}", path.display()),
-                        });
+                        match crate::engine::save::save_of(table).write(&path) {
+                            Ok(()) => session.inform(format!("Saved to {}", path.display())),
+                            Err(e) => session.refuse(format!("Could not save {}: {e}", path.display())),
+                        }
                         ui.close();
                     }
                     if ui.button("Load").clicked() {
@@ -175,7 +186,7 @@ fn menu<G: TableGame>(
                                 session.notice = None;
                                 requests.write(Request::Replace(Box::new(t)));
                             }
-                            Err(e) => session.notice = Some(format!("Not loaded: {e}")),
+                            Err(e) => session.refuse(format!("Not loaded: {e}")),
                         }
                         ui.close();
                     }
@@ -185,7 +196,7 @@ fn menu<G: TableGame>(
                                 offer.0 = Some(save);
                                 session.resume_offer = true;
                             }
-                            Err(e) => session.notice = Some(format!("No journal to resume: {e}")),
+                            Err(e) => session.refuse(format!("No journal to resume: {e}")),
                         }
                         ui.close();
                     }
@@ -251,7 +262,12 @@ fn orders<G: TableGame>(
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(game.prompt()).strong());
             if let Some(n) = &session.notice {
-                ui.colored_label(egui::Color32::from_rgb(200, 60, 50), n);
+                let colour = if session.notice_is_news {
+                    egui::Color32::from_rgb(90, 180, 110)
+                } else {
+                    egui::Color32::from_rgb(200, 60, 50)
+                };
+                ui.colored_label(colour, n);
             }
             let active = game.active_seat();
             if let (Some(seat), Some(elsewhere)) = (active, game.orders_elsewhere())
@@ -265,12 +281,22 @@ fn orders<G: TableGame>(
             {
                 let mut legal = Vec::new();
                 game.legal_actions(table.mode, &mut legal);
-                let keys = if G::DIGIT_ORDERS { " — keys 1-9 take the first nine" } else { "" };
+                let keys = if G::DIGIT_ORDERS { " — keys 1-9 take the numbered ones" } else { "" };
                 ui.label(egui::RichText::new(format!("{} legal actions{keys}", legal.len())).small());
+                let labels: Vec<String> = legal.iter().map(|a| game.action_label(a)).collect();
+                if G::DIGIT_ORDERS {
+                    let keys = crate::table::session::order_keys(&session.order_keys, &labels);
+                    if keys != session.order_keys {
+                        session.order_keys = keys;
+                    }
+                }
                 egui::ScrollArea::vertical().max_height(height * 0.4).show(ui, |ui| {
-                    for (i, a) in legal.into_iter().enumerate() {
-                        let label = game.action_label(&a);
-                        let label = if G::DIGIT_ORDERS && i < 9 { format!("{}. {label}", i + 1) } else { label };
+                    for (a, label) in legal.into_iter().zip(labels) {
+                        let key = session.order_keys.iter().find(|(l, _)| *l == label).map(|(_, k)| *k);
+                        let label = match key {
+                            Some(k) if G::DIGIT_ORDERS => format!("{k}. {label}"),
+                            _ => label,
+                        };
                         if ui.add(egui::Button::new(label).wrap()).clicked() {
                             requests.write(Request::Act { seat, act: Act::Game(a) });
                         }
@@ -308,6 +334,8 @@ fn log<G: TableGame>(ctx: &egui::Context, table: &crate::engine::table::Table<G>
         .max_height(height * 0.38)
         .resizable(false)
         .show(ctx, |ui| {
+            let grew = table.entries.len() != session.log_seen;
+            session.log_seen = table.entries.len();
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
                 for entry in table.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.horizontal_wrapped(|ui| {
@@ -325,6 +353,10 @@ fn log<G: TableGame>(ctx: &egui::Context, table: &crate::engine::table::Table<G>
                             }
                         }
                     });
+                }
+                // The newest line in view whenever the log grew.
+                if grew {
+                    ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
                 }
             });
         });

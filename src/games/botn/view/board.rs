@@ -70,9 +70,10 @@ fn setup_board(
     let terrain = Terrain::ALL.map(|t| {
         materials.add(StandardMaterial { base_color: terrain_color(t), perceptual_roughness: 0.9, ..default() })
     });
+    // Lit destinations in cyan: far from every terrain colour (the forest's green included).
     let highlight = materials.add(StandardMaterial {
-        base_color: Color::srgb(0.35, 0.95, 0.35),
-        emissive: LinearRgba::rgb(0.1, 0.6, 0.1),
+        base_color: Color::srgb(0.3, 0.85, 1.0),
+        emissive: LinearRgba::rgb(0.05, 0.45, 0.7),
         ..default()
     });
     let focus = materials.add(StandardMaterial {

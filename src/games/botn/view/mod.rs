@@ -50,6 +50,17 @@ F12: screenshot · F1: this help";
         text::prompt(self)
     }
 
+    fn status(&self) -> String {
+        let date = self.current_date().unwrap_or("before 14.10.");
+        format!(
+            "Turn {} · {} · {date} · VP French {} – Allied {}",
+            self.turn,
+            self.active.name(),
+            self.vp[0],
+            self.vp[1]
+        )
+    }
+
     fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
         text::entry_spans(self, entry, viewer)
             .into_iter()

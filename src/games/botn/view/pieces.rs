@@ -357,7 +357,7 @@ fn drag_start(
     } else if let Ok(tf) = armies.get(e) {
         if table.0.mode != Mode::Sandbox {
             let e = BotnError::ArmiesDoNotMove;
-            session.notice = Some(format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)));
+            session.refuse(format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)));
             return;
         }
         dragging.origin = tf.translation;
@@ -430,7 +430,8 @@ fn drag_end(
             // Put back where it was: nothing to say.
             None if field.is_some() && field == home => None,
             None => {
-                session.notice = Some(refusal(&table.0, session.seat(), m.id, field));
+                let why = refusal(&table.0, session.seat(), m.id, field);
+                session.refuse(why);
                 None
             }
         }

@@ -47,6 +47,18 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
         prompt(self)
     }
 
+    fn status(&self) -> String {
+        let era = &self.sc.eras[(self.era as usize).min(self.sc.eras.len() - 1)];
+        format!(
+            "Round {} of 9 · {} ({}) · VP France {} – Britain {}",
+            self.round + 1,
+            era.name,
+            era.years,
+            self.vp[0],
+            self.vp[1]
+        )
+    }
+
     fn orders_elsewhere(&self) -> Option<&'static str> {
         matches!(self.pending.first(), Some(Pending::TabletopResult { .. }))
             .then_some("Fight the battle with the battle sheet, then enter its result there.")
@@ -606,10 +618,10 @@ fn battle_window(
             ui.separator();
             if ui.button("Export the sheet (printable HTML + RON)").clicked() {
                 let stem = sheet.campaign.to_lowercase().replace(|ch: char| !ch.is_alphanumeric(), "-");
-                session.notice = Some(match miniatures::export(&sheet, &entry.export_dir, &stem) {
-                    Ok([h, r]) => format!("Battle sheet written: {} and {}", h.display(), r.display()),
-                    Err(e) => format!("Could not write the battle sheet: {e}"),
-                });
+                match miniatures::export(&sheet, &entry.export_dir, &stem) {
+                    Ok([h, r]) => session.inform(format!("Battle sheet written: {} and {}", h.display(), r.display())),
+                    Err(e) => session.refuse(format!("Could not write the battle sheet: {e}")),
+                }
             }
             ui.separator();
             ui.label(egui::RichText::new("The result of the tabletop battle").strong());
