@@ -95,49 +95,6 @@ impl Layout {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placed_labels_never_overlap_and_each_stays_near_its_anchor() {
-        // Forty labels crowded around a few anchors, as nation and campaign names are.
-        let mut layout = Layout::new(Some(Rect { min: (0.0, 0.0), max: (1280.0, 800.0) }));
-        layout.reserve(Rect::centered((640.0, 400.0), (40.0, 40.0)));
-        let mut placed = Vec::new();
-        for i in 0..40 {
-            let anchor = (600.0 + (i % 4) as f32 * 20.0, 380.0 + (i % 3) as f32 * 15.0);
-            if let Some(p) = layout.place(anchor, (120.0, 16.0)) {
-                let (cx, cy) = p.rect.centre();
-                assert!((cx - anchor.0).abs() <= 130.0 && (cy - anchor.1).abs() <= 40.0, "{p:?} far from {anchor:?}");
-                placed.push(p.rect);
-            }
-        }
-        assert!(placed.len() >= 10, "most labels find a place: {}", placed.len());
-        for (i, a) in placed.iter().enumerate() {
-            assert!(!a.overlaps(&Rect::centered((640.0, 400.0), (40.0, 40.0))), "a label over a reserved spot");
-            for b in &placed[i + 1..] {
-                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_label_moves_before_it_shrinks_and_shrinks_before_it_is_left_out() {
-        let mut layout = Layout::new(None);
-        let first = layout.place((100.0, 100.0), (50.0, 10.0)).unwrap();
-        assert_eq!((first.rect.centre(), first.scale), ((100.0, 100.0), 1.0));
-        let second = layout.place((100.0, 100.0), (50.0, 10.0)).unwrap();
-        assert_eq!(second.scale, 1.0);
-        assert_ne!(second.rect.centre(), (100.0, 100.0), "moved, not stacked");
-        // With the screen only as big as two labels, a third does not fit at all.
-        let mut tight = Layout::new(Some(Rect { min: (0.0, 0.0), max: (50.0, 24.0) }));
-        assert!(tight.place((25.0, 6.0), (50.0, 10.0)).is_some());
-        assert!(tight.place((25.0, 6.0), (50.0, 10.0)).is_some());
-        assert!(tight.place((25.0, 6.0), (50.0, 10.0)).is_none());
-    }
-}
-
 /// Labels drawn with egui through a `Layout`: a piece's own label is fixed on it (and keeps its
 /// spot free), a place's name is set where it collides with nothing.
 pub struct LabelPainter<'a> {
@@ -205,5 +162,48 @@ impl<'a> LabelPainter<'a> {
         let g = galley.size();
         self.draw(Rect::centered(p.rect.centre(), (g.x, g.y)), galley, fg, bg);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placed_labels_never_overlap_and_each_stays_near_its_anchor() {
+        // Forty labels crowded around a few anchors, as nation and campaign names are.
+        let mut layout = Layout::new(Some(Rect { min: (0.0, 0.0), max: (1280.0, 800.0) }));
+        layout.reserve(Rect::centered((640.0, 400.0), (40.0, 40.0)));
+        let mut placed = Vec::new();
+        for i in 0..40 {
+            let anchor = (600.0 + (i % 4) as f32 * 20.0, 380.0 + (i % 3) as f32 * 15.0);
+            if let Some(p) = layout.place(anchor, (120.0, 16.0)) {
+                let (cx, cy) = p.rect.centre();
+                assert!((cx - anchor.0).abs() <= 130.0 && (cy - anchor.1).abs() <= 40.0, "{p:?} far from {anchor:?}");
+                placed.push(p.rect);
+            }
+        }
+        assert!(placed.len() >= 10, "most labels find a place: {}", placed.len());
+        for (i, a) in placed.iter().enumerate() {
+            assert!(!a.overlaps(&Rect::centered((640.0, 400.0), (40.0, 40.0))), "a label over a reserved spot");
+            for b in &placed[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_label_moves_before_it_shrinks_and_shrinks_before_it_is_left_out() {
+        let mut layout = Layout::new(None);
+        let first = layout.place((100.0, 100.0), (50.0, 10.0)).unwrap();
+        assert_eq!((first.rect.centre(), first.scale), ((100.0, 100.0), 1.0));
+        let second = layout.place((100.0, 100.0), (50.0, 10.0)).unwrap();
+        assert_eq!(second.scale, 1.0);
+        assert_ne!(second.rect.centre(), (100.0, 100.0), "moved, not stacked");
+        // With the screen only as big as two labels, a third does not fit at all.
+        let mut tight = Layout::new(Some(Rect { min: (0.0, 0.0), max: (50.0, 24.0) }));
+        assert!(tight.place((25.0, 6.0), (50.0, 10.0)).is_some());
+        assert!(tight.place((25.0, 6.0), (50.0, 10.0)).is_some());
+        assert!(tight.place((25.0, 6.0), (50.0, 10.0)).is_none());
     }
 }
