@@ -103,7 +103,9 @@ fn lend_eyes(session: Res<Session>, mut eyes: ResMut<Eyes>) {
 
 /// The first seconds after start draw continuously: the renderer compiles its pipelines in the
 /// background, and in reactive mode nothing else would ask for the frames that show the table.
-fn warm_up(time: Res<Time>, mut redraw: MessageWriter<bevy::window::RequestRedraw>) {
+fn warm_up(time: Res<Time<Real>>, mut redraw: MessageWriter<bevy::window::RequestRedraw>) {
+    // Wall-clock time: the game clock advances at most a quarter second a frame, and a slow first
+    // frame must not stretch the warm-up.
     if time.elapsed_secs() < 20.0 {
         redraw.write(bevy::window::RequestRedraw);
     }
