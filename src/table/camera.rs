@@ -82,9 +82,10 @@ fn orbit_with_mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    mut cams: Query<&mut OrbitCamera>,
+    mut cams: Query<(&mut OrbitCamera, &Camera, &GlobalTransform)>,
+    windows: Query<&Window>,
 ) {
-    let Ok(mut cam) = cams.single_mut() else { return };
+    let Ok((mut cam, camera, cam_tf)) = cams.single_mut() else { return };
     let delta = motion.delta;
     if buttons.pressed(MouseButton::Right) && delta != Vec2::ZERO {
         cam.yaw -= delta.x * 0.005;
@@ -100,9 +101,22 @@ fn orbit_with_mouse(
     if scroll.delta.y != 0.0 {
         let lines = match scroll.unit {
             MouseScrollUnit::Line => scroll.delta.y,
-            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+            MouseScrollUnit::Pixel => scroll.delta.y / 80.0,
         };
-        cam.distance = (cam.distance * (1.0 - lines * 0.1)).clamp(4.0, 80.0);
+        let before = cam.distance;
+        cam.distance = (cam.distance * (1.0 - lines * 0.08)).clamp(4.0, 80.0);
+        // Towards the point of the table under the pointer, as in map viewers: that point stays
+        // under the pointer while the rest of the table grows around it.
+        let under = windows
+            .iter()
+            .next()
+            .and_then(|w| w.cursor_position())
+            .and_then(|p| camera.viewport_to_world(cam_tf, p).ok())
+            .and_then(|ray| ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d)));
+        if let Some(point) = under {
+            let focus = cam.focus;
+            cam.focus = point + (focus - point) * (cam.distance / before);
+        }
     }
 }
 
