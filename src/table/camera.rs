@@ -4,7 +4,7 @@
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::egui_wants_any_pointer_input;
 
 /// Where the camera looks from: a point on the table, a distance and two angles.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -60,7 +60,7 @@ impl Plugin for CameraPlugin {
             Update,
             (
                 orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
-                keys.run_if(not(egui_wants_any_keyboard_input)),
+                keys.run_if(crate::ui::keyboard_free),
                 apply_orbit,
             )
                 .chain(),

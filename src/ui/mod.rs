@@ -13,7 +13,6 @@ use crate::table::TableGame;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use bevy_egui::input::egui_wants_any_keyboard_input;
 use std::marker::PhantomData;
 
 /// The shared panels and hotkeys for game `G`.
@@ -29,9 +28,31 @@ impl<G> Default for UiPlugin<G> {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GamePanels;
 
+/// Whether a text field or another widget holds the keyboard: the table's shortcut keys then stay
+/// silent, so typing a file name never hides the panels or rolls the dice. Written at the end of
+/// each egui pass from egui's focus, which lasts as long as the field is being typed in.
+#[derive(Resource, Default)]
+pub struct KeyboardTaken(pub bool);
+
+/// Run condition: the keyboard belongs to the table.
+pub fn keyboard_free(taken: Res<KeyboardTaken>, wants: Res<bevy_egui::input::EguiWantsInput>) -> bool {
+    !taken.0 && !wants.wants_any_keyboard_input()
+}
+
+fn note_keyboard(mut contexts: bevy_egui::EguiContexts, mut taken: ResMut<KeyboardTaken>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let now = ctx.egui_wants_keyboard_input() || ctx.memory(|m| m.focused().is_some());
+    if taken.0 != now {
+        taken.0 = now;
+    }
+    Ok(())
+}
+
 impl<G: TableGame> Plugin for UiPlugin<G> {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, panels::panels::<G>.before(GamePanels))
+        app.init_resource::<KeyboardTaken>()
+            .add_systems(EguiPrimaryContextPass, note_keyboard.after(GamePanels))
+            .add_systems(EguiPrimaryContextPass, panels::panels::<G>.before(GamePanels))
             .add_systems(
                 PreUpdate,
                 drop_unchanged_modifiers
@@ -40,10 +61,10 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
             )
             .add_systems(
                 Update,
-                (hotkeys::<G>.run_if(not(egui_wants_any_keyboard_input)), remember_refusals, settle_after_input),
+                (hotkeys::<G>.run_if(keyboard_free), remember_refusals, settle_after_input),
             );
         if G::DIGIT_ORDERS {
-            app.add_systems(Update, number_keys::<G>.run_if(not(egui_wants_any_keyboard_input)));
+            app.add_systems(Update, number_keys::<G>.run_if(keyboard_free));
         }
     }
 }

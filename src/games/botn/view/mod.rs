@@ -150,7 +150,7 @@ impl Plugin for BotnViewPlugin {
                 bevy_egui::EguiPrimaryContextPass,
                 (labels::labels, panels::panels).chain().in_set(crate::ui::GamePanels),
             )
-            .add_systems(Update, flip_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)));
+            .add_systems(Update, flip_key.run_if(crate::ui::keyboard_free));
     }
 }
 
