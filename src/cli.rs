@@ -37,6 +37,9 @@ pub enum Command {
         /// Seconds between two computer moves.
         #[arg(long, default_value_t = 0.7)]
         pace: f32,
+        /// The size of panels and text (1 as designed; 1.5 to 2 on a 4K screen, 0.8 for a 720p stream).
+        #[arg(long, default_value_t = 1.0, value_parser = ui_scale)]
+        ui_scale: f32,
     },
     /// Check scenario and save files; prints file:line:column: message for each error.
     Validate {
@@ -71,6 +74,9 @@ pub enum Command {
         seat: String,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The size of panels and text (see `play`).
+        #[arg(long, default_value_t = 1.0, value_parser = ui_scale)]
+        ui_scale: f32,
     },
     /// (testing) Play random legal actions with a journal, printing `applied N` after each.
     #[command(hide = true)]
@@ -85,6 +91,13 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         delay_ms: u64,
     },
+}
+
+fn ui_scale(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (0.5..=3.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}`: a size from 0.5 to 3")),
+    }
 }
 
 fn seat_player(s: &str) -> Result<(String, String), String> {
@@ -123,14 +136,24 @@ pub fn run() -> i32 {
     match cli.command {
         None => {
             let game = registry::GAMES[0];
-            open_window(game, &game.default_scenario(), &WindowOptions { pace: 0.7, ..Default::default() })
+            open_window(
+                game,
+                &game.default_scenario(),
+                &WindowOptions { pace: 0.7, ui_scale: 1.0, ..Default::default() },
+            )
         }
-        Some(Command::Play { file, seed, sandbox, computer, level, pace }) => {
-            window(&file, WindowOptions { seed, sandbox, computer, level, pace, screenshot: None })
+        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale }) => {
+            window(&file, WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None })
         }
-        Some(Command::Screenshot { file, out, seat, seed }) => window(
+        Some(Command::Screenshot { file, out, seat, seed, ui_scale }) => window(
             &file,
-            WindowOptions { seed: Some(seed), screenshot: Some((out, seat)), pace: 0.7, ..Default::default() },
+            WindowOptions {
+                seed: Some(seed),
+                screenshot: Some((out, seat)),
+                pace: 0.7,
+                ui_scale,
+                ..Default::default()
+            },
         ),
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),

@@ -28,6 +28,8 @@ pub struct WindowOptions {
     pub computer: Option<String>,
     pub level: Option<String>,
     pub pace: f32,
+    /// The size of panels and text.
+    pub ui_scale: f32,
 }
 
 /// One game as the rest of the program sees it.

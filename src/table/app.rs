@@ -58,6 +58,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         session.computers = setup.computers.clone();
     }
     session.pace = setup.pace;
+    session.ui_scale = setup.ui_scale;
 
     let mut app = App::new();
     let shooting = session.screenshot.is_some();

@@ -101,4 +101,6 @@ pub struct WindowSetup {
     pub pace: f32,
     /// The file name of this game's autosave journal.
     pub journal_name: &'static str,
+    /// The size of panels and text.
+    pub ui_scale: f32,
 }

@@ -34,6 +34,8 @@ pub struct Session {
     pub focus: Option<SpaceId>,
     pub panels_hidden: bool,
     pub show_help: bool,
+    /// The size of panels and text: 1 as designed, more for a 4K screen, less for a 720p stream.
+    pub ui_scale: f32,
     pub dice_count: u8,
     pub save_path: String,
     /// Screenshot mode: the file, and frames to wait before taking it.
@@ -62,6 +64,7 @@ impl Session {
             focus: None,
             panels_hidden: false,
             show_help: false,
+            ui_scale: 1.0,
             dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
             screenshot: None,

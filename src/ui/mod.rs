@@ -59,10 +59,7 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
                     .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
                     .before(bevy_egui::EguiPreUpdateSet::BeginPass),
             )
-            .add_systems(
-                Update,
-                (hotkeys::<G>.run_if(keyboard_free), remember_refusals, settle_after_input),
-            );
+            .add_systems(Update, (hotkeys::<G>.run_if(keyboard_free), remember_refusals, settle_after_input));
         if G::DIGIT_ORDERS {
             app.add_systems(Update, number_keys::<G>.run_if(keyboard_free));
         }

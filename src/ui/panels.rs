@@ -28,6 +28,9 @@ pub fn panels<G: TableGame>(
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
         info!("egui repaint causes: {:?}; events {:?}", ctx.repaint_causes(), ctx.input(|i| i.events.clone()));
     }
+    if (ctx.zoom_factor() - session.ui_scale).abs() > 1e-3 {
+        ctx.set_zoom_factor(session.ui_scale);
+    }
     let pointer = ctx.input(|i| i.pointer.hover_pos());
 
     if let Some(save) = offer.0.clone() {
@@ -76,6 +79,16 @@ pub fn panels<G: TableGame>(
                 egui::Frame::popup(ui.style()).fill(fill).show(ui, |ui| {
                     ui.set_max_width(360.0);
                     ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
+                });
+            });
+    } else if let (Some(h), true) = (session.hovered.clone(), ctx.input(|i| i.modifiers.alt)) {
+        // Alt: a large preview of what is under the pointer, the accessible way to read it.
+        egui::Area::new(egui::Id::new("preview"))
+            .order(egui::Order::Tooltip)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(&ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(egui::RichText::new(h).size(26.0));
                 });
             });
     } else if let (Some(h), Some(p)) = (session.hovered.clone(), pointer) {
@@ -213,6 +226,7 @@ fn menu<G: TableGame>(
                         }
                     }
                     ui.separator();
+                    ui.add(egui::Slider::new(&mut session.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
                     ui.checkbox(&mut session.show_help, "Controls (F1)");
                 });
                 ui.label(

@@ -174,7 +174,13 @@ impl GameEntry for Entry {
         match <Botn as crate::table::TableGame>::load(file, seed, mode) {
             Ok(table) => crate::table::app::run(
                 table,
-                crate::table::WindowSetup { screenshot, computers, pace: o.pace, journal_name: "journal.ron" },
+                crate::table::WindowSetup {
+                    screenshot,
+                    computers,
+                    pace: o.pace,
+                    journal_name: "journal.ron",
+                    ui_scale: o.ui_scale,
+                },
             ),
             Err(e) => {
                 eprintln!("{e}");

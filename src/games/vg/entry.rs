@@ -170,7 +170,13 @@ impl GameEntry for Entry {
         let computers = super::view::computers_for(ai);
         crate::table::app::run(
             table,
-            crate::table::WindowSetup { screenshot, computers, pace: o.pace, journal_name: "vg-journal.ron" },
+            crate::table::WindowSetup {
+                screenshot,
+                computers,
+                pace: o.pace,
+                journal_name: "vg-journal.ron",
+                ui_scale: o.ui_scale,
+            },
         )
     }
 }

@@ -57,7 +57,9 @@ pub fn labels(
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
     let game = &table.0.game;
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("table-labels")));
-    let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x, v.y));
+    // egui's points are the window's pixels divided by the panel size setting.
+    let zoom = ctx.zoom_factor();
+    let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x / zoom, v.y / zoom));
     // Pieces' and cards' own labels are fixed on them; the fields' names are set last, around them,
     // so that no two labels meet.
     let mut labels = crate::table::layout::LabelPainter::new(&painter);
