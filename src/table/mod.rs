@@ -10,6 +10,7 @@ pub mod computer;
 pub mod dice;
 pub mod glide;
 pub mod layout;
+pub mod paint;
 pub mod session;
 
 use crate::engine::geometry::SpaceId;

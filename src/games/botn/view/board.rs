@@ -60,15 +60,77 @@ impl Plugin for BoardPlugin {
     }
 }
 
+/// What the battlefield's map is painted from: each field's terrain around its place (the city of
+/// Leipzig built up), the roads between adjacent fields, and water along the fields by a river.
+/// Map units are the table's (x east, z south).
+pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
+    use crate::table::paint::{Fill, MapSpec, Region};
+    let sc = &game.sc;
+    let at = |f: SpaceId| {
+        let w = field_world(game, f);
+        (w.x, w.z)
+    };
+    let regions = sc
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (color, fill) = match f.terrain {
+                _ if f.name == "Leipzig" => ([196, 160, 130], Fill::Town),
+                Terrain::Plain => ([214, 200, 140], Fill::Open),
+                Terrain::River => ([150, 190, 150], Fill::Open),
+                Terrain::Forest => ([92, 140, 84], Fill::Wood),
+                Terrain::Hill => ([186, 150, 104], Fill::Heights),
+            };
+            Region { at: at(SpaceId(i as u16)), color, fill }
+        })
+        .collect();
+    let mut roads = Vec::new();
+    let mut rivers = Vec::new();
+    for a in 0..sc.fields.len() {
+        for &b in sc.graph.neighbours(SpaceId(a as u16)) {
+            if (b.0 as usize) <= a {
+                continue;
+            }
+            let (pa, pb) = (at(SpaceId(a as u16)), at(b));
+            roads.push((pa, pb));
+            if sc.fields[a].terrain == Terrain::River && sc.fields[b.0 as usize].terrain == Terrain::River {
+                // The water bends between the two villages, off the road.
+                let mid = ((pa.0 + pb.0) / 2.0 + (pb.1 - pa.1) * 0.15, (pa.1 + pb.1) / 2.0 - (pb.0 - pa.0) * 0.15);
+                rivers.push(vec![pa, mid, pb]);
+            }
+        }
+    }
+    MapSpec {
+        width: 768,
+        height: 1046,
+        extent: (-8.0, -14.3, 13.0, 14.3),
+        paper: [236, 226, 200],
+        regions,
+        reach: 2.4,
+        roads,
+        rivers,
+        seed: 1813,
+    }
+}
+
 fn setup_board(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
     table: Res<TableRes<Botn>>,
 ) {
     let game = &table.0.game;
+    // The places on the painted map: discs of their terrain's colour, half see-through so the
+    // painting shows.
     let terrain = Terrain::ALL.map(|t| {
-        materials.add(StandardMaterial { base_color: terrain_color(t), perceptual_roughness: 0.9, ..default() })
+        materials.add(StandardMaterial {
+            base_color: terrain_color(t).with_alpha(0.6),
+            alpha_mode: AlphaMode::Blend,
+            perceptual_roughness: 0.9,
+            ..default()
+        })
     });
     // Lit destinations in cyan: far from every terrain colour (the forest's green included).
     let highlight = materials.add(StandardMaterial {
@@ -95,35 +157,37 @@ fn setup_board(
         Pickable::IGNORE,
         Name::new("Table top"),
     ));
+    // The board: a sheet with the map of the battlefield painted from the scenario's data.
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(21.0, 0.1, 28.6))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.93, 0.89, 0.78),
-            perceptual_roughness: 1.0,
-            ..default()
-        })),
+        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), ..default() })),
         Transform::from_xyz(2.5, -0.1, 0.0),
         Pickable::IGNORE,
         Name::new("Board"),
     ));
-    // Roads between adjacent fields.
-    let road = materials.add(StandardMaterial { base_color: Color::srgb(0.55, 0.47, 0.36), ..default() });
-    for a in 0..game.sc.fields.len() {
-        for &b in game.sc.graph.neighbours(SpaceId(a as u16)) {
-            if (b.0 as usize) < a {
-                continue;
-            }
-            let (pa, pb) = (field_world(game, SpaceId(a as u16)), field_world(game, b));
-            let length = pa.distance(pb);
-            let mid = (pa + pb) / 2.0;
-            commands.spawn((
-                Mesh3d(meshes.add(Cuboid::new(0.07, 0.01, length))),
-                MeshMaterial3d(road.clone()),
-                Transform::from_translation(mid + Vec3::Y * -0.04).looking_at(pb + Vec3::Y * -0.04, Vec3::Y),
-                Pickable::IGNORE,
-            ));
-        }
-    }
+    let spec = map_spec(game);
+    let cache = crate::engine::journal::default_journal_path().with_file_name("cache");
+    let started = std::time::Instant::now();
+    let (map, cached) = crate::table::paint::painted(&spec, &cache);
+    info!(
+        "board map {}×{} {} in {:.2} s",
+        map.width(),
+        map.height(),
+        if cached { "from the cache" } else { "painted" },
+        started.elapsed().as_secs_f32()
+    );
+    let (x0, z0, x1, z1) = spec.extent;
+    commands.spawn((
+        Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new((x1 - x0) / 2.0, (z1 - z0) / 2.0)))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color_texture: Some(images.add(crate::table::paint::to_image(&map))),
+            perceptual_roughness: 0.95,
+            ..default()
+        })),
+        Transform::from_xyz((x0 + x1) / 2.0, -0.045, (z0 + z1) / 2.0),
+        Pickable::IGNORE,
+        Name::new("Board map"),
+    ));
     // Time bar and victory point bar spaces.
     let slot = materials.add(StandardMaterial { base_color: Color::srgb(0.78, 0.72, 0.60), ..default() });
     let date = materials.add(StandardMaterial { base_color: Color::srgb(0.60, 0.50, 0.36), ..default() });

@@ -1,0 +1,260 @@
+//! The map painter, for any game's table: turns a board's data into a painted texture at start —
+//! terrain regions around their places with ragged, noise-warped edges, shading on hills, tree
+//! speckle in woods, water, paper grain, roads as dashed tracks and rivers as flowing lines of
+//! varying width — with `fastnoise-lite` for the noise and `tiny-skia` for the strokes. The picture
+//! is cached on disk by the digest of what it is painted from, so a second start is instant.
+
+use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use tiny_skia::{Paint, PathBuilder, Pixmap, Stroke, StrokeDash, Transform};
+
+/// How a region is painted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Fill {
+    Open,
+    Wood,
+    Heights,
+    Water,
+    Town,
+}
+
+/// One region of the map: its place (map units) and its colour and fill.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Region {
+    pub at: (f32, f32),
+    pub color: [u8; 3],
+    pub fill: Fill,
+}
+
+/// What a map is painted from. Positions are map units; `extent` is the rectangle the picture
+/// covers (min x, min y, max x, max y); y grows down the picture.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MapSpec {
+    pub width: u32,
+    pub height: u32,
+    pub extent: (f32, f32, f32, f32),
+    pub paper: [u8; 3],
+    pub regions: Vec<Region>,
+    /// A region's colour reaches this far from its place (map units); paper beyond.
+    pub reach: f32,
+    pub roads: Vec<((f32, f32), (f32, f32))>,
+    pub rivers: Vec<Vec<(f32, f32)>>,
+    pub seed: i32,
+}
+
+impl MapSpec {
+    fn to_px(&self, p: (f32, f32)) -> (f32, f32) {
+        let (x0, y0, x1, y1) = self.extent;
+        ((p.0 - x0) / (x1 - x0) * self.width as f32, (p.1 - y0) / (y1 - y0) * self.height as f32)
+    }
+
+    fn to_map(&self, px: f32, py: f32) -> (f32, f32) {
+        let (x0, y0, x1, y1) = self.extent;
+        (x0 + px / self.width as f32 * (x1 - x0), y0 + py / self.height as f32 * (y1 - y0))
+    }
+}
+
+fn noise(seed: i32, frequency: f32, octaves: i32) -> FastNoiseLite {
+    let mut n = FastNoiseLite::with_seed(seed);
+    n.set_noise_type(Some(NoiseType::OpenSimplex2));
+    n.set_frequency(Some(frequency));
+    n.set_fractal_type(Some(FractalType::FBm));
+    n.set_fractal_octaves(Some(octaves));
+    n
+}
+
+fn mix(a: [f32; 3], b: [f32; 3], t: f32) -> [f32; 3] {
+    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
+}
+
+/// Paints the map.
+pub fn paint(spec: &MapSpec) -> Pixmap {
+    let (w, h) = (spec.width, spec.height);
+    let mut pixmap = Pixmap::new(w, h).expect("a map of some size");
+    let warp = noise(spec.seed, 0.9, 3);
+    let grain = noise(spec.seed.wrapping_add(1), 8.0, 2);
+    let relief = noise(spec.seed.wrapping_add(2), 1.6, 4);
+    let trees = noise(spec.seed.wrapping_add(3), 14.0, 1);
+    let paper = spec.paper.map(|c| c as f32 / 255.0);
+    let pixels = pixmap.pixels_mut();
+    for py in 0..h {
+        for px in 0..w {
+            let (mx, my) = spec.to_map(px as f32 + 0.5, py as f32 + 0.5);
+            // Borders between regions wander: the nearest place is found from a warped point.
+            let (wx, wy) = (mx + 0.45 * warp.get_noise_2d(mx, my), my + 0.45 * warp.get_noise_2d(my + 31.7, mx - 11.3));
+            let mut best = (f32::MAX, f32::MAX, 0usize);
+            for (i, r) in spec.regions.iter().enumerate() {
+                let d = (r.at.0 - wx).powi(2) + (r.at.1 - wy).powi(2);
+                if d < best.0 {
+                    best = (d, best.0, i);
+                } else if d < best.1 {
+                    best.1 = d;
+                }
+            }
+            let mut c = paper;
+            if let Some(r) = spec.regions.get(best.2) {
+                let d = best.0.sqrt();
+                let base = r.color.map(|v| v as f32 / 255.0);
+                // Fading into the paper at the region's reach.
+                let t = ((spec.reach - d) / (spec.reach * 0.25)).clamp(0.0, 1.0);
+                let mut fill = base;
+                match r.fill {
+                    Fill::Wood => {
+                        let k = trees.get_noise_2d(mx, my);
+                        if k > 0.15 {
+                            fill = mix(base, [0.12, 0.25, 0.12], 0.45);
+                        }
+                    }
+                    Fill::Heights => {
+                        // Light from the north-west on a noise relief.
+                        let e = 0.02;
+                        let slope = relief.get_noise_2d(mx + e, my + e) - relief.get_noise_2d(mx - e, my - e);
+                        fill = mix(
+                            base,
+                            if slope > 0.0 { [1.0, 0.95, 0.85] } else { [0.30, 0.22, 0.15] },
+                            (slope.abs() * 9.0).min(0.5),
+                        );
+                    }
+                    Fill::Water => {
+                        fill = mix(base, [0.85, 0.92, 1.0], 0.15 * (relief.get_noise_2d(mx * 3.0, my) + 1.0))
+                    }
+                    Fill::Town => {
+                        let k = trees.get_noise_2d(mx * 0.7, my * 0.7);
+                        if k > 0.3 {
+                            fill = mix(base, [0.45, 0.25, 0.2], 0.5);
+                        }
+                    }
+                    Fill::Open => {}
+                }
+                c = mix(paper, fill, t);
+                // A thin darker seam where two regions meet.
+                let seam = best.1.sqrt() - d;
+                if seam < 0.05 && t > 0.5 {
+                    c = mix(c, [0.25, 0.2, 0.15], 0.25);
+                }
+            }
+            let g = 1.0 + 0.06 * grain.get_noise_2d(mx, my);
+            let c = c.map(|v| ((v * g).clamp(0.0, 1.0) * 255.0) as u8);
+            pixels[(py * w + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
+        }
+    }
+    let px_per_unit = w as f32 / (spec.extent.2 - spec.extent.0);
+    // Rivers: a flowing line, wider downstream.
+    let mut water = Paint::default();
+    water.set_color_rgba8(70, 120, 170, 230);
+    water.anti_alias = true;
+    for river in &spec.rivers {
+        for (i, pair) in river.windows(2).enumerate() {
+            let mut pb = PathBuilder::new();
+            let (a, b) = (spec.to_px(pair[0]), spec.to_px(pair[1]));
+            pb.move_to(a.0, a.1);
+            pb.line_to(b.0, b.1);
+            let Some(path) = pb.finish() else { continue };
+            let width = px_per_unit * (0.06 + 0.02 * i as f32).min(0.16);
+            let stroke = Stroke { width, line_cap: tiny_skia::LineCap::Round, ..Stroke::default() };
+            pixmap.stroke_path(&path, &water, &stroke, Transform::identity(), None);
+        }
+    }
+    // Roads: dashed tracks between places.
+    let mut road = Paint::default();
+    road.set_color_rgba8(110, 80, 50, 200);
+    road.anti_alias = true;
+    let dash = StrokeDash::new(vec![px_per_unit * 0.22, px_per_unit * 0.12], 0.0);
+    let stroke = Stroke { width: px_per_unit * 0.05, dash, ..Stroke::default() };
+    for (a, b) in &spec.roads {
+        let (a, b) = (spec.to_px(*a), spec.to_px(*b));
+        let mut pb = PathBuilder::new();
+        pb.move_to(a.0, a.1);
+        pb.line_to(b.0, b.1);
+        if let Some(path) = pb.finish() {
+            pixmap.stroke_path(&path, &road, &stroke, Transform::identity(), None);
+        }
+    }
+    pixmap
+}
+
+/// The painted map, from the cache in `dir` when it was painted before from the same spec;
+/// painted and cached otherwise. The second value says whether the cache served it.
+pub fn painted(spec: &MapSpec, dir: &Path) -> (Pixmap, bool) {
+    let key = crate::engine::digest::digest_of(spec);
+    let file: PathBuf = dir.join(format!("map-{key}.png"));
+    if let Ok(bytes) = std::fs::read(&file)
+        && let Ok(p) = Pixmap::decode_png(&bytes)
+        && p.width() == spec.width
+        && p.height() == spec.height
+    {
+        return (p, true);
+    }
+    let p = paint(spec);
+    if let Ok(bytes) = p.encode_png() {
+        // A cache that cannot be written only costs the next start its time.
+        let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&file, bytes));
+    }
+    (p, false)
+}
+
+/// The pixmap as a Bevy image (sRGB, mipmaps left to the sampler's filtering).
+pub fn to_image(p: &Pixmap) -> bevy::image::Image {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+    // tiny-skia keeps premultiplied colour; the map is opaque, so it is the same as straight.
+    bevy::image::Image::new(
+        Extent3d { width: p.width(), height: p.height(), depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        p.data().to_vec(),
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> MapSpec {
+        MapSpec {
+            width: 96,
+            height: 64,
+            extent: (0.0, 0.0, 6.0, 4.0),
+            paper: [235, 225, 200],
+            regions: vec![
+                Region { at: (1.0, 1.0), color: [200, 190, 120], fill: Fill::Open },
+                Region { at: (4.5, 1.0), color: [70, 130, 70], fill: Fill::Wood },
+                Region { at: (2.5, 3.0), color: [90, 140, 190], fill: Fill::Water },
+            ],
+            reach: 1.6,
+            roads: vec![((1.0, 1.0), (4.5, 1.0))],
+            rivers: vec![vec![(0.0, 3.5), (3.0, 2.8), (6.0, 3.6)]],
+            seed: 3,
+        }
+    }
+
+    #[test]
+    fn the_map_shows_each_terrain_where_its_region_lies() {
+        let s = spec();
+        let p = paint(&s);
+        let at = |x: f32, y: f32| {
+            let (px, py) = s.to_px((x, y));
+            p.pixel(px as u32, py as u32).unwrap().demultiply()
+        };
+        let (open, wood, water) = (at(1.2, 1.3), at(4.7, 1.4), at(2.3, 3.3));
+        assert!(open.red() > open.blue(), "open ground is warm: {open:?}");
+        assert!(wood.green() > wood.red() && wood.green() > wood.blue(), "wood is green: {wood:?}");
+        assert!(water.blue() > water.red(), "water is blue: {water:?}");
+        // Not one flat colour: the grain and the relief vary it.
+        let distinct: std::collections::HashSet<[u8; 3]> =
+            p.pixels().iter().map(|c| [c.red(), c.green(), c.blue()]).collect();
+        assert!(distinct.len() > 500, "{} colours", distinct.len());
+    }
+
+    #[test]
+    fn a_map_painted_once_comes_from_the_cache_the_second_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, cached) = painted(&spec(), dir.path());
+        assert!(!cached);
+        let (second, cached) = painted(&spec(), dir.path());
+        assert!(cached);
+        assert_eq!(first.data(), second.data());
+    }
+}
