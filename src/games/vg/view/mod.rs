@@ -186,10 +186,61 @@ fn nation_color(name: &str) -> Color {
     }
 }
 
+/// What the map of Europe is painted from: each nation's land in its tint around its place, and
+/// sea regions on a grid wherever no nation lies within reach (the coastline comes out of where
+/// they meet), the naval campaigns' sea among them.
+pub fn map_spec(game: &Vg) -> crate::table::paint::MapSpec {
+    use crate::table::paint::{Fill, MapSpec, Region};
+    let land: Vec<(f32, f32)> = (0..game.sc.nations.len())
+        .map(|n| {
+            let w = nation_world(game, n as u8);
+            (w.x, w.z)
+        })
+        .collect();
+    let mut regions: Vec<Region> = game
+        .sc
+        .nations
+        .iter()
+        .zip(&land)
+        .map(|(n, &at)| {
+            let c = nation_color(&n.name).to_srgba();
+            let tint =
+                [0.62 + c.red * 0.3, 0.60 + c.green * 0.3, 0.50 + c.blue * 0.3].map(|v| (v.min(1.0) * 255.0) as u8);
+            Region { at, color: tint, fill: Fill::Open }
+        })
+        .collect();
+    let sea = [70, 110, 150];
+    let mut z = -13.5;
+    while z <= 13.5 {
+        let mut x = -11.0;
+        while x <= 14.0 {
+            if land.iter().all(|l| (l.0 - x).hypot(l.1 - z) > 3.4) {
+                regions.push(Region { at: (x, z), color: sea, fill: Fill::Water });
+            }
+            x += 1.6;
+        }
+        z += 1.6;
+    }
+    let (sx, sy) = game.sc.seas_pos;
+    regions.push(Region { at: (sx, -sy), color: sea, fill: Fill::Water });
+    MapSpec {
+        width: 832,
+        height: 896,
+        extent: (-11.5, -14.0, 14.5, 14.0),
+        paper: [222, 214, 190],
+        regions,
+        reach: 3.4,
+        roads: Vec::new(),
+        rivers: Vec::new(),
+        seed: 1796,
+    }
+}
+
 fn setup_map(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
     table: Res<TableRes<Vg>>,
 ) {
     let game = &table.0.game;
@@ -205,6 +256,23 @@ fn setup_map(
         Transform::from_xyz(1.5, -0.1, 0.0),
         Name::new("Map of Europe"),
     ));
+    // Europe painted from the nations' places: land around each nation in its tint, sea wherever
+    // no nation is near, the coast wandering between them.
+    let spec = map_spec(game);
+    let cache = crate::engine::journal::default_journal_path().with_file_name("cache");
+    let (map, cached) = crate::table::paint::painted(&spec, &cache);
+    info!("map of Europe {}×{} {}", map.width(), map.height(), if cached { "from the cache" } else { "painted" });
+    let (x0, z0, x1, z1) = spec.extent;
+    commands.spawn((
+        Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new((x1 - x0) / 2.0, (z1 - z0) / 2.0)))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color_texture: Some(images.add(crate::table::paint::to_image(&map))),
+            perceptual_roughness: 0.95,
+            ..default()
+        })),
+        Transform::from_xyz((x0 + x1) / 2.0, -0.045, (z0 + z1) / 2.0),
+        Name::new("Painted map of Europe"),
+    ));
     for (i, n) in game.sc.nations.iter().enumerate() {
         let base = nation_color(&n.name).to_srgba();
         let tint = Color::srgb(0.75 + base.red * 0.25, 0.72 + base.green * 0.25, 0.62 + base.blue * 0.25);
@@ -215,7 +283,11 @@ fn setup_map(
         };
         commands.spawn((
             Mesh3d(meshes.add(Cylinder::new(radius, 0.06))),
-            MeshMaterial3d(materials.add(StandardMaterial { base_color: tint, ..default() })),
+            MeshMaterial3d(materials.add(StandardMaterial {
+                base_color: tint.with_alpha(0.45),
+                alpha_mode: AlphaMode::Blend,
+                ..default()
+            })),
             Transform::from_translation(nation_world(game, i as u8)),
             Name::new(n.name.clone()),
         ));
@@ -223,7 +295,11 @@ fn setup_map(
     let (sx, sy) = game.sc.seas_pos;
     commands.spawn((
         Mesh3d(meshes.add(Cylinder::new(1.6, 0.05))),
-        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.3, 0.45, 0.7), ..default() })),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgba(0.3, 0.45, 0.7, 0.5),
+            alpha_mode: AlphaMode::Blend,
+            ..default()
+        })),
         Transform::from_xyz(sx, 0.0, -sy),
         Name::new("The sea"),
     ));
