@@ -174,6 +174,48 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
     pixmap
 }
 
+/// A wooden table top: long grain along x with knots and a varnish sheen, `width`×`height` pixels.
+pub fn wood(width: u32, height: u32, seed: i32) -> Pixmap {
+    let mut pixmap = Pixmap::new(width, height).expect("a table of some size");
+    let rings = noise(seed, 3.0, 3);
+    let fibre = noise(seed.wrapping_add(7), 40.0, 2);
+    let (dark, light) = ([0.26, 0.16, 0.09], [0.46, 0.30, 0.17]);
+    let pixels = pixmap.pixels_mut();
+    for py in 0..height {
+        for px in 0..width {
+            let (x, y) = (px as f32 / width as f32 * 4.0, py as f32 / height as f32);
+            // Grain: bands across y, bent by the rings' noise, with fine fibres along x.
+            let band = ((y * 60.0 + 6.0 * rings.get_noise_2d(x * 0.6, y * 2.0)).sin() + 1.0) / 2.0;
+            let t = (0.65 * band + 0.35 * (fibre.get_noise_2d(x * 0.2, y * 30.0) + 1.0) / 2.0).clamp(0.0, 1.0);
+            let c = mix(dark, light, t).map(|v| (v * 255.0) as u8);
+            pixels[(py * width + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
+        }
+    }
+    pixmap
+}
+
+/// A picture from the cache in `dir` under `key`, or made by `make` and cached. The second value
+/// says whether the cache served it.
+pub fn cached(key: &str, dir: &Path, make: impl FnOnce() -> Pixmap) -> (Pixmap, bool) {
+    let file: PathBuf = dir.join(format!("{key}.png"));
+    if let Ok(bytes) = std::fs::read(&file)
+        && let Ok(p) = Pixmap::decode_png(&bytes)
+    {
+        return (p, true);
+    }
+    let p = make();
+    if let Ok(bytes) = p.encode_png() {
+        // A cache that cannot be written only costs the next start its time.
+        let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&file, bytes));
+    }
+    (p, false)
+}
+
+/// A wooden table top, cached.
+pub fn table_top(dir: &Path) -> Pixmap {
+    cached("wood-1024x512-1", dir, || wood(1024, 512, 1)).0
+}
+
 /// The painted map, from the cache in `dir` when it was painted before from the same spec;
 /// painted and cached otherwise. The second value says whether the cache served it.
 pub fn painted(spec: &MapSpec, dir: &Path) -> (Pixmap, bool) {

@@ -149,8 +149,10 @@ fn setup_board(
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(60.0, 0.4, 44.0))),
         MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.33, 0.22, 0.14),
-            perceptual_roughness: 0.8,
+            base_color_texture: Some(images.add(crate::table::paint::to_image(&crate::table::paint::table_top(
+                &crate::engine::journal::default_journal_path().with_file_name("cache"),
+            )))),
+            perceptual_roughness: 0.55,
             ..default()
         })),
         Transform::from_xyz(6.0, -0.45, 0.0),

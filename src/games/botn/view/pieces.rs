@@ -37,6 +37,8 @@ impl Plugin for PiecesPlugin {
 /// Meshes and materials shared by all pieces, made once.
 struct PieceMeshes {
     marker: Handle<Mesh>,
+    /// The Allied markers are hexagonal: a shape cue beside the colour, for colour-blind players.
+    marker_allied: Handle<Mesh>,
     army: Handle<Mesh>,
     card: Handle<Mesh>,
     chip: Handle<Mesh>,
@@ -65,6 +67,7 @@ fn dress_pieces(
 ) {
     let m = store.get_or_insert_with(|| PieceMeshes {
         marker: meshes.add(Cylinder::new(0.25, 0.14)),
+        marker_allied: meshes.add(Cylinder::new(0.27, 0.14).mesh().resolution(6)),
         army: meshes.add(Cuboid::new(0.78, 0.26, 0.78)),
         card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
         chip: meshes.add(Cylinder::new(0.16, 0.05)),
@@ -83,7 +86,8 @@ fn dress_pieces(
     });
     let side_mat = |s: Side| m.mats[s.index() * 2].clone();
     // Markers and armies: a mesh, hover details and dragging.
-    let movable = markers.iter().map(|(e, o)| (e, o, &m.marker)).chain(armies.iter().map(|(e, o)| (e, o, &m.army)));
+    let marker_of = |o: &Owner| if o.0 == Side::Allied { &m.marker_allied } else { &m.marker };
+    let movable = markers.iter().map(|(e, o)| (e, o, marker_of(o))).chain(armies.iter().map(|(e, o)| (e, o, &m.army)));
     for (e, owner, mesh) in movable {
         commands
             .entity(e)
