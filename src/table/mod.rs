@@ -76,8 +76,18 @@ pub trait TableGame: Game {
     fn log_spans(&self, entry: &Entry<Self::Event>, viewer: Viewer) -> Vec<Span>;
     /// Replays a save (or a journal read as one).
     fn load_save(save: &crate::engine::save::SaveFile<Self::Action>, file: &Path) -> Result<Table<Self>, String>;
+    /// A new table on a scenario file.
+    fn new_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String>;
     /// A scenario (new game) or a save (replayed), for the window.
-    fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String>;
+    fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String> {
+        let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
+        if crate::engine::save::looks_like_save(&text) {
+            let save = crate::engine::save::SaveFile::<Self::Action>::read(file).map_err(|e| e.to_string())?;
+            Self::load_save(&save, file)
+        } else {
+            Self::new_table(file, seed, mode)
+        }
+    }
     /// The new games the Game menu offers now.
     fn new_games(table: &Table<Self>) -> Vec<NewGame>;
     /// Starts the new game `choice` of `new_games`.

@@ -236,6 +236,64 @@ pub fn painted(spec: &MapSpec, dir: &Path) -> (Pixmap, bool) {
     (p, false)
 }
 
+/// Where the table's pictures are cached: `cache/` beside the journal.
+pub fn cache_dir() -> PathBuf {
+    crate::engine::journal::default_journal_path().with_file_name("cache")
+}
+
+/// The room every game's table stands in: a wooden table top `size` wide and deep, centred at
+/// `centre` (its top at y = -0.25).
+pub fn spawn_table_top(
+    commands: &mut bevy::prelude::Commands,
+    meshes: &mut bevy::prelude::Assets<bevy::prelude::Mesh>,
+    materials: &mut bevy::prelude::Assets<bevy::prelude::StandardMaterial>,
+    images: &mut bevy::prelude::Assets<bevy::image::Image>,
+    size: (f32, f32),
+    centre: (f32, f32),
+) {
+    use bevy::prelude::*;
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(size.0, 0.4, size.1))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color_texture: Some(images.add(to_image(&table_top(&cache_dir())))),
+            perceptual_roughness: 0.55,
+            ..default()
+        })),
+        Transform::from_xyz(centre.0, -0.45, centre.1),
+        Pickable::IGNORE,
+        Name::new("Table top"),
+    ));
+}
+
+/// Paints (or reads from the cache) the map of `spec` and lays it on the table as a sheet over
+/// the spec's extent (map units are the table's x and z).
+pub fn spawn_map(
+    commands: &mut bevy::prelude::Commands,
+    meshes: &mut bevy::prelude::Assets<bevy::prelude::Mesh>,
+    materials: &mut bevy::prelude::Assets<bevy::prelude::StandardMaterial>,
+    images: &mut bevy::prelude::Assets<bevy::image::Image>,
+    spec: &MapSpec,
+    name: &str,
+) {
+    use bevy::prelude::*;
+    let started = std::time::Instant::now();
+    let (map, cached) = painted(spec, &cache_dir());
+    let how = if cached { "read from the cache" } else { "painted" };
+    info!("{name}: {}×{} {how} in {:.2} s", map.width(), map.height(), started.elapsed().as_secs_f32());
+    let (x0, z0, x1, z1) = spec.extent;
+    commands.spawn((
+        Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new((x1 - x0) / 2.0, (z1 - z0) / 2.0)))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color_texture: Some(images.add(to_image(&map))),
+            perceptual_roughness: 0.95,
+            ..default()
+        })),
+        Transform::from_xyz((x0 + x1) / 2.0, -0.045, (z0 + z1) / 2.0),
+        Pickable::IGNORE,
+        Name::new(name.to_string()),
+    ));
+}
+
 /// The pixmap as a Bevy image (sRGB, mipmaps left to the sampler's filtering).
 pub fn to_image(p: &Pixmap) -> bevy::image::Image {
     use bevy::asset::RenderAssetUsages;

@@ -145,51 +145,25 @@ fn setup_board(
     });
     commands.insert_resource(BoardMaterials { terrain, highlight, focus });
 
-    // The wooden table and the printed board.
-    commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(60.0, 0.4, 44.0))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(crate::table::paint::to_image(&crate::table::paint::table_top(
-                &crate::engine::journal::default_journal_path().with_file_name("cache"),
-            )))),
-            perceptual_roughness: 0.55,
-            ..default()
-        })),
-        Transform::from_xyz(6.0, -0.45, 0.0),
-        Pickable::IGNORE,
-        Name::new("Table top"),
-    ));
-    // The board: a sheet with the map of the battlefield painted from the scenario's data.
+    // The wooden table, and the battlefield painted from the scenario's data.
+    crate::table::paint::spawn_table_top(
+        &mut commands,
+        &mut meshes,
+        &mut materials,
+        &mut images,
+        (60.0, 44.0),
+        (6.0, 0.0),
+    );
+    let sheet = materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), ..default() });
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(21.0, 0.1, 28.6))),
-        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), ..default() })),
+        MeshMaterial3d(sheet),
         Transform::from_xyz(2.5, -0.1, 0.0),
         Pickable::IGNORE,
         Name::new("Board"),
     ));
     let spec = map_spec(game);
-    let cache = crate::engine::journal::default_journal_path().with_file_name("cache");
-    let started = std::time::Instant::now();
-    let (map, cached) = crate::table::paint::painted(&spec, &cache);
-    info!(
-        "board map {}×{} {} in {:.2} s",
-        map.width(),
-        map.height(),
-        if cached { "from the cache" } else { "painted" },
-        started.elapsed().as_secs_f32()
-    );
-    let (x0, z0, x1, z1) = spec.extent;
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new((x1 - x0) / 2.0, (z1 - z0) / 2.0)))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(crate::table::paint::to_image(&map))),
-            perceptual_roughness: 0.95,
-            ..default()
-        })),
-        Transform::from_xyz((x0 + x1) / 2.0, -0.045, (z0 + z1) / 2.0),
-        Pickable::IGNORE,
-        Name::new("Board map"),
-    ));
+    crate::table::paint::spawn_map(&mut commands, &mut meshes, &mut materials, &mut images, &spec, "Board map");
     // Time bar and victory point bar spaces.
     let slot = materials.add(StandardMaterial { base_color: Color::srgb(0.78, 0.72, 0.60), ..default() });
     let date = materials.add(StandardMaterial { base_color: Color::srgb(0.60, 0.50, 0.36), ..default() });

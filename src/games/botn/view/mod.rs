@@ -15,7 +15,7 @@ use super::text::{self, Span as BotnSpan};
 use super::{Action, Botn, Event, SandboxAction};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
-use crate::engine::save::{SaveFile, looks_like_save};
+use crate::engine::save::SaveFile;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::{NewGame, Span, Started, TableGame};
@@ -82,14 +82,8 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
         super::load_save(save, file).map_err(|e| e.to_string())
     }
 
-    fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Botn>, String> {
-        let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
-        if looks_like_save(&text) {
-            let save = SaveFile::<Action>::read(file).map_err(|e| e.to_string())?;
-            Self::load_save(&save, file)
-        } else {
-            super::new_table(file, seed, mode).map_err(|e| e.to_string())
-        }
+    fn new_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Botn>, String> {
+        super::new_table(file, seed, mode).map_err(|e| e.to_string())
     }
 
     fn new_games(table: &Table<Botn>) -> Vec<NewGame> {

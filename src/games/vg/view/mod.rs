@@ -16,7 +16,7 @@ use super::{Action, Player};
 use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
-use crate::engine::save::{SaveFile, looks_like_save};
+use crate::engine::save::SaveFile;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
@@ -80,14 +80,8 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
         super::load_save(save, file).map_err(|e| e.to_string())
     }
 
-    fn load(file: &Path, seed: u64, _mode: Mode) -> Result<Table<Vg>, String> {
-        let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
-        if looks_like_save(&text) {
-            let save = SaveFile::<Action>::read(file).map_err(|e| e.to_string())?;
-            Self::load_save(&save, file)
-        } else {
-            super::new_table(file, seed, None).map_err(|e| e.to_string())
-        }
+    fn new_table(file: &Path, seed: u64, _mode: Mode) -> Result<Table<Vg>, String> {
+        super::new_table(file, seed, None).map_err(|e| e.to_string())
     }
 
     fn new_games(_table: &Table<Vg>) -> Vec<NewGame> {
@@ -244,18 +238,14 @@ fn setup_map(
     table: Res<TableRes<Vg>>,
 ) {
     let game = &table.0.game;
-    commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(60.0, 0.4, 44.0))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(crate::table::paint::to_image(&crate::table::paint::table_top(
-                &crate::engine::journal::default_journal_path().with_file_name("cache"),
-            )))),
-            perceptual_roughness: 0.55,
-            ..default()
-        })),
-        Transform::from_xyz(2.0, -0.45, 0.0),
-        Name::new("Table top"),
-    ));
+    crate::table::paint::spawn_table_top(
+        &mut commands,
+        &mut meshes,
+        &mut materials,
+        &mut images,
+        (60.0, 44.0),
+        (2.0, 0.0),
+    );
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(26.0, 0.1, 28.0))),
         MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.80, 0.84, 0.86), ..default() })),
@@ -265,20 +255,14 @@ fn setup_map(
     // Europe painted from the nations' places: land around each nation in its tint, sea wherever
     // no nation is near, the coast wandering between them.
     let spec = map_spec(game);
-    let cache = crate::engine::journal::default_journal_path().with_file_name("cache");
-    let (map, cached) = crate::table::paint::painted(&spec, &cache);
-    info!("map of Europe {}×{} {}", map.width(), map.height(), if cached { "from the cache" } else { "painted" });
-    let (x0, z0, x1, z1) = spec.extent;
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new((x1 - x0) / 2.0, (z1 - z0) / 2.0)))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(crate::table::paint::to_image(&map))),
-            perceptual_roughness: 0.95,
-            ..default()
-        })),
-        Transform::from_xyz((x0 + x1) / 2.0, -0.045, (z0 + z1) / 2.0),
-        Name::new("Painted map of Europe"),
-    ));
+    crate::table::paint::spawn_map(
+        &mut commands,
+        &mut meshes,
+        &mut materials,
+        &mut images,
+        &spec,
+        "Painted map of Europe",
+    );
     for (i, n) in game.sc.nations.iter().enumerate() {
         let base = nation_color(&n.name).to_srgba();
         let tint = Color::srgb(0.75 + base.red * 0.25, 0.72 + base.green * 0.25, 0.62 + base.blue * 0.25);
