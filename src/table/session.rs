@@ -104,6 +104,12 @@ impl Session {
         }
     }
 
+    /// Whether a game's own panels stay away: the clean picture, the hand-over screen or the
+    /// resume offer covers the table.
+    pub fn covered(&self) -> bool {
+        self.panels_hidden || self.handover_to.is_some() || self.resume_offer
+    }
+
     /// The computer's level at `seat`, if it plays there.
     pub fn computer_at(&self, seat: SeatId) -> Option<usize> {
         self.computers.get(seat.0 as usize).copied().flatten()

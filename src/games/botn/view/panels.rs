@@ -19,7 +19,7 @@ pub fn panels(
     session: Res<Session>,
     mut requests: MessageWriter<Request<Botn>>,
 ) -> Result {
-    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer {
+    if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();

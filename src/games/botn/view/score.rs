@@ -79,10 +79,6 @@ fn ring_the_fight(
     }
 }
 
-fn covered(session: &Session) -> bool {
-    session.panels_hidden || session.handover_to.is_some() || session.resume_offer
-}
-
 /// The last fight's result stays on screen until closed (or the next fight), so a fight that
 /// needed no choice is seen too.
 fn last_fight_window(
@@ -91,7 +87,7 @@ fn last_fight_window(
     session: Res<Session>,
     mut closed: ResMut<FightClosed>,
 ) -> Result {
-    if covered(&session) {
+    if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
@@ -151,7 +147,7 @@ fn last_fight(entries: &[Entry<Event>], game: &Botn) -> Option<(usize, Vec<Strin
 }
 
 fn fight_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
-    if covered(&session) {
+    if session.covered() {
         return Ok(());
     }
     let game = &table.0.game;
@@ -198,7 +194,7 @@ fn fight_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session:
 
 fn score_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
     let game = &table.0.game;
-    if covered(&session) || (game.step == Step::GameOver && game.results.is_empty()) {
+    if session.covered() || (game.step == Step::GameOver && game.results.is_empty()) {
         return Ok(());
     }
     let ctx = &contexts.ctx_mut()?.clone();

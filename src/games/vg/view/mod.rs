@@ -504,7 +504,7 @@ fn panels(
     session: Res<Session>,
     windows: Query<&Window>,
 ) -> Result {
-    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer {
+    if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
@@ -651,7 +651,7 @@ fn battle_window(
 ) -> Result {
     let game = &table.0.game;
     let Some(Pending::TabletopResult { campaign: c, chooser }) = game.pending.first().cloned() else { return Ok(()) };
-    if session.panels_hidden || session.handover_to.is_some() || session.resume_offer {
+    if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
