@@ -171,6 +171,21 @@ pub fn card_world(place: CardPlace) -> Option<(Vec3, bool)> {
     })
 }
 
+/// Where card `i` of a hand of `n` lies, and its turn about the vertical: on an arc in front of the
+/// seat, each card a little turned and a little above the one before, so that every card shows.
+pub fn hand_fan(side: Side, i: u8, n: usize) -> (Vec3, f32) {
+    let (centre, outward) = match side {
+        Side::French => (Vec3::new(1.5, 0.0, 15.9), 1.0),
+        Side::Allied => (Vec3::new(1.5, 0.0, -16.1), -1.0),
+    };
+    let step = 0.09_f32.min(0.9 / n.max(1) as f32);
+    let a = (i as f32 - (n.max(1) - 1) as f32 / 2.0) * step;
+    let radius = 9.0;
+    // The arc bends away from the board at its ends.
+    let pos = centre + Vec3::new(radius * a.sin(), 0.03 + i as f32 * 0.004, outward * radius * (1.0 - a.cos()));
+    (pos, -a * outward)
+}
+
 /// Sets each piece's target from the table after every change.
 #[allow(clippy::type_complexity)]
 fn place_pieces(
@@ -222,12 +237,18 @@ fn place_pieces(
         set(&mut commands, e, cur, want);
     }
     for (e, _c, place, cur) in &mut q.p2() {
-        let want = match card_world(*place) {
-            Some((pos, face_up)) => {
+        let want = match (card_world(*place), *place) {
+            // A hand fans in front of its seat, as held cards do.
+            (Some((_, face_up)), CardPlace::Hand(side, i)) => {
+                let rot = if face_up { Quat::IDENTITY } else { Quat::from_rotation_z(std::f32::consts::PI) };
+                let (pos, yaw) = hand_fan(side, i, game.hand_size(side));
+                Transform::from_translation(pos).with_rotation(Quat::from_rotation_y(yaw) * rot)
+            }
+            (Some((pos, face_up)), _) => {
                 let rot = if face_up { Quat::IDENTITY } else { Quat::from_rotation_z(std::f32::consts::PI) };
                 Transform::from_translation(pos + Vec3::Y * 0.02).with_rotation(rot)
             }
-            None => hidden,
+            (None, _) => hidden,
         };
         set(&mut commands, e, cur, want);
     }
