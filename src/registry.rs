@@ -137,6 +137,16 @@ pub fn scenarios_beside(file: &Path, game: &str) -> Result<Vec<PathBuf>, String>
     Ok(out)
 }
 
+/// Validates a part file of `game` (a board, a deck, ...) through the scenario files beside it
+/// that name it: each loaded as play loads it, and played.
+pub fn validate_part(game: &dyn GameEntry, file: &Path) -> Result<String, String> {
+    let scenarios = scenarios_naming(file, game.id())?;
+    for s in &scenarios {
+        game.playtest(s, 1, 2)?;
+    }
+    Ok(format!("checked and played with the {} scenario file(s) beside it that name it", scenarios.len()))
+}
+
 /// The scenario files beside a part file that name it (as a quoted file name): a part file no
 /// scenario names is refused, since nothing would ever load it.
 pub fn scenarios_naming(file: &Path, game: &str) -> Result<Vec<PathBuf>, String> {

@@ -65,27 +65,16 @@ impl GameEntry for Entry {
             return Ok(format!("save of {} actions, digest {}", table.records.len(), table.digest()));
         }
         if text.contains("game:") {
-            let sc = Scenario::load(f).map_err(|e| e.to_string())?;
             // Loaded as play loads it; then played, so what validate accepts can be played.
-            self.playtest(f, 1, 2)?;
+            let sc = Arc::new(Scenario::load(f).map_err(|e| e.to_string())?);
+            playtest_on(sc.clone(), f, 1, 2)?;
             return Ok(format!("scenario \"{}\", {} fields, {} armies", sc.name, sc.fields.len(), sc.armies.len()));
         }
-        // A part file is checked through the scenario files beside it that name it: loaded as
-        // play loads them, and played.
-        let scenarios = crate::registry::scenarios_naming(f, self.id())?;
-        for s in &scenarios {
-            self.playtest(s, 1, 2)?;
-        }
-        Ok(format!("checked and played with the {} scenario file(s) beside it that name it", scenarios.len()))
+        crate::registry::validate_part(self, f)
     }
 
     fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String> {
-        let sc = Arc::new(Scenario::load(scenario).map_err(|e| e.to_string())?);
-        for g in 0..games {
-            play_game(sc.clone(), seed.wrapping_add(g), [Player::Random; 2], crate::registry::MAX_PLAYTEST_ACTIONS)
-                .map_err(|e| format!("{}:1:1: a random game cannot be played to its end: {e}", scenario.display()))?;
-        }
-        Ok(())
+        playtest_on(Arc::new(Scenario::load(scenario).map_err(|e| e.to_string())?), scenario, seed, games)
     }
 
     fn replay(&self, path: &Path) -> Result<String, String> {
@@ -188,4 +177,14 @@ impl GameEntry for Entry {
             }
         }
     }
+}
+
+/// `games` random games on a loaded scenario (the file it came from names the errors), each to its
+/// end within `MAX_PLAYTEST_ACTIONS`.
+fn playtest_on(sc: Arc<Scenario>, file: &Path, seed: u64, games: u64) -> Result<(), String> {
+    for g in 0..games {
+        play_game(sc.clone(), seed.wrapping_add(g), [Player::Random; 2], crate::registry::MAX_PLAYTEST_ACTIONS)
+            .map_err(|e| format!("{}:1:1: a random game cannot be played to its end: {e}", file.display()))?;
+    }
+    Ok(())
 }

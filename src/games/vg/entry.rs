@@ -41,9 +41,9 @@ impl GameEntry for Entry {
             return Ok(format!("save of {} actions, digest {}", table.records.len(), table.digest()));
         }
         if text.contains("game:") {
-            let sc = VgScenario::load(f).map_err(|e| e.to_string())?;
             // Loaded as play loads it; then played, so what validate accepts can be played.
-            self.playtest(f, 1, 2)?;
+            let sc = Arc::new(VgScenario::load(f).map_err(|e| e.to_string())?);
+            playtest_on(sc.clone(), f, 1, 2)?;
             return Ok(format!(
                 "scenario \"{}\", {} nations, {} units, {} cards",
                 sc.name,
@@ -52,22 +52,11 @@ impl GameEntry for Entry {
                 sc.cards.len()
             ));
         }
-        // A part file is checked through the scenario files beside it that name it: loaded as
-        // play loads them, and played.
-        let scenarios = crate::registry::scenarios_naming(f, self.id())?;
-        for s in &scenarios {
-            self.playtest(s, 1, 2)?;
-        }
-        Ok(format!("checked and played with the {} scenario file(s) beside it that name it", scenarios.len()))
+        crate::registry::validate_part(self, f)
     }
 
     fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String> {
-        let sc = Arc::new(VgScenario::load(scenario).map_err(|e| e.to_string())?);
-        for g in 0..games {
-            play_game(sc.clone(), seed.wrapping_add(g), None, crate::registry::MAX_PLAYTEST_ACTIONS)
-                .map_err(|e| format!("{}:1:1: a random game cannot be played to its end: {e}", scenario.display()))?;
-        }
-        Ok(())
+        playtest_on(Arc::new(VgScenario::load(scenario).map_err(|e| e.to_string())?), scenario, seed, games)
     }
 
     fn replay(&self, path: &Path) -> Result<String, String> {
@@ -179,4 +168,14 @@ impl GameEntry for Entry {
             },
         )
     }
+}
+
+/// `games` random games on a loaded scenario (the file it came from names the errors), each to its
+/// end within `MAX_PLAYTEST_ACTIONS`.
+fn playtest_on(sc: Arc<VgScenario>, file: &Path, seed: u64, games: u64) -> Result<(), String> {
+    for g in 0..games {
+        play_game(sc.clone(), seed.wrapping_add(g), None, crate::registry::MAX_PLAYTEST_ACTIONS)
+            .map_err(|e| format!("{}:1:1: a random game cannot be played to its end: {e}", file.display()))?;
+    }
+    Ok(())
 }
