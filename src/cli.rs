@@ -77,6 +77,9 @@ pub enum Command {
         /// The size of panels and text (see `play`).
         #[arg(long, default_value_t = 1.0, value_parser = ui_scale)]
         ui_scale: f32,
+        /// Frame a close-up: the camera looks at the table's point X,Z from DISTANCE.
+        #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look)]
+        look: Option<[f32; 3]>,
     },
     /// (testing) Play random legal actions with a journal, printing `applied N` after each.
     #[command(hide = true)]
@@ -97,6 +100,16 @@ fn ui_scale(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(v) if (0.5..=3.0).contains(&v) => Ok(v),
         _ => Err(format!("`{s}`: a size from 0.5 to 3")),
+    }
+}
+
+fn look(s: &str) -> Result<[f32; 3], String> {
+    let v: Vec<f32> = s.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+    match v[..] {
+        [x, z, d] if x.abs() <= 100.0 && z.abs() <= 100.0 && (1.0..=100.0).contains(&d) => Ok([x, z, d]),
+        _ => {
+            Err(format!("`{s}`: expected X,Z,DISTANCE (a point of the table within 100 and a distance from 1 to 100)"))
+        }
     }
 }
 
@@ -142,16 +155,18 @@ pub fn run() -> i32 {
                 &WindowOptions { pace: 0.7, ui_scale: 1.0, ..Default::default() },
             )
         }
-        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale }) => {
-            window(&file, WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None })
-        }
-        Some(Command::Screenshot { file, out, seat, seed, ui_scale }) => window(
+        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale }) => window(
+            &file,
+            WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None, look: None },
+        ),
+        Some(Command::Screenshot { file, out, seat, seed, ui_scale, look }) => window(
             &file,
             WindowOptions {
                 seed: Some(seed),
                 screenshot: Some((out, seat)),
                 pace: 0.7,
                 ui_scale,
+                look,
                 ..Default::default()
             },
         ),

@@ -30,6 +30,8 @@ pub struct WindowOptions {
     pub pace: f32,
     /// The size of panels and text.
     pub ui_scale: f32,
+    /// Open the camera on this point of the table (x, z) from this distance.
+    pub look: Option<[f32; 3]>,
 }
 
 /// One game as the rest of the program sees it.

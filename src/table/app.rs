@@ -63,6 +63,9 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     let mut app = App::new();
     let shooting = session.screenshot.is_some();
     window_app(&mut app, &table.game.scenario().name, shooting);
+    if let Some([x, z, d]) = setup.look {
+        app.insert_resource(super::camera::LookAt(Vec3::new(x, 0.0, z), d));
+    }
     app.add_plugins(MeshPickingPlugin)
         .insert_resource(Eyes(session.viewer))
         .insert_resource(TableRes(table))

@@ -68,14 +68,33 @@ impl Plugin for CameraPlugin {
     }
 }
 
-fn spawn_camera(mut commands: Commands, home: Res<HomeView>) {
-    let orbit = home.view;
+/// A view to open on instead of the home view: a point of the table (x, z) and a distance
+/// (`grognard screenshot --look`, for close-ups).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct LookAt(pub Vec3, pub f32);
+
+fn spawn_camera(mut commands: Commands, home: Res<HomeView>, look: Option<Res<LookAt>>) {
+    let mut orbit = home.view;
+    if let Some(look) = look {
+        (orbit.focus, orbit.distance) = (look.0, look.1);
+    }
     commands.spawn((Camera3d::default(), orbit.transform(), orbit, Name::new("Table camera")));
+    // One warm key light that casts the shadows, a cool fill from the other side so that nothing
+    // goes black, and a little ambient light: a room lit by a lamp over the table.
     commands.spawn((
-        DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },
+        DirectionalLight {
+            color: Color::srgb(1.0, 0.93, 0.82),
+            illuminance: 8500.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
         Transform::from_xyz(-8.0, 20.0, 10.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
-    commands.insert_resource(GlobalAmbientLight { brightness: 500.0, ..default() });
+    commands.spawn((
+        DirectionalLight { color: Color::srgb(0.80, 0.86, 1.0), illuminance: 2200.0, ..default() },
+        Transform::from_xyz(10.0, 12.0, -8.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight { brightness: 380.0, ..default() });
 }
 
 fn orbit_with_mouse(

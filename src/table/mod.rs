@@ -11,6 +11,8 @@ pub mod dice;
 pub mod glide;
 pub mod layout;
 pub mod paint;
+pub mod print;
+pub mod printed;
 pub mod session;
 
 use crate::engine::geometry::SpaceId;
@@ -114,4 +116,6 @@ pub struct WindowSetup {
     pub journal_name: &'static str,
     /// The size of panels and text.
     pub ui_scale: f32,
+    /// Open the camera on this point of the table (x, z) from this distance.
+    pub look: Option<[f32; 3]>,
 }

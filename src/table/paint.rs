@@ -185,8 +185,26 @@ pub fn wood(width: u32, height: u32, seed: i32) -> Pixmap {
         for px in 0..width {
             let (x, y) = (px as f32 / width as f32 * 4.0, py as f32 / height as f32);
             // Grain: bands across y, bent by the rings' noise, with fine fibres along x.
-            let band = ((y * 60.0 + 6.0 * rings.get_noise_2d(x * 0.6, y * 2.0)).sin() + 1.0) / 2.0;
+            let band = ((y * 60.0 + 2.5 * rings.get_noise_2d(x * 0.6, y * 2.0)).sin() + 1.0) / 2.0;
             let t = (0.65 * band + 0.35 * (fibre.get_noise_2d(x * 0.2, y * 30.0) + 1.0) / 2.0).clamp(0.0, 1.0);
+            let c = mix(dark, light, t).map(|v| (v * 255.0) as u8);
+            pixels[(py * width + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
+        }
+    }
+    pixmap
+}
+
+/// A felt mat: a green baize with a fine nap and soft mottling, `width`×`height` pixels.
+pub fn felt(width: u32, height: u32, seed: i32) -> Pixmap {
+    let mut pixmap = Pixmap::new(width, height).expect("a mat of some size");
+    let mottle = noise(seed, 2.5, 3);
+    let nap = noise(seed.wrapping_add(5), 90.0, 1);
+    let (dark, light) = ([0.05, 0.14, 0.09], [0.09, 0.21, 0.13]);
+    let pixels = pixmap.pixels_mut();
+    for py in 0..height {
+        for px in 0..width {
+            let (x, y) = (px as f32 / width as f32, py as f32 / height as f32);
+            let t = (0.5 + 0.35 * mottle.get_noise_2d(x, y) + 0.25 * nap.get_noise_2d(x, y)).clamp(0.0, 1.0);
             let c = mix(dark, light, t).map(|v| (v * 255.0) as u8);
             pixels[(py * width + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
         }
@@ -213,7 +231,7 @@ pub fn cached(key: &str, dir: &Path, make: impl FnOnce() -> Pixmap) -> (Pixmap, 
 
 /// A wooden table top, cached.
 pub fn table_top(dir: &Path) -> Pixmap {
-    cached("wood-1024x512-1", dir, || wood(1024, 512, 1)).0
+    cached("wood-1024x512-2", dir, || wood(1024, 512, 1)).0
 }
 
 /// The painted map, from the cache in `dir` when it was painted before from the same spec;
@@ -265,6 +283,32 @@ pub fn spawn_table_top(
     ));
 }
 
+/// A felt mat `size` wide and deep on the table top, centred at `centre`, for the board and the
+/// cards to lie on.
+pub fn spawn_felt(
+    commands: &mut bevy::prelude::Commands,
+    meshes: &mut bevy::prelude::Assets<bevy::prelude::Mesh>,
+    materials: &mut bevy::prelude::Assets<bevy::prelude::StandardMaterial>,
+    images: &mut bevy::prelude::Assets<bevy::image::Image>,
+    size: (f32, f32),
+    centre: (f32, f32),
+) {
+    use bevy::prelude::*;
+    let picture = cached("felt-512x512-2", &cache_dir(), || felt(512, 512, 3)).0;
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(size.0, 0.02, size.1))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color_texture: Some(images.add(to_image(&picture))),
+            perceptual_roughness: 1.0,
+            reflectance: 0.1,
+            ..default()
+        })),
+        Transform::from_xyz(centre.0, -0.24, centre.1),
+        Pickable::IGNORE,
+        Name::new("Felt mat"),
+    ));
+}
+
 /// Paints (or reads from the cache) the map of `spec` and lays it on the table as a sheet over
 /// the spec's extent (map units are the table's x and z).
 pub fn spawn_map(
@@ -294,18 +338,48 @@ pub fn spawn_map(
     ));
 }
 
-/// The pixmap as a Bevy image (sRGB, mipmaps left to the sampler's filtering).
+/// The pixmap as a Bevy image: sRGB, with its mipmaps made here (a 2×2 average per level) and a
+/// trilinear, anisotropic sampler, so printed text stays crisp close up and readable far away.
 pub fn to_image(p: &Pixmap) -> bevy::image::Image {
     use bevy::asset::RenderAssetUsages;
+    use bevy::image::{ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
     use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-    // tiny-skia keeps premultiplied colour; the map is opaque, so it is the same as straight.
-    bevy::image::Image::new(
+    // tiny-skia keeps premultiplied colour, which is what filtering wants; the pictures are opaque
+    // or printed on opaque stock, so it is the same as straight.
+    let (mut w, mut h) = (p.width(), p.height());
+    let mut data = p.data().to_vec();
+    let mut level = data.clone();
+    let mut levels = 1;
+    while w > 1 && h > 1 && w % 2 == 0 && h % 2 == 0 {
+        let (nw, nh) = (w / 2, h / 2);
+        let mut next = vec![0u8; (nw * nh * 4) as usize];
+        for y in 0..nh {
+            for x in 0..nw {
+                for c in 0..4 {
+                    let at = |dx: u32, dy: u32| level[(((2 * y + dy) * w + 2 * x + dx) * 4 + c) as usize] as u32;
+                    next[((y * nw + x) * 4 + c) as usize] = ((at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1) + 2) / 4) as u8;
+                }
+            }
+        }
+        data.extend_from_slice(&next);
+        (level, w, h) = (next, nw, nh);
+        levels += 1;
+    }
+    let mut image = bevy::image::Image::new(
         Extent3d { width: p.width(), height: p.height(), depth_or_array_layers: 1 },
         TextureDimension::D2,
         p.data().to_vec(),
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::RENDER_WORLD,
-    )
+    );
+    image.data = Some(data);
+    image.texture_descriptor.mip_level_count = levels;
+    image.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
+        mipmap_filter: ImageFilterMode::Linear,
+        anisotropy_clamp: 8,
+        ..ImageSamplerDescriptor::linear()
+    });
+    image
 }
 
 #[cfg(test)]

@@ -169,6 +169,7 @@ impl GameEntry for Entry {
                     pace: o.pace,
                     journal_name: "journal.ron",
                     ui_scale: o.ui_scale,
+                    look: o.look,
                 },
             ),
             Err(e) => {

@@ -165,6 +165,7 @@ impl GameEntry for Entry {
                 pace: o.pace,
                 journal_name: "vg-journal.ron",
                 ui_scale: o.ui_scale,
+                look: o.look,
             },
         )
     }

@@ -122,11 +122,11 @@ fn setup_board(
     table: Res<TableRes<Botn>>,
 ) {
     let game = &table.0.game;
-    // The places on the painted map: discs of their terrain's colour, half see-through so the
-    // painting shows.
+    // The places on the painted map: a faint wash of their terrain's colour inside a printed ring,
+    // so that the painting shows through.
     let terrain = Terrain::ALL.map(|t| {
         materials.add(StandardMaterial {
-            base_color: terrain_color(t).with_alpha(0.6),
+            base_color: terrain_color(t).with_alpha(0.22),
             alpha_mode: AlphaMode::Blend,
             perceptual_roughness: 0.9,
             ..default()
@@ -154,6 +154,7 @@ fn setup_board(
         (60.0, 44.0),
         (6.0, 0.0),
     );
+    crate::table::paint::spawn_felt(&mut commands, &mut meshes, &mut materials, &mut images, (42.0, 38.0), (5.0, 0.0));
     let sheet = materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), ..default() });
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(21.0, 0.1, 28.6))),
@@ -200,10 +201,30 @@ fn dress_fields(
     table: Res<TableRes<Botn>>,
     mats: Res<BoardMaterials>,
     mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let game = &table.0.game;
     let disc = meshes.add(Cylinder::new(FIELD_RADIUS, 0.06));
+    let ring = meshes.add(
+        Annulus::new(FIELD_RADIUS - 0.07, FIELD_RADIUS)
+            .mesh()
+            .resolution(48)
+            .build()
+            .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
+    );
+    let ink = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.30, 0.24, 0.18),
+        perceptual_roughness: 0.9,
+        ..default()
+    });
     for (e, f) in &fields {
+        commands.spawn((
+            Mesh3d(ring.clone()),
+            MeshMaterial3d(ink.clone()),
+            Transform::from_xyz(0.0, 0.032, 0.0),
+            Pickable::IGNORE,
+            ChildOf(e),
+        ));
         let def = &game.sc.fields[f.0.0 as usize];
         let ti = Terrain::ALL.iter().position(|t| *t == def.terrain).unwrap_or(0);
         commands

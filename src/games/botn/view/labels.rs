@@ -42,6 +42,11 @@ fn chip_name(game: &Botn, army: u8) -> String {
     chars[..k].iter().collect::<String>() + if k < chars.len() { "." } else { "" }
 }
 
+/// On-screen widths (egui points) from which a piece's print is read without a label.
+const READABLE_CARD: f32 = 110.0;
+const READABLE_CHIP: f32 = 46.0;
+const READABLE_STANDEE: f32 = 70.0;
+
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn labels(
     mut contexts: EguiContexts,
@@ -69,6 +74,11 @@ pub fn labels(
         if tf.translation().y < -1.0 {
             continue;
         }
+        // Close enough to read the printed face, the chip speaks for itself.
+        let p = tf.translation();
+        if to_screen(p).zip(to_screen(p + Vec3::X * 0.5)).is_some_and(|(a, b)| (b - a).length() >= READABLE_CHIP) {
+            continue;
+        }
         // The label sits on the outer side of the marker, away from the field's other markers.
         let out = markers_outward(tf.translation(), &fields);
         if let Some(p) = to_screen(tf.translation() + out * 0.25 + Vec3::Y * 0.1) {
@@ -80,6 +90,10 @@ pub fn labels(
     }
     for (a, s, tf) in &armies {
         if tf.translation().y < -1.0 {
+            continue;
+        }
+        let p = tf.translation();
+        if to_screen(p).zip(to_screen(p + Vec3::X * 0.72)).is_some_and(|(a, b)| (b - a).length() >= READABLE_STANDEE) {
             continue;
         }
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.2) {
@@ -127,7 +141,12 @@ pub fn labels(
             }
             _ => None,
         };
-        if let Some(label) = label
+        // Close enough to read the printed card, the card speaks for itself; the piles' counts
+        // are not printed and always show.
+        let p = tf.translation();
+        let width = to_screen(p).zip(to_screen(p + Vec3::X * 0.9)).map(|(a, b)| (b - a).length()).unwrap_or(0.0);
+        let pile = matches!(place, CardPlace::DrawPile(0) | CardPlace::ScoutSupply(0));
+        if let Some(label) = label.filter(|_| pile || width < READABLE_CARD)
             && let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.05)
         {
             labels.fixed(p, &label, 9.0, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));

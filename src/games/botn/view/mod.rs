@@ -6,6 +6,7 @@ pub mod board;
 pub mod labels;
 pub mod panels;
 pub mod pieces;
+pub mod prints;
 pub mod score;
 
 use super::ai::{self, Player};

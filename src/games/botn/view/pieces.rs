@@ -13,6 +13,7 @@ use crate::engine::plugin::{Request, TableRes, TableSet};
 use crate::engine::rules::{Game, Mode};
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, PlaceSet, Target};
+use crate::table::printed::{PrintedFace, Prints, print_sides};
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
@@ -30,7 +31,48 @@ pub struct PiecesPlugin;
 
 impl Plugin for PiecesPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (dress_pieces, place_pieces).chain().in_set(TableSet::Present).in_set(PlaceSet));
+        app.init_resource::<Prints>().add_systems(
+            Update,
+            (dress_pieces, print_faces, place_pieces).chain().in_set(TableSet::Present).in_set(PlaceSet),
+        );
+    }
+}
+
+/// On an army standee's back: the front it copies its print from.
+#[derive(Component)]
+struct PrintedBack(Entity);
+
+/// Prints what each card shows to the mirror's eyes (its face when seen, its back otherwise) and
+/// each army's standee at its strength.
+#[allow(clippy::type_complexity)]
+fn print_faces(
+    table: Res<TableRes<Botn>>,
+    mut prints: ResMut<Prints>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    cards: Query<(&Card, &FaceShown, &PrintedFace), Or<(Changed<FaceShown>, Added<PrintedFace>)>>,
+    armies: Query<(&ArmyPiece, &Strength, &PrintedFace), Or<(Changed<Strength>, Added<PrintedFace>)>>,
+    backs: Query<(Entity, &PrintedBack)>,
+    mut commands: Commands,
+) {
+    let game = &table.0.game;
+    for (card, shown, face) in &cards {
+        let mat = if shown.0 {
+            prints.card_face(&super::prints::card_print(game, *card), &mut images, &mut materials)
+        } else {
+            prints.card_back(&super::prints::back_print(game, *card), &mut images, &mut materials)
+        };
+        commands.entity(face.0).insert(MeshMaterial3d(mat));
+    }
+    for (army, strength, face) in &armies {
+        let print = super::prints::army_print(game, army.0, strength.value, strength.flipped);
+        let mat = prints.counter(&print, &mut images, &mut materials);
+        commands.entity(face.0).insert(MeshMaterial3d(mat.clone()));
+        for (back, of) in &backs {
+            if of.0 == face.0 {
+                commands.entity(back).insert(MeshMaterial3d(mat.clone()));
+            }
+        }
     }
 }
 
@@ -45,8 +87,12 @@ struct PieceMeshes {
     figure: Handle<Mesh>,
     cannon: Handle<Mesh>,
     mats: [Handle<StandardMaterial>; 4],
-    card_back: Handle<StandardMaterial>,
     card_face: Handle<StandardMaterial>,
+    /// The printed sides of cards, stickers and counter faces.
+    card_print: Handle<Mesh>,
+    standee: Handle<Mesh>,
+    marker_face: Handle<Mesh>,
+    marker_face_allied: Handle<Mesh>,
     brass: Handle<StandardMaterial>,
     grey: Handle<StandardMaterial>,
 }
@@ -57,9 +103,12 @@ fn dress_pieces(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut store: Local<Option<PieceMeshes>>,
-    markers: Query<(Entity, &Owner), Added<TroopMarker>>,
-    armies: Query<(Entity, &Owner), Added<ArmyPiece>>,
-    cards: Query<Entity, Added<Card>>,
+    mut images: ResMut<Assets<Image>>,
+    mut prints: ResMut<Prints>,
+    table: Res<TableRes<Botn>>,
+    markers: Query<(Entity, &Owner, &TroopMarker), Added<TroopMarker>>,
+    armies: Query<(Entity, &Owner, &ArmyPiece), Added<ArmyPiece>>,
+    cards: Query<(Entity, &Card), Added<Card>>,
     time: Query<Entity, Added<TimeIndicator>>,
     vps: Query<(Entity, &VictoryMarker), Added<VictoryMarker>>,
     chips: Query<Entity, Added<MinusOneChip>>,
@@ -68,7 +117,7 @@ fn dress_pieces(
     let m = store.get_or_insert_with(|| PieceMeshes {
         marker: meshes.add(Cylinder::new(0.25, 0.14)),
         marker_allied: meshes.add(Cylinder::new(0.27, 0.14).mesh().resolution(6)),
-        army: meshes.add(Cuboid::new(0.78, 0.26, 0.78)),
+        army: meshes.add(Cuboid::new(0.78, 0.1, 0.78)),
         card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
         chip: meshes.add(Cylinder::new(0.16, 0.05)),
         figure: meshes.add(Capsule3d::new(0.12, 0.35)),
@@ -79,16 +128,29 @@ fn dress_pieces(
             materials.add(side_color(Side::Allied, false)),
             materials.add(side_color(Side::Allied, true)),
         ],
-        card_back: materials.add(Color::srgb(0.25, 0.22, 0.35)),
         card_face: materials.add(Color::srgb(0.96, 0.94, 0.86)),
+        card_print: meshes.add(Plane3d::new(Vec3::Y, Vec2::new(0.45, 0.65))),
+        // A standee's printed card, upright, facing the French seat (+z) on its front.
+        standee: meshes.add(Plane3d::new(Vec3::Z, Vec2::splat(0.36))),
+        marker_face: meshes
+            .add(Circle::new(0.24).mesh().build().rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))),
+        marker_face_allied: meshes.add(
+            RegularPolygon::new(0.26, 6).mesh().build().rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2)),
+        ),
         brass: materials.add(StandardMaterial { base_color: Color::srgb(0.85, 0.65, 0.2), metallic: 0.6, ..default() }),
         grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
     });
     let side_mat = |s: Side| m.mats[s.index() * 2].clone();
-    // Markers and armies: a mesh, hover details and dragging.
-    let marker_of = |o: &Owner| if o.0 == Side::Allied { &m.marker_allied } else { &m.marker };
-    let movable = markers.iter().map(|(e, o)| (e, o, marker_of(o))).chain(armies.iter().map(|(e, o)| (e, o, &m.army)));
-    for (e, owner, mesh) in movable {
+    let game = &table.0.game;
+    // Markers and armies: a mesh, hover details and dragging; a printed face on each.
+    let movable =
+        markers.iter().map(|(e, o, t)| (e, o, Some(t.army))).chain(armies.iter().map(|(e, o, _)| (e, o, None)));
+    for (e, owner, marker_of) in movable {
+        let mesh = match (marker_of, owner.0) {
+            (Some(_), Side::Allied) => &m.marker_allied,
+            (Some(_), Side::French) => &m.marker,
+            (None, _) => &m.army,
+        };
         commands
             .entity(e)
             .insert((Mesh3d(mesh.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
@@ -100,14 +162,41 @@ fn dress_pieces(
             .observe(drag_start)
             .observe(drag_move)
             .observe(drag_end);
+        if let Some(army) = marker_of {
+            // A troop marker's face: its army's name, printed on the chip's top.
+            let face = if owner.0 == Side::Allied { &m.marker_face_allied } else { &m.marker_face };
+            let mat = prints.counter(&super::prints::marker_print(game, army), &mut images, &mut materials);
+            commands.spawn((
+                Mesh3d(face.clone()),
+                MeshMaterial3d(mat),
+                Transform::from_xyz(0.0, 0.072, 0.0),
+                ChildOf(e),
+            ));
+        } else {
+            // An army is a standee: its printed card upright on a base of its side's colour, the
+            // same print on both sides so that either seat reads it. Its print follows its strength.
+            let front =
+                commands.spawn((Mesh3d(m.standee.clone()), Transform::from_xyz(0.0, 0.41, 0.0), ChildOf(e))).id();
+            commands.spawn((
+                Mesh3d(m.standee.clone()),
+                Transform::from_xyz(0.0, 0.41, -0.002).with_rotation(Quat::from_rotation_y(std::f32::consts::PI)),
+                ChildOf(e),
+                PrintedBack(front),
+            ));
+            commands.entity(e).insert(PrintedFace(front));
+        }
     }
-    for e in &cards {
+    for (e, card) in &cards {
+        let back = prints.card_back(&super::prints::back_print(game, *card), &mut images, &mut materials);
         commands.entity(e).insert((
             Mesh3d(m.card.clone()),
-            MeshMaterial3d(m.card_back.clone()),
+            MeshMaterial3d(m.card_face.clone()),
             Transform::from_xyz(0.0, -5.0, 0.0),
             Pickable::IGNORE,
         ));
+        // The face starts as the back: what it shows is printed when the mirror says it is seen.
+        let (face, _) = print_sides(&mut commands, e, m.card_print.clone(), 0.02, back.clone(), back);
+        commands.entity(e).insert(PrintedFace(face));
     }
     for e in &time {
         commands.entity(e).insert((
@@ -193,7 +282,7 @@ fn place_pieces(
     mut q: ParamSet<(
         Query<(Entity, &TroopMarker, &At, Option<&mut Target>)>,
         Query<(Entity, &ArmyPiece, &At, &Strength, Option<&mut Target>)>,
-        Query<(Entity, &Card, &CardPlace, Option<&mut Target>)>,
+        Query<(Entity, &Card, &CardPlace, &FaceShown, Option<&mut Target>)>,
         Query<(Entity, &TimeIndicator, Option<&mut Target>)>,
         Query<(Entity, &VictoryMarker, Option<&mut Target>)>,
         Query<(Entity, &MinusOneChip, Option<&mut Target>)>,
@@ -230,14 +319,17 @@ fn place_pieces(
         let want = match at.0 {
             Some(f) => {
                 let rot = if s.flipped { Quat::from_rotation_y(0.2) } else { Quat::IDENTITY };
-                Transform::from_translation(field_world(game, f) + Vec3::Y * 0.16).with_rotation(rot)
+                Transform::from_translation(field_world(game, f) + Vec3::Y * 0.08).with_rotation(rot)
             }
             None => hidden,
         };
         set(&mut commands, e, cur, want);
     }
-    for (e, _c, place, cur) in &mut q.p2() {
-        let want = match (card_world(*place), *place) {
+    for (e, _c, place, shown, cur) in &mut q.p2() {
+        // Cards the eyes may read but that lie face down for everyone else (a hand, secret
+        // missions) are turned up for these eyes, as a player lifts the corner of their own cards.
+        let own_secret = shown.0 && matches!(place, CardPlace::Hand(..) | CardPlace::Mission(_) | CardPlace::Draft(_));
+        let want = match (card_world(*place).map(|(p, up)| (p, up || own_secret)), *place) {
             // A hand fans in front of its seat, as held cards do.
             (Some((_, face_up)), CardPlace::Hand(side, i)) => {
                 let rot = if face_up { Quat::IDENTITY } else { Quat::from_rotation_z(std::f32::consts::PI) };

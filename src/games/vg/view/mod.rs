@@ -246,6 +246,7 @@ fn setup_map(
         (60.0, 44.0),
         (2.0, 0.0),
     );
+    crate::table::paint::spawn_felt(&mut commands, &mut meshes, &mut materials, &mut images, (38.0, 34.0), (2.0, 0.0));
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(26.0, 0.1, 28.0))),
         MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.80, 0.84, 0.86), ..default() })),
