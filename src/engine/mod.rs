@@ -12,3 +12,4 @@ pub mod save;
 pub mod scenario;
 pub mod seats;
 pub mod table;
+pub mod tablemap;

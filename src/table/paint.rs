@@ -39,7 +39,15 @@ pub struct MapSpec {
     /// A region's colour reaches this far from its place (map units); paper beyond.
     pub reach: f32,
     pub roads: Vec<((f32, f32), (f32, f32))>,
-    pub rivers: Vec<Vec<(f32, f32)>>,
+    /// Rivers from source to mouth, each with its width at the mouth (map units).
+    pub rivers: Vec<(Vec<(f32, f32)>, f32)>,
+    /// Coastlines: polygons of land (map units). When there are any, land and sea are decided by
+    /// them, the regions colour the land only, and their borders are drawn as borders.
+    pub land: Vec<Vec<(f32, f32)>>,
+    /// A cartouche with the map's title and a line under it, centred at a place (map units).
+    pub cartouche: Option<(String, String, (f32, f32))>,
+    /// A compass rose at a place (map units), north up the picture.
+    pub compass: Option<(f32, f32)>,
     pub seed: i32,
 }
 
@@ -77,10 +85,24 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
     let relief = noise(spec.seed.wrapping_add(2), 1.6, 4);
     let trees = noise(spec.seed.wrapping_add(3), 14.0, 1);
     let paper = spec.paper.map(|c| c as f32 / 255.0);
+    let land = land_mask(spec);
+    let sea = [0.47, 0.62, 0.70];
     let pixels = pixmap.pixels_mut();
     for py in 0..h {
         for px in 0..w {
             let (mx, my) = spec.to_map(px as f32 + 0.5, py as f32 + 0.5);
+            if let Some(mask) = &land {
+                // Geographic map: sea where the coastlines say, the regions' colours on land.
+                let a = mask.data()[(py * w + px) as usize] as f32 / 255.0;
+                let waves = 0.5 + 0.5 * relief.get_noise_2d(mx * 3.0, my * 0.8);
+                let water = mix(sea, [0.62, 0.75, 0.80], 0.35 * waves);
+                let ground = if a > 0.0 { land_colour(spec, &warp, &relief, mx, my, paper) } else { water };
+                let c = mix(water, ground, a);
+                let g = 1.0 + 0.05 * grain.get_noise_2d(mx, my);
+                let c = c.map(|v| ((v * g).clamp(0.0, 1.0) * 255.0) as u8);
+                pixels[(py * w + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
+                continue;
+            }
             // Borders between regions wander: the nearest place is found from a warped point.
             let (wx, wy) = (mx + 0.45 * warp.get_noise_2d(mx, my), my + 0.45 * warp.get_noise_2d(my + 31.7, mx - 11.3));
             let mut best = (f32::MAX, f32::MAX, 0usize);
@@ -140,19 +162,30 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
         }
     }
     let px_per_unit = w as f32 / (spec.extent.2 - spec.extent.0);
-    // Rivers: a flowing line, wider downstream.
+    draw_coasts(spec, &mut pixmap);
+    // Rivers: a flowing line through the midpoints of the course, widening from a third of its
+    // width at the source to all of it at the mouth.
     let mut water = Paint::default();
-    water.set_color_rgba8(70, 120, 170, 230);
+    water.set_color_rgba8(70, 120, 170, 235);
     water.anti_alias = true;
-    for river in &spec.rivers {
-        for (i, pair) in river.windows(2).enumerate() {
+    for (course, width) in &spec.rivers {
+        let pts: Vec<(f32, f32)> = course.iter().map(|p| spec.to_px(*p)).collect();
+        let n = pts.len().saturating_sub(1).max(1) as f32;
+        for i in 0..pts.len().saturating_sub(1) {
+            let mid = |a: (f32, f32), b: (f32, f32)| ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            let start = if i == 0 { pts[0] } else { mid(pts[i - 1], pts[i]) };
+            let end = if i + 2 == pts.len() { pts[i + 1] } else { mid(pts[i], pts[i + 1]) };
             let mut pb = PathBuilder::new();
-            let (a, b) = (spec.to_px(pair[0]), spec.to_px(pair[1]));
-            pb.move_to(a.0, a.1);
-            pb.line_to(b.0, b.1);
+            pb.move_to(start.0, start.1);
+            pb.quad_to(pts[i].0, pts[i].1, end.0, end.1);
+            if i == 0 {
+                pb = PathBuilder::new();
+                pb.move_to(start.0, start.1);
+                pb.line_to(end.0, end.1);
+            }
             let Some(path) = pb.finish() else { continue };
-            let width = px_per_unit * (0.06 + 0.02 * i as f32).min(0.16);
-            let stroke = Stroke { width, line_cap: tiny_skia::LineCap::Round, ..Stroke::default() };
+            let w = px_per_unit * width * (0.35 + 0.65 * (i as f32 + 1.0) / n);
+            let stroke = Stroke { width: w.max(1.0), line_cap: tiny_skia::LineCap::Round, ..Stroke::default() };
             pixmap.stroke_path(&path, &water, &stroke, Transform::identity(), None);
         }
     }
@@ -171,7 +204,165 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
             pixmap.stroke_path(&path, &road, &stroke, Transform::identity(), None);
         }
     }
+    let mut printer = super::print::Printer::new();
+    if let Some((title, subtitle, at)) = &spec.cartouche {
+        cartouche(&mut pixmap, &mut printer, title, subtitle, spec.to_px(*at));
+    }
+    if let Some(at) = spec.compass {
+        compass(&mut pixmap, &mut printer, spec.to_px(at), px_per_unit);
+    }
     pixmap
+}
+
+fn land_path(spec: &MapSpec, polygon: &[(f32, f32)]) -> Option<tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    for (i, p) in polygon.iter().enumerate() {
+        let (x, y) = spec.to_px(*p);
+        if i == 0 { pb.move_to(x, y) } else { pb.line_to(x, y) }
+    }
+    pb.close();
+    pb.finish()
+}
+
+/// Where the land lies, from the coastlines (None when the map has none).
+fn land_mask(spec: &MapSpec) -> Option<tiny_skia::Mask> {
+    if spec.land.is_empty() {
+        return None;
+    }
+    let mut mask = tiny_skia::Mask::new(spec.width, spec.height)?;
+    for polygon in &spec.land {
+        if let Some(path) = land_path(spec, polygon) {
+            mask.fill_path(&path, tiny_skia::FillRule::Winding, true, Transform::identity());
+        }
+    }
+    Some(mask)
+}
+
+/// The colour of land at a point of a geographic map: its nearest region's tint, shaded by a
+/// gentle relief, fading to a neutral ground beyond the regions' reach, with borders between
+/// regions drawn as a fine dark line.
+fn land_colour(
+    spec: &MapSpec,
+    warp: &FastNoiseLite,
+    relief: &FastNoiseLite,
+    mx: f32,
+    my: f32,
+    paper: [f32; 3],
+) -> [f32; 3] {
+    let (wx, wy) = (mx + 0.35 * warp.get_noise_2d(mx, my), my + 0.35 * warp.get_noise_2d(my + 31.7, mx - 11.3));
+    let mut best = (f32::MAX, f32::MAX, None);
+    for r in spec.regions.iter().filter(|r| r.fill != Fill::Water) {
+        let d = (r.at.0 - wx).powi(2) + (r.at.1 - wy).powi(2);
+        if d < best.0 {
+            best = (d, best.0, Some(r));
+        } else if d < best.1 {
+            best.1 = d;
+        }
+    }
+    let ground = mix(paper, [0.80, 0.74, 0.58], 0.5);
+    let Some(r) = best.2 else { return ground };
+    let d = best.0.sqrt();
+    let t = ((spec.reach - d) / (spec.reach * 0.3)).clamp(0.0, 1.0);
+    let e = 0.03;
+    let slope = relief.get_noise_2d(mx + e, my + e) - relief.get_noise_2d(mx - e, my - e);
+    let base = mix(
+        r.color.map(|v| v as f32 / 255.0),
+        if slope > 0.0 { [1.0, 0.97, 0.9] } else { [0.35, 0.3, 0.25] },
+        (slope.abs() * 5.0).min(0.25),
+    );
+    let mut c = mix(ground, base, t);
+    if best.1.sqrt() - d < 0.06 && t > 0.5 {
+        c = mix(c, [0.30, 0.22, 0.18], 0.6);
+    }
+    c
+}
+
+/// Coastlines: a soft shallows band, then a fine ink line.
+fn draw_coasts(spec: &MapSpec, pixmap: &mut Pixmap) {
+    let paths: Vec<_> = spec.land.iter().filter_map(|p| land_path(spec, p)).collect();
+    let mut shallows = Paint::default();
+    shallows.set_color_rgba8(40, 70, 90, 40);
+    shallows.anti_alias = true;
+    let mut ink = Paint::default();
+    ink.set_color_rgba8(45, 55, 60, 230);
+    ink.anti_alias = true;
+    for path in &paths {
+        pixmap.stroke_path(path, &shallows, &Stroke { width: 6.0, ..Stroke::default() }, Transform::identity(), None);
+    }
+    for path in &paths {
+        pixmap.stroke_path(path, &ink, &Stroke { width: 1.3, ..Stroke::default() }, Transform::identity(), None);
+    }
+}
+
+/// A cartouche: a framed paper panel with the title in bold serif and a line under it.
+fn cartouche(pixmap: &mut Pixmap, printer: &mut super::print::Printer, title: &str, subtitle: &str, at: (f32, f32)) {
+    use super::print::{Align, Face};
+    let tpx = 28.0_f32.min(pixmap.width() as f32 / 22.0);
+    let spx = tpx * 0.55;
+    let w = printer.width(Face::Bold, tpx, title).max(printer.width(Face::Regular, spx, subtitle)) + tpx * 1.6;
+    let h = tpx * 2.6;
+    let (x, y) = (at.0 - w / 2.0, at.1 - h / 2.0);
+    let Some(rect) = tiny_skia::Rect::from_xywh(x, y, w, h) else { return };
+    let mut paper = Paint::default();
+    paper.set_color_rgba8(244, 236, 214, 235);
+    pixmap.fill_rect(rect, &paper, Transform::identity(), None);
+    let mut ink = Paint::default();
+    ink.set_color_rgba8(70, 50, 35, 255);
+    ink.anti_alias = true;
+    for (inset, width) in [(3.0, 2.0), (7.0, 0.8)] {
+        if let Some(r) = tiny_skia::Rect::from_xywh(x + inset, y + inset, w - 2.0 * inset, h - 2.0 * inset) {
+            let path = PathBuilder::from_rect(r);
+            pixmap.stroke_path(&path, &ink, &Stroke { width, ..Stroke::default() }, Transform::identity(), None);
+        }
+    }
+    let dark = [60, 40, 28, 255];
+    printer.line(pixmap, Face::Bold, tpx, title, at.0, y + tpx * 1.25, Align::Centre, dark);
+    printer.line(pixmap, Face::Regular, spx, subtitle, at.0, y + tpx * 2.1, Align::Centre, dark);
+}
+
+/// A compass rose: an eight-pointed star with the north point dark and an N above it.
+fn compass(pixmap: &mut Pixmap, printer: &mut super::print::Printer, at: (f32, f32), px_per_unit: f32) {
+    use super::print::{Align, Face};
+    let r = (px_per_unit * 1.2).clamp(24.0, 60.0);
+    let mut ink = Paint::default();
+    ink.set_color_rgba8(70, 50, 35, 255);
+    ink.anti_alias = true;
+    let mut light = Paint::default();
+    light.set_color_rgba8(236, 226, 200, 255);
+    light.anti_alias = true;
+    for k in 0..8 {
+        let a = k as f32 * std::f32::consts::FRAC_PI_4 - std::f32::consts::FRAC_PI_2;
+        let len = if k % 2 == 0 { r } else { r * 0.55 };
+        let side = r * 0.14;
+        let tip = (at.0 + a.cos() * len, at.1 + a.sin() * len);
+        let l = (
+            at.0 + (a - std::f32::consts::FRAC_PI_2).cos() * side,
+            at.1 + (a - std::f32::consts::FRAC_PI_2).sin() * side,
+        );
+        let rr = (
+            at.0 + (a + std::f32::consts::FRAC_PI_2).cos() * side,
+            at.1 + (a + std::f32::consts::FRAC_PI_2).sin() * side,
+        );
+        // Each point in two halves, one dark and one light, as engraved roses are.
+        for (half, paint) in [(l, &ink), (rr, &light)] {
+            let mut pb = PathBuilder::new();
+            pb.move_to(at.0, at.1);
+            pb.line_to(half.0, half.1);
+            pb.line_to(tip.0, tip.1);
+            pb.close();
+            if let Some(path) = pb.finish() {
+                pixmap.fill_path(&path, paint, tiny_skia::FillRule::Winding, Transform::identity(), None);
+                pixmap.stroke_path(
+                    &path,
+                    &ink,
+                    &Stroke { width: 0.8, ..Stroke::default() },
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
+    printer.line(pixmap, Face::Bold, r * 0.5, "N", at.0, at.1 - r - r * 0.12, Align::Centre, [60, 40, 28, 255]);
 }
 
 /// A wooden table top: long grain along x with knots and a varnish sheen, `width`×`height` pixels.
@@ -399,7 +590,10 @@ mod tests {
             ],
             reach: 1.6,
             roads: vec![((1.0, 1.0), (4.5, 1.0))],
-            rivers: vec![vec![(0.0, 3.5), (3.0, 2.8), (6.0, 3.6)]],
+            rivers: vec![(vec![(0.0, 3.5), (3.0, 2.8), (6.0, 3.6)], 0.1)],
+            land: Vec::new(),
+            cartouche: None,
+            compass: None,
             seed: 3,
         }
     }

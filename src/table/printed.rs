@@ -51,6 +51,8 @@ pub enum Symbol {
     Navy,
     /// A leader or army headquarters: a flag.
     Leader,
+    /// A battle: crossed sabres.
+    Battle,
     None,
 }
 
@@ -249,6 +251,17 @@ fn symbol(p: &mut Pixmap, symbol: Symbol, centre: (f32, f32), size: (f32, f32), 
             pb.line_to(x + w * 0.8, y + h * 0.25);
             pb.line_to(x + w * 0.3, y + h * 0.5);
         }
+        Symbol::Battle => {
+            // Two sabres crossed, each with a short guard near its hilt.
+            for (from, to) in [((x, y + h), (x + w, y)), ((x + w, y + h), (x, y))] {
+                pb.move_to(from.0, from.1);
+                pb.line_to(to.0, to.1);
+                let (gx, gy) = (from.0 + (to.0 - from.0) * 0.2, from.1 + (to.1 - from.1) * 0.2);
+                let (nx, ny) = ((to.1 - from.1) * 0.12, -(to.0 - from.0) * 0.12);
+                pb.move_to(gx - nx, gy - ny);
+                pb.line_to(gx + nx, gy + ny);
+            }
+        }
         Symbol::None => {}
     }
     if let Some(path) = pb.finish() {
@@ -320,6 +333,18 @@ impl Prints {
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrintedSide {
     pub up: bool,
+}
+
+/// Where card `i` of a hand of `n` lies, and its turn about the vertical: on an arc about `centre`
+/// in front of its seat (`outward` +1 for the south seat, -1 for the north), each card a little
+/// turned and a little above the one before, so that every card shows.
+pub fn fan(centre: Vec3, outward: f32, i: usize, n: usize) -> (Vec3, f32) {
+    let step = 0.09_f32.min(0.9 / n.max(1) as f32);
+    let a = (i as f32 - (n.max(1) - 1) as f32 / 2.0) * step;
+    let radius = 9.0;
+    // The arc bends away from the board at its ends.
+    let pos = centre + Vec3::new(radius * a.sin(), 0.03 + i as f32 * 0.004, outward * radius * (1.0 - a.cos()));
+    (pos, -a * outward)
 }
 
 /// On a piece: the child that carries its printed face, whose material changes with what it shows.

@@ -49,6 +49,28 @@ pub fn card_text(game: &Vg, card: u16) -> String {
     card_body(game, c) + &origin
 }
 
+/// What a card prints under its title: its kind, and its effects.
+pub fn card_print_text(game: &Vg, card: u16) -> (String, String) {
+    let c = &game.sc.cards[card as usize];
+    match &c.campaign {
+        Some(camp) => (
+            match camp.region {
+                Some(n) => format!("Campaign in {} · {}", game.sc.nation_name(n), c.year),
+                None => format!("Naval campaign · {}", c.year),
+            },
+            format!("Win: {}. Lose: {}.", effects(&game.sc, &camp.win), effects(&game.sc, &camp.lose)),
+        ),
+        None => (
+            format!("Event · {}", c.year),
+            format!(
+                "{}. Bottom: {}.",
+                effects(&game.sc, &c.body),
+                c.bottom.as_ref().map(|e| effect_text(&game.sc, e)).unwrap_or_default()
+            ),
+        ),
+    }
+}
+
 fn card_body(game: &Vg, c: &super::data::Card) -> String {
     match &c.campaign {
         Some(camp) => format!(

@@ -85,8 +85,20 @@ pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
             Region { at: at(SpaceId(i as u16)), color, fill }
         })
         .collect();
+    // The rivers from the table map (their real courses) when the scenario folder has one; else
+    // water bending between adjacent river villages.
+    let map = crate::engine::tablemap::TableMap::beside(&sc.path);
     let mut roads = Vec::new();
-    let mut rivers = Vec::new();
+    let mut rivers: Vec<(Vec<(f32, f32)>, f32)> = map
+        .iter()
+        .flat_map(|m| {
+            m.rivers.iter().map(move |r| {
+                let course = r.course.iter().map(|p| m.to_table(*p)).map(|(x, z)| (x * SCALE, z * SCALE)).collect();
+                (course, r.width * SCALE)
+            })
+        })
+        .collect();
+    let drawn = !rivers.is_empty();
     for a in 0..sc.fields.len() {
         for &b in sc.graph.neighbours(SpaceId(a as u16)) {
             if (b.0 as usize) <= a {
@@ -94,10 +106,10 @@ pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
             }
             let (pa, pb) = (at(SpaceId(a as u16)), at(b));
             roads.push((pa, pb));
-            if sc.fields[a].terrain == Terrain::River && sc.fields[b.0 as usize].terrain == Terrain::River {
+            if !drawn && sc.fields[a].terrain == Terrain::River && sc.fields[b.0 as usize].terrain == Terrain::River {
                 // The water bends between the two villages, off the road.
                 let mid = ((pa.0 + pb.0) / 2.0 + (pb.1 - pa.1) * 0.15, (pa.1 + pb.1) / 2.0 - (pb.0 - pa.0) * 0.15);
-                rivers.push(vec![pa, mid, pb]);
+                rivers.push((vec![pa, mid, pb], 0.12));
             }
         }
     }
@@ -110,6 +122,10 @@ pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
         reach: 2.4,
         roads,
         rivers,
+        land: Vec::new(),
+        // In the empty south-west corner and north-east, clear of the villages.
+        cartouche: Some(("Battle of the Nations".into(), "Leipzig, 16–19 October 1813".into(), (-3.9, 10.3))),
+        compass: Some((11.4, -9.6)),
         seed: 1813,
     }
 }

@@ -263,16 +263,10 @@ pub fn card_world(place: CardPlace) -> Option<(Vec3, bool)> {
 /// Where card `i` of a hand of `n` lies, and its turn about the vertical: on an arc in front of the
 /// seat, each card a little turned and a little above the one before, so that every card shows.
 pub fn hand_fan(side: Side, i: u8, n: usize) -> (Vec3, f32) {
-    let (centre, outward) = match side {
-        Side::French => (Vec3::new(1.5, 0.0, 15.9), 1.0),
-        Side::Allied => (Vec3::new(1.5, 0.0, -16.1), -1.0),
-    };
-    let step = 0.09_f32.min(0.9 / n.max(1) as f32);
-    let a = (i as f32 - (n.max(1) - 1) as f32 / 2.0) * step;
-    let radius = 9.0;
-    // The arc bends away from the board at its ends.
-    let pos = centre + Vec3::new(radius * a.sin(), 0.03 + i as f32 * 0.004, outward * radius * (1.0 - a.cos()));
-    (pos, -a * outward)
+    match side {
+        Side::French => crate::table::printed::fan(Vec3::new(1.5, 0.0, 15.9), 1.0, i as usize, n),
+        Side::Allied => crate::table::printed::fan(Vec3::new(1.5, 0.0, -16.1), -1.0, i as usize, n),
+    }
 }
 
 /// Sets each piece's target from the table after every change.

@@ -3,8 +3,9 @@
 //! (tracks, hand, campaigns, the miniatures battle sheet with its result entry), plus what the
 //! shared table asks of a game (`TableGame`). Units and hands are read through the viewer's eyes.
 
+mod map;
+
 use super::ai::{self, VgPlayer};
-use super::data::NationKind;
 use super::miniatures;
 use super::observe::UnitFace;
 use super::plugin::{UnitAt, UnitPiece, VgPhase, VgPlugin};
@@ -13,6 +14,7 @@ use super::rules::seat_of;
 use super::state::{Loc, Pending, Phase, Vg};
 use super::text::{action_label, card_text, prompt};
 use super::{Action, Player};
+use crate::engine::plugin::Eyes;
 use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
@@ -20,10 +22,12 @@ use crate::engine::save::SaveFile;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
+use crate::table::printed::{BackPrint, CardPrint, CounterPrint, Prints, Symbol, fan, print_sides};
 use crate::table::session::Session;
 use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use map::{Geo, army_world, nation_color};
 use std::path::{Path, PathBuf};
 
 impl TableGame for Vg {
@@ -102,10 +106,11 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
         app.add_plugins(VgPlugin)
             .init_resource::<BattleEntry>()
             .insert_resource(HomeView {
-                view: OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.0), distance: 37.0, yaw: 0.0, pitch: 1.3 },
+                view: OrbitCamera { focus: Vec3::new(2.5, 0.0, 0.6), distance: 43.0, yaw: 0.0, pitch: 1.3 },
                 digit_views: false,
             })
-            .add_systems(Startup, setup_map)
+            .init_resource::<Prints>()
+            .add_systems(Startup, map::setup_map)
             .add_systems(Update, (dress_units, rebuild_pieces).chain().in_set(TableSet::Present))
             .add_systems(OnExit(VgPhase::Tabletop), |mut entry: ResMut<BattleEntry>| *entry = BattleEntry::default())
             .add_systems(
@@ -147,216 +152,109 @@ impl Default for BattleEntry {
 struct Piece;
 
 #[derive(Resource)]
-struct Palette {
-    unit: Handle<Mesh>,
+pub struct Palette {
+    /// A unit is a wooden block standing on its edge, its sticker toward its owner.
+    block: Handle<Mesh>,
+    sticker: Handle<Mesh>,
     cube: Handle<Mesh>,
+    /// A campaign's battle marker: a round wooden token with its printed top.
+    marker: Handle<Mesh>,
+    marker_face: Handle<Mesh>,
+    card: Handle<Mesh>,
+    card_plane: Handle<Mesh>,
     french: Handle<StandardMaterial>,
     british: Handle<StandardMaterial>,
+    wood: Handle<StandardMaterial>,
     nations: Vec<Handle<StandardMaterial>>,
 }
 
-fn nation_world(game: &Vg, n: u8) -> Vec3 {
-    let (x, y) = game.sc.nations[n as usize].pos;
-    Vec3::new(x, 0.0, -y)
-}
-
-fn army_world(p: Player, i: usize) -> Vec3 {
-    let z = if p == Player::France { 10.0 } else { -11.0 };
-    Vec3::new(-3.0 + (i % 16) as f32 * 0.62, 0.12, z + (i / 16) as f32 * 0.5)
-}
-
-fn nation_color(name: &str) -> Color {
-    match name {
-        "France" => Color::srgb(0.15, 0.25, 0.75),
-        "Britain" => Color::srgb(0.75, 0.12, 0.12),
-        "Austria" => Color::srgb(0.85, 0.85, 0.85),
-        "Prussia" => Color::srgb(0.35, 0.2, 0.45),
-        "Russia" => Color::srgb(0.15, 0.5, 0.2),
-        "Spain" => Color::srgb(0.9, 0.78, 0.15),
-        "Germany" => Color::srgb(0.45, 0.7, 0.9),
-        "Italy" => Color::srgb(0.95, 0.55, 0.15),
-        "Poland" => Color::srgb(0.8, 0.35, 0.45),
-        _ => Color::srgb(0.6, 0.6, 0.55),
-    }
-}
-
-/// What the map of Europe is painted from: each nation's land in its tint around its place, and
-/// sea regions on a grid wherever no nation lies within reach (the coastline comes out of where
-/// they meet), the naval campaigns' sea among them.
-pub fn map_spec(game: &Vg) -> crate::table::paint::MapSpec {
-    use crate::table::paint::{Fill, MapSpec, Region};
-    let land: Vec<(f32, f32)> = (0..game.sc.nations.len())
-        .map(|n| {
-            let w = nation_world(game, n as u8);
-            (w.x, w.z)
-        })
-        .collect();
-    let mut regions: Vec<Region> = game
-        .sc
-        .nations
-        .iter()
-        .zip(&land)
-        .map(|(n, &at)| {
-            let c = nation_color(&n.name).to_srgba();
-            let tint =
-                [0.62 + c.red * 0.3, 0.60 + c.green * 0.3, 0.50 + c.blue * 0.3].map(|v| (v.min(1.0) * 255.0) as u8);
-            Region { at, color: tint, fill: Fill::Open }
-        })
-        .collect();
-    let sea = [70, 110, 150];
-    let mut z = -13.5;
-    while z <= 13.5 {
-        let mut x = -11.0;
-        while x <= 14.0 {
-            if land.iter().all(|l| (l.0 - x).hypot(l.1 - z) > 3.4) {
-                regions.push(Region { at: (x, z), color: sea, fill: Fill::Water });
-            }
-            x += 1.6;
-        }
-        z += 1.6;
-    }
-    let (sx, sy) = game.sc.seas_pos;
-    regions.push(Region { at: (sx, -sy), color: sea, fill: Fill::Water });
-    MapSpec {
-        width: 832,
-        height: 896,
-        extent: (-11.5, -14.0, 14.5, 14.0),
-        paper: [222, 214, 190],
-        regions,
-        reach: 3.4,
-        roads: Vec::new(),
-        rivers: Vec::new(),
-        seed: 1796,
-    }
-}
-
-fn setup_map(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    mut images: ResMut<Assets<Image>>,
-    table: Res<TableRes<Vg>>,
-) {
-    let game = &table.0.game;
-    crate::table::paint::spawn_table_top(
-        &mut commands,
-        &mut meshes,
-        &mut materials,
-        &mut images,
-        (60.0, 44.0),
-        (2.0, 0.0),
-    );
-    crate::table::paint::spawn_felt(&mut commands, &mut meshes, &mut materials, &mut images, (38.0, 34.0), (2.0, 0.0));
-    commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(26.0, 0.1, 28.0))),
-        MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.80, 0.84, 0.86), ..default() })),
-        Transform::from_xyz(1.5, -0.1, 0.0),
-        Name::new("Map of Europe"),
-    ));
-    // Europe painted from the nations' places: land around each nation in its tint, sea wherever
-    // no nation is near, the coast wandering between them.
-    let spec = map_spec(game);
-    crate::table::paint::spawn_map(
-        &mut commands,
-        &mut meshes,
-        &mut materials,
-        &mut images,
-        &spec,
-        "Painted map of Europe",
-    );
-    for (i, n) in game.sc.nations.iter().enumerate() {
-        let base = nation_color(&n.name).to_srgba();
-        let tint = Color::srgb(0.75 + base.red * 0.25, 0.72 + base.green * 0.25, 0.62 + base.blue * 0.25);
-        let radius = match n.kind {
-            NationKind::Player => 1.5,
-            NationKind::Major => 1.35,
-            NationKind::Minor => 1.1,
-        };
-        commands.spawn((
-            Mesh3d(meshes.add(Cylinder::new(radius, 0.06))),
-            MeshMaterial3d(materials.add(StandardMaterial {
-                base_color: tint.with_alpha(0.45),
-                alpha_mode: AlphaMode::Blend,
-                ..default()
-            })),
-            Transform::from_translation(nation_world(game, i as u8)),
-            Name::new(n.name.clone()),
-        ));
-    }
-    let (sx, sy) = game.sc.seas_pos;
-    commands.spawn((
-        Mesh3d(meshes.add(Cylinder::new(1.6, 0.05))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgba(0.3, 0.45, 0.7, 0.5),
-            alpha_mode: AlphaMode::Blend,
-            ..default()
-        })),
-        Transform::from_xyz(sx, 0.0, -sy),
-        Name::new("The sea"),
-    ));
-    let nations = game
-        .sc
-        .nations
-        .iter()
-        .map(|n| materials.add(StandardMaterial { base_color: nation_color(&n.name), ..default() }))
-        .collect();
-    commands.insert_resource(Palette {
-        unit: meshes.add(Cuboid::new(0.5, 0.22, 0.36)),
-        cube: meshes.add(Cuboid::new(0.2, 0.2, 0.2)),
-        french: materials.add(StandardMaterial { base_color: Color::srgb(0.15, 0.3, 0.9), ..default() }),
-        british: materials.add(StandardMaterial { base_color: Color::srgb(0.85, 0.1, 0.1), ..default() }),
-        nations,
-    });
-}
-
-/// Where each unit stands on the table (by where the mirror has it), or None when it is in the
-/// unused stack.
-fn unit_place(game: &Vg, places: &[Loc]) -> Vec<Option<Vec3>> {
+/// Where each unit stands on the table (by where the mirror has it) and which way its sticker
+/// faces (toward the player whose unit it is; up in a holding area), or None when it is in the
+/// unused stack. Blocks in one place stand in rows, each showing its edge.
+fn unit_place(game: &Vg, geo: &Geo, places: &[Loc]) -> Vec<Option<(Vec3, Quat)>> {
     let mut army_slots = [0usize; 2];
     let mut counts = std::collections::HashMap::new();
+    let toward =
+        |p: Player| if p == Player::France { Quat::IDENTITY } else { Quat::from_rotation_y(std::f32::consts::PI) };
     (0..places.len())
         .map(|u| match places[u] {
             Loc::Pool => None,
             Loc::Army(p) => {
                 let i = army_slots[p.index()];
                 army_slots[p.index()] += 1;
-                Some(army_world(p, i))
+                Some((army_world(p, i) + Vec3::Y * 0.23, toward(p)))
             }
             Loc::Holding => {
                 let n = game.sc.units[u].nation;
                 let k = counts.entry(("h", n as i32)).or_insert(0);
                 *k += 1;
-                Some(
-                    nation_world(game, n) + Vec3::new(1.5 + (*k % 2) as f32 * 0.55, 0.12, 0.1 + (*k / 2) as f32 * 0.42),
-                )
+                let lying = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+                Some((
+                    geo.nation(n) + Vec3::new(1.45 + (*k % 2) as f32 * 0.47, 0.09, -0.2 + (*k / 2) as f32 * 0.5),
+                    lying,
+                ))
             }
             Loc::Campaign(c, p) => {
                 let k = counts.entry(("c", c as i32 * 2 + p as i32)).or_insert(0);
                 *k += 1;
-                let side: f32 = if p == Player::France { 0.45 } else { -0.45 };
-                Some(
-                    campaign_world(game, c)
-                        + Vec3::new(-1.0 + (*k % 4) as f32 * 0.55, 0.3, side + (*k / 4) as f32 * 0.4 * side.signum()),
-                )
+                let side: f32 = if p == Player::France { 0.75 } else { -0.75 };
+                Some((
+                    campaign_world(game, geo, c)
+                        + Vec3::new(-0.75 + (*k % 4) as f32 * 0.47, 0.23, side + (*k / 4) as f32 * 0.3 * side.signum()),
+                    toward(p),
+                ))
             }
         })
         .collect()
 }
 
-/// Where a campaign's units stand: on its region (or the sea); several campaigns in one region
-/// sit around it, each on its own spot.
-fn campaign_world(game: &Vg, c: u8) -> Vec3 {
+/// Where a campaign's battle marker stands: on its region (or the sea); several campaigns in one
+/// region sit around it, each on its own spot.
+fn campaign_world(game: &Vg, geo: &Geo, c: u8) -> Vec3 {
     let region = game.campaigns[c as usize].region;
     let centre = match region {
-        Some(n) => nation_world(game, n),
-        None => Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1),
+        Some(n) => geo.nation(n),
+        None => geo.sea,
     };
     let slot = game.open_campaigns().iter().filter(|&&o| o < c && game.campaigns[o as usize].region == region).count();
     let angle = slot as f32 * std::f32::consts::FRAC_PI_3;
     centre + if slot == 0 { Vec3::ZERO } else { Vec3::new(angle.cos(), 0.0, angle.sin()) * 3.0 }
 }
 
-/// Gives each unit entity of the rules plugin its block, in its nation's colour.
+/// On a unit block: its sticker, printed when these eyes know the unit, blank otherwise.
+#[derive(Component)]
+struct Sticker(Entity);
+
+fn unit_symbol(kind: super::data::UnitKind) -> Symbol {
+    match kind {
+        super::data::UnitKind::Infantry => Symbol::Infantry,
+        super::data::UnitKind::Cavalry => Symbol::Cavalry,
+        super::data::UnitKind::Artillery => Symbol::Artillery,
+        super::data::UnitKind::Navy => Symbol::Navy,
+    }
+}
+
+fn rgb(c: Color) -> [u8; 3] {
+    let [r, g, b, _] = c.to_srgba().to_u8_array();
+    [r, g, b]
+}
+
+/// A unit's sticker: its nation, its kind's symbol and its value.
+fn unit_print(game: &Vg, u: u8) -> CounterPrint {
+    let d = &game.sc.units[u as usize];
+    let name = game.sc.nation_name(d.nation).to_string();
+    let ground = rgb(nation_color(&name));
+    let light = ground.iter().map(|&c| c as u32).sum::<u32>() > 500;
+    CounterPrint {
+        name,
+        symbol: unit_symbol(d.kind),
+        values: d.value.to_string(),
+        ground,
+        ink: if light { [30, 24, 18] } else { [255, 255, 255] },
+    }
+}
+
+/// Gives each unit entity of the rules plugin its block, in its nation's colour, with a sticker.
 fn dress_units(
     mut commands: Commands,
     table: Res<TableRes<Vg>>,
@@ -366,54 +264,77 @@ fn dress_units(
     let Some(palette) = palette else { return };
     for (e, u) in &units {
         let n = table.0.game.unit_nation(u.0) as usize;
+        let sticker = commands
+            .spawn((
+                Mesh3d(palette.sticker.clone()),
+                MeshMaterial3d(palette.nations[n].clone()),
+                Transform::from_xyz(0.0, 0.0, 0.082),
+                ChildOf(e),
+            ))
+            .id();
         commands.entity(e).insert((
-            Mesh3d(palette.unit.clone()),
-            MeshMaterial3d(palette.nations[n].clone()),
+            Mesh3d(palette.block.clone()),
+            MeshMaterial3d(palette.wood.clone()),
             Transform::default(),
             Visibility::Hidden,
+            Sticker(sticker),
         ));
     }
 }
 
-/// Places the unit blocks and redraws the influence cubes after every change.
-#[allow(clippy::type_complexity)]
+/// Places the unit blocks, prints their stickers as far as the eyes know them, and redraws the
+/// influence cubes, the campaigns' battle markers and the hands after every change.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn rebuild_pieces(
     mut commands: Commands,
     table: Res<TableRes<Vg>>,
     version: Res<TableVersion>,
     palette: Option<Res<Palette>>,
+    geo: Option<Res<Geo>>,
+    eyes: Res<Eyes>,
+    mut prints: ResMut<Prints>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
     pieces: Query<Entity, With<Piece>>,
-    mut units: Query<(&UnitPiece, &UnitAt, &mut Transform, &mut Visibility)>,
-    mut done: Local<Option<(u64, usize)>>,
+    mut units: Query<(&UnitPiece, &UnitAt, &Sticker, &mut Transform, &mut Visibility)>,
+    mut done: Local<Option<(u64, usize, Viewer)>>,
 ) {
-    let Some(palette) = palette else { return };
+    let (Some(palette), Some(geo)) = (palette, geo) else { return };
     let dressed = units.iter().count();
-    if *done == Some((version.0, dressed)) && !table.is_changed() {
+    if *done == Some((version.0, dressed, eyes.0)) && !table.is_changed() {
         return;
     }
-    *done = Some((version.0, dressed));
+    *done = Some((version.0, dressed, eyes.0));
     for e in &pieces {
         commands.entity(e).despawn();
     }
     let game = &table.0.game;
     let mut mirror = vec![Loc::Pool; game.sc.units.len()];
-    for (u, at, _, _) in &units {
+    for (u, at, _, _, _) in &units {
         if let Some(slot) = mirror.get_mut(u.0 as usize) {
             *slot = at.0;
         }
     }
-    let places = unit_place(game, &mirror);
-    for (u, _, mut tf, mut vis) in &mut units {
+    let places = unit_place(game, &geo, &mirror);
+    for (u, at, sticker, mut tf, mut vis) in &mut units {
         match places.get(u.0 as usize).copied().flatten() {
-            Some(pos) => {
+            Some((pos, rot)) => {
                 tf.translation = pos;
+                tf.rotation = rot;
                 *vis = Visibility::Visible;
             }
             None => *vis = Visibility::Hidden,
         }
+        // The mirror knows a unit's identity only where these eyes may: a blank sticker else.
+        let mat = if at.1 {
+            prints.counter(&unit_print(game, u.0), &mut images, &mut materials)
+        } else {
+            palette.nations[game.unit_nation(u.0) as usize].clone()
+        };
+        commands.entity(sticker.0).insert(MeshMaterial3d(mat));
     }
     for (n, c) in game.influence.iter().enumerate() {
-        let centre = nation_world(game, n as u8);
+        let centre = geo.nation(n as u8);
         for (side, count) in c.iter().enumerate() {
             for k in 0..*count as usize {
                 let mat = if side == 0 { palette.french.clone() } else { palette.british.clone() };
@@ -423,11 +344,84 @@ fn rebuild_pieces(
                     Mesh3d(palette.cube.clone()),
                     MeshMaterial3d(mat),
                     Transform::from_translation(
-                        centre + Vec3::new(x + (k % 3) as f32 * 0.23, 0.13 + (k / 3) as f32 * 0.21, 0.55),
+                        centre + Vec3::new(x + (k % 3) as f32 * 0.23, 0.1 + (k / 3) as f32 * 0.21, 0.55),
                     ),
                 ));
             }
         }
+    }
+    // Each open campaign: a round battle marker printed with its battle's name.
+    for c in game.open_campaigns() {
+        let name = game.card_name(game.campaigns[c as usize].card).trim_start_matches("Battle of ").to_string();
+        let print = CounterPrint {
+            name,
+            symbol: Symbol::Battle,
+            values: String::new(),
+            ground: [150, 40, 30],
+            ink: [250, 240, 220],
+        };
+        let top = prints.counter(&print, &mut images, &mut materials);
+        let at = campaign_world(game, &geo, c);
+        commands
+            .spawn((
+                Piece,
+                Mesh3d(palette.marker.clone()),
+                MeshMaterial3d(palette.wood.clone()),
+                Transform::from_translation(at + Vec3::Y * 0.06),
+            ))
+            .with_child((
+                Mesh3d(palette.marker_face.clone()),
+                MeshMaterial3d(top),
+                Transform::from_xyz(0.0, 0.062, 0.0),
+            ));
+    }
+    // The hands, through the eyes: printed cards fanned in front of their seat where the eyes may
+    // read them, backs otherwise.
+    let view = game.observe(eyes.0);
+    let back = prints.card_back(
+        &BackPrint { title: "Victory & Glory".into(), colour: [40, 60, 100] },
+        &mut images,
+        &mut materials,
+    );
+    for p in Player::BOTH {
+        let (centre, outward) =
+            if p == Player::France { (Vec3::new(6.5, 0.0, 16.8), 1.0) } else { (Vec3::new(6.5, 0.0, -16.8), -1.0) };
+        let cards: Vec<Option<u16>> = match &view.hands[p.index()] {
+            Ok(cards) => cards.iter().map(|&c| Some(c)).collect(),
+            Err(n) => vec![None; *n],
+        };
+        for (i, card) in cards.iter().enumerate() {
+            let (pos, yaw) = fan(centre, outward, i, cards.len());
+            let face = match card {
+                Some(c) => prints.card_face(&card_print(game, *c), &mut images, &mut materials),
+                None => back.clone(),
+            };
+            // Britain's cards are turned to read from the north seat.
+            let turn = if p == Player::France { Quat::IDENTITY } else { Quat::from_rotation_y(std::f32::consts::PI) };
+            let e = commands
+                .spawn((
+                    Piece,
+                    Mesh3d(palette.card.clone()),
+                    MeshMaterial3d(palette.wood.clone()),
+                    Transform::from_translation(pos).with_rotation(Quat::from_rotation_y(yaw) * turn),
+                ))
+                .id();
+            print_sides(&mut commands, e, palette.card_plane.clone(), 0.02, face, back.clone());
+        }
+    }
+}
+
+/// A Victory & Glory card's printed face.
+fn card_print(game: &Vg, c: u16) -> CardPrint {
+    let card = &game.sc.cards[c as usize];
+    let (kind, body) = super::text::card_print_text(game, c);
+    CardPrint {
+        title: card.name.clone(),
+        kind,
+        body,
+        corner: String::new(),
+        provenance: if card.source.is_some() { "rulebook" } else { "reconstructed" }.to_string(),
+        accent: if card.campaign.is_some() { [130, 45, 35] } else { [45, 70, 110] },
     }
 }
 
@@ -438,7 +432,9 @@ fn labels(
     session: Res<Session>,
     cams: Query<(&Camera, &GlobalTransform)>,
     blocks: Query<(&UnitPiece, &UnitAt, &GlobalTransform, &Visibility)>,
+    geo: Option<Res<Geo>>,
 ) -> Result {
+    let Some(geo) = geo else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
     let game = &table.0.game;
@@ -470,7 +466,7 @@ fn labels(
     let era = game.era as usize;
     let paper = Some(egui::Color32::from_rgba_unmultiplied(245, 240, 225, 215));
     for (i, n) in game.sc.nations.iter().enumerate() {
-        if let Some(p) = to_screen(nation_world(game, i as u8) + Vec3::new(0.0, 0.0, -1.5)) {
+        if let Some(p) = to_screen(geo.nation(i as u8) + Vec3::new(0.0, 0.0, -1.5)) {
             let c = game.influence[i];
             let ally = match game.allies[i] {
                 Some(p) => format!(" · allied to {}", p.name()),
@@ -481,7 +477,7 @@ fn labels(
         }
     }
     for c in game.open_campaigns() {
-        if let Some(p) = to_screen(campaign_world(game, c) + Vec3::new(0.0, 0.3, 1.25)) {
+        if let Some(p) = to_screen(campaign_world(game, &geo, c) + Vec3::new(0.0, 0.3, 0.8)) {
             let red = Some(egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200));
             labels.placed(p, game.card_name(game.campaigns[c as usize].card), 11.0, egui::Color32::WHITE, red);
         }
@@ -489,7 +485,7 @@ fn labels(
     for (label, pos) in [
         ("France's army", army_world(Player::France, 0) + Vec3::new(-0.2, 0.0, 0.7)),
         ("Britain's army", army_world(Player::Britain, 0) + Vec3::new(-0.2, 0.0, -0.6)),
-        ("The sea (naval campaigns)", Vec3::new(game.sc.seas_pos.0, 0.0, -game.sc.seas_pos.1 - 1.9)),
+        ("The sea (naval campaigns)", geo.sea + Vec3::new(0.0, 0.0, -1.9)),
     ] {
         if let Some(p) = to_screen(pos) {
             labels.placed(p, label, 12.0, egui::Color32::WHITE, Some(egui::Color32::from_black_alpha(160)));
