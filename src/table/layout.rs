@@ -95,22 +95,75 @@ impl Layout {
     }
 }
 
+/// The name of the serif family (the shipped DejaVu Serif) in egui, for the names of places.
+pub const SERIF: &str = "serif";
+
+/// Gives egui the serif family once (it takes effect from the next frame).
+pub fn add_serif(ctx: &bevy_egui::egui::Context) {
+    use bevy_egui::egui::{
+        FontData, FontFamily,
+        epaint::text::{FontInsert, FontPriority, InsertFontFamily},
+    };
+    let family = FontFamily::Name(SERIF.into());
+    if ctx.fonts(|f| f.families().contains(&family)) || ctx.data(|d| d.get_temp::<bool>(SERIF.into()).is_some()) {
+        return;
+    }
+    ctx.data_mut(|d| d.insert_temp(SERIF.into(), true));
+    ctx.add_font(FontInsert::new(
+        SERIF,
+        FontData::from_static(super::print::serif_bytes()),
+        vec![InsertFontFamily { family, priority: FontPriority::Highest }],
+    ));
+}
+
 /// Labels drawn with egui through a `Layout`: a piece's own label is fixed on it (and keeps its
 /// spot free), a place's name is set where it collides with nothing.
 pub struct LabelPainter<'a> {
     painter: &'a bevy_egui::egui::Painter,
     pub layout: Layout,
+    serif: bool,
 }
 
 impl<'a> LabelPainter<'a> {
+    /// A painter for labels on the whole screen, keeping clear of the windows and panels egui
+    /// drew last frame (so that no name runs under a panel).
     pub fn new(painter: &'a bevy_egui::egui::Painter) -> Self {
+        use bevy_egui::egui::Order;
         let screen = painter.clip_rect();
         let bounds = Rect { min: (screen.min.x, screen.min.y), max: (screen.max.x, screen.max.y) };
-        Self { painter, layout: Layout::new(Some(bounds)) }
+        let mut layout = Layout::new(Some(bounds));
+        let ctx = painter.ctx();
+        let panels: Vec<_> = ctx.memory(|m| {
+            m.areas()
+                .visible_layer_ids()
+                .into_iter()
+                .filter(|l| matches!(l.order, Order::Middle | Order::Foreground))
+                .filter_map(|l| m.area_rect(l.id))
+                .collect()
+        });
+        for r in panels {
+            layout.reserve(Rect { min: (r.min.x, r.min.y), max: (r.max.x, r.max.y) });
+        }
+        let serif = ctx.fonts(|f| f.families().contains(&bevy_egui::egui::FontFamily::Name(SERIF.into())));
+        Self { painter, layout, serif }
     }
 
     fn galley(&self, text: &str, size: f32, fg: bevy_egui::egui::Color32) -> std::sync::Arc<bevy_egui::egui::Galley> {
         self.painter.layout_no_wrap(text.to_string(), bevy_egui::egui::FontId::proportional(size), fg)
+    }
+
+    /// Places' names are set in the serif, once egui has it.
+    fn name_galley(
+        &self,
+        text: &str,
+        size: f32,
+        fg: bevy_egui::egui::Color32,
+    ) -> std::sync::Arc<bevy_egui::egui::Galley> {
+        use bevy_egui::egui::{FontFamily, FontId};
+        if !self.serif {
+            return self.galley(text, size, fg);
+        }
+        self.painter.layout_no_wrap(text.to_string(), FontId::new(size * 1.05, FontFamily::Name(SERIF.into())), fg)
     }
 
     fn draw(
@@ -156,9 +209,9 @@ impl<'a> LabelPainter<'a> {
         fg: bevy_egui::egui::Color32,
         bg: Option<bevy_egui::egui::Color32>,
     ) -> bool {
-        let s = self.galley(text, size, fg).size();
+        let s = self.name_galley(text, size, fg).size();
         let Some(p) = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0)) else { return false };
-        let galley = self.galley(text, size * p.scale, fg);
+        let galley = self.name_galley(text, size * p.scale, fg);
         let g = galley.size();
         self.draw(Rect::centered(p.rect.centre(), (g.x, g.y)), galley, fg, bg);
         true

@@ -31,6 +31,7 @@ pub fn panels<G: TableGame>(
     if (ctx.zoom_factor() - session.ui_scale).abs() > 1e-3 {
         ctx.set_zoom_factor(session.ui_scale);
     }
+    crate::table::layout::add_serif(&ctx);
     let pointer = ctx.input(|i| i.pointer.hover_pos());
 
     if let Some(save) = offer.0.clone() {

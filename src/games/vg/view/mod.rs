@@ -174,8 +174,11 @@ pub struct Palette {
 fn unit_place(game: &Vg, geo: &Geo, places: &[Loc]) -> Vec<Option<(Vec3, Quat)>> {
     let mut army_slots = [0usize; 2];
     let mut counts = std::collections::HashMap::new();
-    let toward =
-        |p: Player| if p == Player::France { Quat::IDENTITY } else { Quat::from_rotation_y(std::f32::consts::PI) };
+    // Leaning back a little, as blocks stand in a rack, so their owner reads them from above.
+    let lean = Quat::from_rotation_x(-0.5);
+    let toward = |p: Player| {
+        if p == Player::France { lean } else { Quat::from_rotation_y(std::f32::consts::PI) * lean }
+    };
     (0..places.len())
         .map(|u| match places[u] {
             Loc::Pool => None,
@@ -451,6 +454,10 @@ fn labels(
             continue;
         }
         // The mirror knows a unit's identity only where these eyes may.
+        let p = tf.translation();
+        if to_screen(p).zip(to_screen(p + Vec3::X * 0.42)).is_some_and(|(a, b)| (b - a).length() >= 40.0) {
+            continue;
+        }
         let d = &game.sc.units[b.0 as usize];
         let s = if at.1 { format!("{}{}", &d.kind.name()[..1], d.value) } else { "?".to_string() };
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.15) {
@@ -477,10 +484,21 @@ fn labels(
         }
     }
     for c in game.open_campaigns() {
-        if let Some(p) = to_screen(campaign_world(game, &geo, c) + Vec3::new(0.0, 0.3, 0.8)) {
+        // Close enough to read the battle marker's print, it speaks for itself.
+        let at = campaign_world(game, &geo, c);
+        if to_screen(at).zip(to_screen(at + Vec3::X)).is_some_and(|(a, b)| (b - a).length() >= 60.0) {
+            continue;
+        }
+        if let Some(p) = to_screen(at + Vec3::new(0.0, 0.3, 0.8)) {
             let red = Some(egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200));
             labels.placed(p, game.card_name(game.campaigns[c as usize].card), 11.0, egui::Color32::WHITE, red);
         }
+    }
+    // The map's credit along its southern edge, small, as printed maps carry theirs.
+    if let Some(credit) = geo.credit.as_deref().and_then(|c| c.split(';').next())
+        && let Some(p) = to_screen(Vec3::new(1.5, 0.0, 14.25))
+    {
+        labels.placed(p, credit, 8.0, egui::Color32::from_gray(235), Some(egui::Color32::from_black_alpha(110)));
     }
     for (label, pos) in [
         ("France's army", army_world(Player::France, 0) + Vec3::new(-0.2, 0.0, 0.7)),
