@@ -31,11 +31,42 @@ pub struct PiecesPlugin;
 
 impl Plugin for PiecesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Prints>().add_systems(
+        app.init_resource::<Prints>().init_resource::<SpreadPile>().add_systems(
             Update,
             (dress_pieces, print_faces, place_pieces).chain().in_set(TableSet::Present).in_set(PlaceSet),
         );
     }
+}
+
+/// Whether the pointer rests on the discard pile, which then spreads so every card shows.
+#[derive(Resource, Default)]
+pub struct SpreadPile(pub bool);
+
+/// Hovering a card: what it is (the Alt preview reads it large), and the discard pile spreads.
+fn hover_card(
+    ev: On<Pointer<Over>>,
+    cards: Query<(&Card, &CardPlace, &FaceShown)>,
+    table: Res<TableRes<Botn>>,
+    mut session: ResMut<Session>,
+    mut pile: ResMut<SpreadPile>,
+) {
+    let Ok((card, place, shown)) = cards.get(ev.entity) else { return };
+    let game = &table.0.game;
+    pile.0 = matches!(place, CardPlace::Discard(_));
+    session.hovered = Some(match (place, shown.0) {
+        (CardPlace::DrawPile(_), _) => format!("Draw pile: {} cards", game.draw_pile.len()),
+        (_, false) => "A card face down".to_string(),
+        (_, true) => {
+            let p = super::prints::card_print(game, *card);
+            format!(
+                "{} — {}\n{}{}",
+                p.title,
+                p.kind,
+                p.body,
+                if p.corner.is_empty() { String::new() } else { format!(" ({})", p.corner) }
+            )
+        }
+    });
 }
 
 /// On an army standee's back: the front it copies its print from.
@@ -188,12 +219,14 @@ fn dress_pieces(
     }
     for (e, card) in &cards {
         let back = prints.card_back(&super::prints::back_print(game, *card), &mut images, &mut materials);
-        commands.entity(e).insert((
-            Mesh3d(m.card.clone()),
-            MeshMaterial3d(m.card_face.clone()),
-            Transform::from_xyz(0.0, -5.0, 0.0),
-            Pickable::IGNORE,
-        ));
+        commands
+            .entity(e)
+            .insert((Mesh3d(m.card.clone()), MeshMaterial3d(m.card_face.clone()), Transform::from_xyz(0.0, -5.0, 0.0)))
+            .observe(hover_card)
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>, mut pile: ResMut<SpreadPile>| {
+                s.hovered = None;
+                pile.0 = false;
+            });
         // The face starts as the back: what it shows is printed when the mirror says it is seen.
         let (face, _) = print_sides(&mut commands, e, m.card_print.clone(), 0.02, back.clone(), back);
         commands.entity(e).insert(PrintedFace(face));
@@ -283,6 +316,7 @@ fn place_pieces(
         Query<(Entity, &MissionFigure, Option<&mut Target>)>,
     )>,
     dragging: Res<Dragging>,
+    spread: Res<SpreadPile>,
     mut commands: Commands,
 ) {
     let game = &table.0.game;
@@ -330,9 +364,24 @@ fn place_pieces(
                 let (pos, yaw) = hand_fan(side, i, game.hand_size(side));
                 Transform::from_translation(pos).with_rotation(Quat::from_rotation_y(yaw) * rot)
             }
-            (Some((pos, face_up)), _) => {
+            // The discard pile spreads in rows while the pointer rests on it.
+            (Some((pos, _)), CardPlace::Discard(i)) if spread.0 => {
+                let (col, row) = ((i % 10) as f32, (i / 10) as f32);
+                Transform::from_translation(
+                    pos + Vec3::new(col * 0.55 - 2.5, 0.05 + i as f32 * 0.003, row * 0.75 + 1.6),
+                )
+            }
+            (Some((pos, face_up)), place) => {
                 let rot = if face_up { Quat::IDENTITY } else { Quat::from_rotation_z(std::f32::consts::PI) };
-                Transform::from_translation(pos + Vec3::Y * 0.02).with_rotation(rot)
+                // A pile is a little uneven, so that each card shows its edge.
+                let jitter = match place {
+                    CardPlace::DrawPile(i) | CardPlace::Discard(i) | CardPlace::ScoutSupply(i) => {
+                        let k = i as f32;
+                        Vec3::new(((k * 37.0) % 7.0 - 3.0) * 0.008, 0.0, ((k * 53.0) % 5.0 - 2.0) * 0.008)
+                    }
+                    _ => Vec3::ZERO,
+                };
+                Transform::from_translation(pos + jitter + Vec3::Y * 0.02).with_rotation(rot)
             }
             (None, _) => hidden,
         };
@@ -492,7 +541,8 @@ fn drag_move(
     }
     let Ok((cam, cam_tf)) = cams.single() else { return };
     let Ok(ray) = cam.viewport_to_world(cam_tf, ev.pointer_location.position) else { return };
-    let Some(d) = ray.intersect_plane(Vec3::Y * 0.4, InfinitePlane3d::new(Vec3::Y)) else { return };
+    // The piece in hand rides well above the table, its shadow under it showing where it would land.
+    let Some(d) = ray.intersect_plane(Vec3::Y * 0.9, InfinitePlane3d::new(Vec3::Y)) else { return };
     if let Ok(mut tf) = tfs.get_mut(ev.entity) {
         tf.translation = ray.get_point(d);
         redraw.write(RequestRedraw);
