@@ -75,6 +75,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         .add_plugins((
             super::camera::CameraPlugin,
             super::glide::GlidePlugin,
+            super::sound::SoundPlugin,
             super::dice::DicePlugin::<G>::default(),
             crate::ui::UiPlugin::<G>::default(),
         ))

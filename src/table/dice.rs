@@ -20,7 +20,7 @@ use std::time::Duration;
 pub const DIE: f32 = 0.5;
 /// The centre of the dice tray on the table.
 pub const TRAY: Vec3 = Vec3::new(16.6, 0.0, 0.8);
-const TRAY_HALF: f32 = 2.2;
+pub const TRAY_HALF: f32 = 2.2;
 pub const STEPS_PER_SECOND: f32 = 60.0;
 
 /// The body-local outward normal of the face showing `value` (opposite faces add up to 7).
@@ -79,7 +79,10 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
         bevy::mesh::MeshPlugin,
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / STEPS_PER_SECOND)))
-    .insert_resource(Gravity(Vec3::NEG_Y * 9.81 * 3.0));
+    .insert_resource(Gravity(Vec3::NEG_Y * 9.81 * 3.0))
+    // One physics step per recorded step: with the fixed clock's default 64 Hz against 60 updates
+    // a second, every fifteenth step held two, and the die jumped there.
+    .insert_resource(Time::<Fixed>::from_hz(STEPS_PER_SECOND as f64));
     app.finish();
     // One thread: the throw runs beside the window's own task pools, never waiting on them,
     // and steps in the same order every time.
@@ -167,11 +170,31 @@ pub fn simulate_throw(count: usize, rng: &mut TableRng) -> Vec<Track> {
     tracks
 }
 
-/// A die being played back on the table.
+/// The steps of a track at which the die struck something, and how hard (0..1): wherever its
+/// velocity changed by more than gravity alone changes it in one step, a contact of the physics
+/// pushed it.
+pub fn knocks(track: &Track) -> Vec<(usize, f32)> {
+    let dt = 1.0 / STEPS_PER_SECOND;
+    let gravity = Vec3::NEG_Y * 9.81 * 3.0 * dt;
+    let v: Vec<Vec3> = track.windows(2).map(|w| (w[1].0 - w[0].0) / dt).collect();
+    let mut out: Vec<(usize, f32)> = Vec::new();
+    for (i, w) in v.windows(2).enumerate() {
+        let jolt = (w[1] - w[0] - gravity).length();
+        // A jolt under 1.5 units/s is the die sliding or settling, not a strike.
+        if jolt > 1.5 && out.last().is_none_or(|&(s, _)| i + 2 > s + 4) {
+            out.push((i + 2, ((jolt - 1.5) / 12.0).min(1.0)));
+        }
+    }
+    out
+}
+
+/// A die being played back on the table, with the steps at which it is heard.
 #[derive(Component)]
 pub struct RollingDie {
     track: Track,
     started: f32,
+    knocks: Vec<(usize, f32)>,
+    heard: usize,
 }
 
 /// The visible die mesh, a child of the body, turned by the correction.
@@ -310,7 +333,7 @@ fn spawn_dice(
             .spawn((
                 Transform::from_translation(first.0).with_rotation(first.1),
                 Visibility::default(),
-                RollingDie { track, started: time.elapsed_secs() },
+                RollingDie { knocks: knocks(&track), track, started: time.elapsed_secs(), heard: 0 },
                 Name::new(format!("Die showing {value}")),
             ))
             .with_children(|die| {
@@ -340,12 +363,19 @@ fn spawn_dice(
 
 fn play_back(
     time: Res<Time>,
-    mut dice: Query<(&RollingDie, &mut Transform)>,
+    mut dice: Query<(&mut RollingDie, &mut Transform)>,
     mut redraw: MessageWriter<RequestRedraw>,
+    mut cues: MessageWriter<super::sound::Cue>,
 ) {
     let mut moving = false;
-    for (die, mut tf) in &mut dice {
+    for (mut die, mut tf) in &mut dice {
         let step = ((time.elapsed_secs() - die.started) * STEPS_PER_SECOND) as usize;
+        while let Some(&(at, loud)) = die.knocks.get(die.heard)
+            && at <= step
+        {
+            cues.write(super::sound::Cue::Knock(loud));
+            die.heard += 1;
+        }
         let last = die.track.len() - 1;
         let (pos, rot) = die.track[step.min(last)];
         if tf.translation != pos || tf.rotation != rot {

@@ -35,9 +35,11 @@ pub fn glide(
     dragging: Res<Dragging>,
     mut q: Query<(Entity, &Target, &mut Transform)>,
     mut redraw: MessageWriter<RequestRedraw>,
+    mut cues: MessageWriter<super::sound::Cue>,
 ) {
     let k = 1.0 - (-14.0 * time.delta_secs().min(0.1)).exp();
     let mut moving = false;
+    let mut landed = false;
     for (e, target, mut tf) in &mut q {
         if dragging.entity == Some(e) {
             continue; // the hand holds it
@@ -47,6 +49,7 @@ pub fn glide(
         if snap {
             if *tf != target.0 {
                 *tf = target.0;
+                landed = true;
             }
             continue;
         }
@@ -61,5 +64,9 @@ pub fn glide(
     }
     if moving {
         redraw.write(RequestRedraw);
+    }
+    // One tap however many pieces came to rest together.
+    if landed {
+        cues.write(super::sound::Cue::SetDown);
     }
 }

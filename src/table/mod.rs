@@ -14,6 +14,7 @@ pub mod paint;
 pub mod print;
 pub mod printed;
 pub mod session;
+pub mod sound;
 
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;

@@ -36,6 +36,8 @@ pub struct Session {
     pub show_help: bool,
     /// The size of panels and text: 1 as designed, more for a 4K screen, less for a 720p stream.
     pub ui_scale: f32,
+    /// Whether the table is heard (dice, cards, pieces).
+    pub sound: bool,
     pub dice_count: u8,
     pub save_path: String,
     /// Screenshot mode: the file, and frames to wait before taking it.
@@ -65,6 +67,7 @@ impl Session {
             panels_hidden: false,
             show_help: false,
             ui_scale: 1.0,
+            sound: true,
             dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
             screenshot: None,

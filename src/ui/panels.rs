@@ -229,6 +229,7 @@ fn menu<G: TableGame>(
                     ui.separator();
                     ui.add(egui::Slider::new(&mut session.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
                     ui.checkbox(&mut session.show_help, "Controls (F1)");
+                    ui.checkbox(&mut session.sound, "Sound (dice, cards, pieces)");
                 });
                 ui.label(
                     egui::RichText::new(if table.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" }).small(),

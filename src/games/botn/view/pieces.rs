@@ -84,9 +84,15 @@ fn print_faces(
     cards: Query<(&Card, &FaceShown, &PrintedFace), Or<(Changed<FaceShown>, Added<PrintedFace>)>>,
     armies: Query<(&ArmyPiece, &Strength, &PrintedFace), Or<(Changed<Strength>, Added<PrintedFace>)>>,
     backs: Query<(Entity, &PrintedBack)>,
+    turned: Query<Ref<PrintedFace>, Changed<FaceShown>>,
+    mut cues: MessageWriter<crate::table::sound::Cue>,
     mut commands: Commands,
 ) {
     let game = &table.0.game;
+    // A card the eyes already knew turning over is heard; the cards dealt at start are not.
+    if turned.iter().any(|face| !face.is_added()) {
+        cues.write(crate::table::sound::Cue::Flip);
+    }
     for (card, shown, face) in &cards {
         let mat = if shown.0 {
             prints.card_face(&super::prints::card_print(game, *card), &mut images, &mut materials)
