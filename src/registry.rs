@@ -142,6 +142,10 @@ pub fn scenarios_beside(file: &Path, game: &str) -> Result<Vec<PathBuf>, String>
 /// Validates a part file of `game` (a board, a deck, ...) through the scenario files beside it
 /// that name it: each loaded as play loads it, and played.
 pub fn validate_part(game: &dyn GameEntry, file: &Path) -> Result<String, String> {
+    // The table map is read by the view alone, never named by a scenario.
+    if file.file_name().is_some_and(|n| n == crate::engine::tablemap::FILE) {
+        return crate::engine::tablemap::TableMap::load(file).map(|m| m.summary()).map_err(|e| e.to_string());
+    }
     let scenarios = scenarios_naming(file, game.id())?;
     for s in &scenarios {
         game.playtest(s, 1, 2)?;

@@ -192,6 +192,13 @@ fn the_command_line_refuses_flags_that_do_not_apply() {
     let vg = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
     let out = grognard().args(["simulate", vg.to_str().unwrap(), "--players", "hard"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // A close-up needs a point of the table and a distance, within bounds.
+    for look in ["1,2", "1,2,0", "500,0,10", "a,b,c"] {
+        let out =
+            grognard().args(["screenshot", vg.to_str().unwrap(), "--out", "x.png", "--look", look]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{look}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("X,Z,DISTANCE"), "{look}");
+    }
 }
 
 #[cfg(feature = "gui")]

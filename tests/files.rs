@@ -228,3 +228,32 @@ fn a_part_file_no_scenario_names_is_refused() {
     let err = refusal(&stray).expect("refused");
     assert!(err.contains("no scenario") && err.contains("names it"), "{err}");
 }
+
+#[test]
+fn the_shipped_table_maps_load_and_place_every_nation() {
+    use grognard::engine::tablemap::{FILE, TableMap};
+    let root = grognard::registry::scenarios_root();
+    let botn_map = TableMap::load(&root.join("battle-of-the-nations").join(FILE)).unwrap();
+    let names: Vec<&str> = botn_map.rivers.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["Weiße Elster", "Luppe", "Pleiße", "Parthe"]);
+    let vg_path = root.join("victory-and-glory").join(FILE);
+    let vg_map = TableMap::load(&vg_path).unwrap();
+    assert!(vg_map.credit.contains("Natural Earth") && vg_map.provenance.is_reconstructed());
+    assert!(vg_map.land.len() >= 10, "Europe's coasts, islands and Africa's shore");
+    let sc = grognard::games::vg::data::VgScenario::load(&root.join("victory-and-glory/napoleon.ron")).unwrap();
+    for n in &sc.nations {
+        let (x, z) = vg_map.place(&n.name).unwrap_or_else(|| panic!("{} has no place on the map", n.name));
+        // On the painted sheet (x -11.5..14.5, z -14..14).
+        assert!((-11.5..=14.5).contains(&x) && (-14.0..=14.0).contains(&z), "{}: ({x}, {z})", n.name);
+    }
+    // Paris lies west of Vienna and Vienna south of Berlin, as on any map.
+    let (fx, _) = vg_map.place("France").unwrap();
+    let (ax, az) = vg_map.place("Austria").unwrap();
+    let (_, pz) = vg_map.place("Prussia").unwrap();
+    assert!(fx < ax && pz < az);
+    // `validate` checks a table map like any other file.
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_grognard")).arg("validate").arg(&vg_path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("22 land polygons"));
+}

@@ -86,7 +86,7 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
     let trees = noise(spec.seed.wrapping_add(3), 14.0, 1);
     let paper = spec.paper.map(|c| c as f32 / 255.0);
     let land = land_mask(spec);
-    let sea = [0.47, 0.62, 0.70];
+    let sea = [0.30, 0.49, 0.64];
     let pixels = pixmap.pixels_mut();
     for py in 0..h {
         for px in 0..w {
@@ -95,7 +95,7 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
                 // Geographic map: sea where the coastlines say, the regions' colours on land.
                 let a = mask.data()[(py * w + px) as usize] as f32 / 255.0;
                 let waves = 0.5 + 0.5 * relief.get_noise_2d(mx * 3.0, my * 0.8);
-                let water = mix(sea, [0.62, 0.75, 0.80], 0.35 * waves);
+                let water = mix(sea, [0.46, 0.62, 0.74], 0.35 * waves);
                 let ground = if a > 0.0 { land_colour(spec, &warp, &relief, mx, my, paper) } else { water };
                 let c = mix(water, ground, a);
                 let g = 1.0 + 0.05 * grain.get_noise_2d(mx, my);
@@ -614,6 +614,32 @@ mod tests {
         let distinct: std::collections::HashSet<[u8; 3]> =
             p.pixels().iter().map(|c| [c.red(), c.green(), c.blue()]).collect();
         assert!(distinct.len() > 500, "{} colours", distinct.len());
+    }
+
+    #[test]
+    fn coastlines_divide_land_from_sea_and_are_inked() {
+        // An island in the middle of the map: land inside its coast, sea outside, a dark line on it.
+        let mut s = spec();
+        s.regions = vec![Region { at: (3.0, 2.0), color: [200, 180, 120], fill: Fill::Open }];
+        s.rivers.clear();
+        s.roads.clear();
+        s.land = vec![vec![(2.0, 1.0), (4.0, 1.0), (4.0, 3.0), (2.0, 3.0)]];
+        let p = paint(&s);
+        let at = |x: f32, y: f32| {
+            let (px, py) = s.to_px((x, y));
+            p.pixel(px as u32, py as u32).unwrap().demultiply()
+        };
+        let (land, sea) = (at(3.0, 2.0), at(0.6, 0.5));
+        assert!(land.red() > land.blue(), "land is warm: {land:?}");
+        assert!(sea.blue() > sea.red() + 30, "sea is blue: {sea:?}");
+        let coast = at(2.0, 2.0);
+        assert!(coast.red() < land.red() - 40 && coast.green() < 140, "the coast is inked: {coast:?}");
+        // Without coastlines the same regions paint no sea at all.
+        s.land.clear();
+        let q = paint(&s);
+        let (px, py) = s.to_px((3.0, 2.0));
+        let c = q.pixel(px as u32, py as u32).unwrap().demultiply();
+        assert!(c.red() > c.blue());
     }
 
     #[test]

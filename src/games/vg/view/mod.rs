@@ -388,7 +388,7 @@ fn rebuild_pieces(
     );
     for p in Player::BOTH {
         let (centre, outward) =
-            if p == Player::France { (Vec3::new(6.5, 0.0, 16.8), 1.0) } else { (Vec3::new(6.5, 0.0, -16.8), -1.0) };
+            if p == Player::France { (Vec3::new(9.0, 0.0, 16.2), 1.0) } else { (Vec3::new(9.0, 0.0, -16.4), -1.0) };
         let cards: Vec<Option<u16>> = match &view.hands[p.index()] {
             Ok(cards) => cards.iter().map(|&c| Some(c)).collect(),
             Err(n) => vec![None; *n],
