@@ -90,6 +90,14 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
             ),
         );
     G::add_view(&mut app);
+    let started = std::time::Instant::now();
+    app.add_systems(Last, move |mut frames: Local<u32>| {
+        // Start-up time, for the README's figure: from opening the window to its first frame.
+        *frames += 1;
+        if *frames == 1 {
+            info!("first frame after {:.2} s", started.elapsed().as_secs_f32());
+        }
+    });
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
         app.add_systems(Last, debug_frames);
     }

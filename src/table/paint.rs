@@ -9,6 +9,17 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tiny_skia::{Paint, PathBuilder, Pixmap, Stroke, StrokeDash, Transform};
 
+/// A space of a printed track: its centre and size (map units), its colour, and the label printed
+/// under it (or inside it, when `inside`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    pub at: (f32, f32),
+    pub size: (f32, f32),
+    pub color: [u8; 3],
+    pub label: String,
+    pub inside: bool,
+}
+
 /// How a region is painted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Fill {
@@ -48,6 +59,8 @@ pub struct MapSpec {
     pub cartouche: Option<(String, String, (f32, f32))>,
     /// A compass rose at a place (map units), north up the picture.
     pub compass: Option<(f32, f32)>,
+    /// Printed track spaces (a time bar, a victory point track): boxes with a label under them.
+    pub cells: Vec<Cell>,
     pub seed: i32,
 }
 
@@ -205,6 +218,7 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
         }
     }
     let mut printer = super::print::Printer::new();
+    draw_cells(spec, &mut pixmap, &mut printer, px_per_unit);
     if let Some((title, subtitle, at)) = &spec.cartouche {
         cartouche(&mut pixmap, &mut printer, title, subtitle, spec.to_px(*at));
     }
@@ -291,6 +305,36 @@ fn draw_coasts(spec: &MapSpec, pixmap: &mut Pixmap) {
     }
     for path in &paths {
         pixmap.stroke_path(path, &ink, &Stroke { width: 1.3, ..Stroke::default() }, Transform::identity(), None);
+    }
+}
+
+/// Printed track spaces: a box in its colour with a fine frame and its label in the serif.
+fn draw_cells(spec: &MapSpec, pixmap: &mut Pixmap, printer: &mut super::print::Printer, px_per_unit: f32) {
+    use super::print::{Align, Face};
+    let mut ink = Paint::default();
+    ink.set_color_rgba8(70, 50, 35, 255);
+    ink.anti_alias = true;
+    for c in &spec.cells {
+        let (x, y) = spec.to_px(c.at);
+        let (w, h) = (c.size.0 * px_per_unit, c.size.1 * px_per_unit);
+        let Some(rect) = tiny_skia::Rect::from_xywh(x - w / 2.0, y - h / 2.0, w, h) else { continue };
+        let mut fill = Paint::default();
+        fill.set_color_rgba8(c.color[0], c.color[1], c.color[2], 255);
+        pixmap.fill_rect(rect, &fill, Transform::identity(), None);
+        pixmap.stroke_path(
+            &PathBuilder::from_rect(rect),
+            &ink,
+            &Stroke { width: 1.2, ..Stroke::default() },
+            Transform::identity(),
+            None,
+        );
+        if c.label.is_empty() {
+            continue;
+        }
+        let dark = [60, 40, 28, 255];
+        let px = printer.fit(Face::Bold, h * 0.5, &c.label, w * if c.inside { 0.9 } else { 1.6 });
+        let baseline = if c.inside { y + px * 0.35 } else { y + h / 2.0 + px * 1.05 };
+        printer.line(pixmap, Face::Bold, px, &c.label, x, baseline, Align::Centre, dark);
     }
 }
 
@@ -594,6 +638,7 @@ mod tests {
             land: Vec::new(),
             cartouche: None,
             compass: None,
+            cells: Vec::new(),
             seed: 3,
         }
     }

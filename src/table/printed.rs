@@ -108,7 +108,8 @@ pub fn card_face(printer: &mut Printer, card: &CardPrint) -> Pixmap {
     } else {
         printer.line(&mut p, Face::Bold, title_px, &card.title, w / 2.0, 74.0, Align::Centre, on_band);
     }
-    printer.line(&mut p, Face::Regular, 22.0, &card.kind, w / 2.0, 138.0, Align::Centre, INK);
+    let kind_px = printer.fit(Face::Regular, 22.0, &card.kind, w - 40.0);
+    printer.line(&mut p, Face::Regular, kind_px, &card.kind, w / 2.0, 138.0, Align::Centre, INK);
     printer.paragraph(&mut p, Face::Regular, 24.0, &card.body, (26.0, 180.0), w - 52.0, 5, Align::Centre, INK);
     if !card.corner.is_empty() {
         let px = printer.fit(Face::Bold, 44.0, &card.corner, w - 60.0);
@@ -199,10 +200,18 @@ pub fn counter_face(printer: &mut Printer, c: &CounterPrint) -> Pixmap {
     let ink = [c.ink[0], c.ink[1], c.ink[2], 255];
     let inner = rounded(5.0, 5.0, s - 10.0, s - 10.0, 8.0);
     p.stroke_path(&inner, &paint_of(c.ink, 200), &Stroke { width: 2.0, ..Stroke::default() }, Tf::identity(), None);
+    if c.values.is_empty() {
+        // A round chip or marker: the name across the middle, where the face is widest, and the
+        // symbol under it.
+        let name_px = printer.fit(Face::Bold, 32.0, &c.name, s - 20.0);
+        printer.line(&mut p, Face::Bold, name_px, &c.name, s / 2.0, 58.0, Align::Centre, ink);
+        symbol(&mut p, c.symbol, (s / 2.0, 84.0), (40.0, 24.0), c.ink);
+        return p;
+    }
     let name_px = printer.fit(Face::Bold, 30.0, &c.name, s - 16.0);
     printer.line(&mut p, Face::Bold, name_px, &c.name, s / 2.0, 36.0, Align::Centre, ink);
     symbol(&mut p, c.symbol, (s / 2.0, 66.0), (52.0, 30.0), c.ink);
-    if !c.values.is_empty() {
+    {
         let px = printer.fit(Face::Bold, 30.0, &c.values, s - 16.0);
         printer.line(&mut p, Face::Bold, px, &c.values, s / 2.0, s - 14.0, Align::Centre, ink);
     }
@@ -444,5 +453,17 @@ mod tests {
         assert!(white(92, 118) > 50, "values");
         let ground = p.pixel(64, 45).unwrap();
         assert_eq!((ground.red(), ground.blue()), (40, 190));
+        // A round marker (no values) carries its name across the middle, clear of the rim.
+        let round =
+            counter_face(&mut printer, &CounterPrint { values: String::new(), name: "Poniatowski".into(), ..c });
+        let white_in = |y0: u32, y1: u32| {
+            // Inside the printed frame's sides.
+            (y0..y1)
+                .flat_map(|y| (16..112).map(move |x| (x, y)))
+                .filter(|&(x, y)| round.pixel(x, y).unwrap().red() > 200)
+                .count()
+        };
+        assert!(white_in(36, 64) > 150, "name across the middle");
+        assert!(white_in(12, 30) < 20, "nothing printed near the top rim");
     }
 }

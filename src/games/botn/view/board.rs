@@ -126,8 +126,43 @@ pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
         // In the empty south-west corner and north-east, clear of the villages.
         cartouche: Some(("Battle of the Nations".into(), "Leipzig, 16–19 October 1813".into(), (-3.9, 10.3))),
         compass: Some((11.4, -9.6)),
+        cells: track_cells(game),
         seed: 1813,
     }
+}
+
+/// The time bar (fight days red, dated spaces darker, each labelled under it) and the victory
+/// point track (every fifth point numbered), printed on the map.
+fn track_cells(game: &Botn) -> Vec<crate::table::paint::Cell> {
+    use crate::table::paint::Cell;
+    let flat = |w: Vec3| (w.x, w.z);
+    let mut cells: Vec<Cell> = game
+        .sc
+        .time
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Cell {
+            at: flat(time_bar_world(i)),
+            size: (0.66, 0.66),
+            color: if t.fight {
+                [178, 64, 56]
+            } else if t.date.is_some() {
+                [153, 128, 92]
+            } else {
+                [199, 184, 153]
+            },
+            label: if t.label == "·" { String::new() } else { t.label.clone() },
+            inside: false,
+        })
+        .collect();
+    cells.extend((0..=game.sc.victory_points).map(|p| Cell {
+        at: flat(vp_bar_world(p)),
+        size: (0.74, 0.62),
+        color: if p % 5 == 0 { [186, 170, 140] } else { [206, 192, 160] },
+        label: if p % 5 == 0 { p.to_string() } else { String::new() },
+        inside: true,
+    }));
+    cells
 }
 
 fn setup_board(
@@ -181,33 +216,7 @@ fn setup_board(
     ));
     let spec = map_spec(game);
     crate::table::paint::spawn_map(&mut commands, &mut meshes, &mut materials, &mut images, &spec, "Board map");
-    // Time bar and victory point bar spaces.
-    let slot = materials.add(StandardMaterial { base_color: Color::srgb(0.78, 0.72, 0.60), ..default() });
-    let date = materials.add(StandardMaterial { base_color: Color::srgb(0.60, 0.50, 0.36), ..default() });
-    let fight = materials.add(StandardMaterial { base_color: Color::srgb(0.70, 0.25, 0.22), ..default() });
-    for (i, t) in game.sc.time.iter().enumerate() {
-        let m = if t.fight {
-            fight.clone()
-        } else if t.date.is_some() {
-            date.clone()
-        } else {
-            slot.clone()
-        };
-        commands.spawn((
-            Mesh3d(meshes.add(Cuboid::new(0.66, 0.03, 0.66))),
-            MeshMaterial3d(m),
-            Transform::from_translation(time_bar_world(i) + Vec3::Y * -0.03),
-            Pickable::IGNORE,
-        ));
-    }
-    for p in 0..=game.sc.victory_points {
-        commands.spawn((
-            Mesh3d(meshes.add(Cuboid::new(0.74, 0.03, 0.62))),
-            MeshMaterial3d(slot.clone()),
-            Transform::from_translation(vp_bar_world(p) + Vec3::Y * -0.03),
-            Pickable::IGNORE,
-        ));
-    }
+    // The time bar and the victory point track are printed on the map (`map_spec`).
 }
 
 /// Gives each field entity its disc, coloured by terrain, with hover details.

@@ -46,6 +46,7 @@ fn chip_name(game: &Botn, army: u8) -> String {
 const READABLE_CARD: f32 = 110.0;
 const READABLE_CHIP: f32 = 46.0;
 const READABLE_STANDEE: f32 = 70.0;
+const READABLE_TRACK: f32 = 48.0;
 
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn labels(
@@ -152,8 +153,13 @@ pub fn labels(
             labels.fixed(p, &label, 9.0, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
         }
     }
+    // The tracks' labels are printed on the map; close enough to read the print, these give way.
+    let track_readable = to_screen(time_bar_world(0))
+        .zip(to_screen(time_bar_world(1)))
+        .is_some_and(|(a, b)| (b - a).length() >= READABLE_TRACK);
     for (i, t) in game.sc.time.iter().enumerate() {
-        if t.label != "·"
+        if !track_readable
+            && t.label != "·"
             && let Some(p) = to_screen(time_bar_world(i) + Vec3::new(0.0, 0.0, 0.6))
         {
             let color = if t.fight { egui::Color32::from_rgb(150, 30, 25) } else { dark };
@@ -161,7 +167,7 @@ pub fn labels(
         }
     }
     for p in (0..=game.sc.victory_points).step_by(5) {
-        if let Some(s) = to_screen(vp_bar_world(p) + Vec3::new(0.0, 0.0, 0.45)) {
+        if !track_readable && let Some(s) = to_screen(vp_bar_world(p) + Vec3::new(0.0, 0.0, 0.45)) {
             labels.fixed(s, &p.to_string(), 9.0, egui::Color32::from_gray(220), None);
         }
     }

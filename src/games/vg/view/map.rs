@@ -116,6 +116,7 @@ pub fn map_spec(game: &Vg, geo: &Geo) -> MapSpec {
         // Over the Sahara and in the Atlantic: where the panels of the default view leave room.
         cartouche: Some(("Victory & Glory: Napoleon".into(), "Europe, 1796–1815".into(), (1.5, 12.7))),
         compass: Some((-10.0, 3.2)),
+        cells: Vec::new(),
         seed: 1796,
     }
 }

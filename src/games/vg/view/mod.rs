@@ -455,7 +455,7 @@ fn labels(
         }
         // The mirror knows a unit's identity only where these eyes may.
         let p = tf.translation();
-        if to_screen(p).zip(to_screen(p + Vec3::X * 0.42)).is_some_and(|(a, b)| (b - a).length() >= 40.0) {
+        if to_screen(p).zip(to_screen(p + Vec3::X * 0.42)).is_some_and(|(a, b)| (b - a).length() >= 30.0) {
             continue;
         }
         let d = &game.sc.units[b.0 as usize];
