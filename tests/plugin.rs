@@ -141,3 +141,22 @@ fn the_mirror_shows_only_what_its_eyes_may_see() {
     app.update();
     assert_eq!(mirror(&mut app), spectator);
 }
+
+#[test]
+fn a_table_opened_mid_game_shows_its_revealed_missions_at_once() {
+    // A game played until Napoléon has revealed missions, then opened in a fresh app.
+    let mut t = new_table(5);
+    let mut seed = 0;
+    while t.game.revealed < 2 && !grognard::engine::rules::Game::is_over(&t.game) {
+        seed += 1;
+        play_random(&mut t, 1, seed);
+    }
+    assert!(t.game.revealed >= 2);
+    let revealed = t.game.revealed as usize;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, BotnPlugin)).insert_resource(TableRes(t));
+    app.update();
+    let world = app.world_mut();
+    let figures: Vec<u8> = world.query::<&MissionFigure>().iter(world).map(|f| f.0).collect();
+    assert_eq!(figures.len(), revealed, "one marker per revealed mission, before any action");
+}

@@ -278,6 +278,48 @@ fn symbol(p: &mut Pixmap, symbol: Symbol, centre: (f32, f32), size: (f32, f32), 
     }
 }
 
+/// A counter: a square token `size` wide and `thickness` thick whose top edges are bevelled by
+/// `bevel`. The top face maps the whole print (UV 0..1); the bevels, sides and bottom map its
+/// corner, so a counter face's ground colour runs down its edges as on die-cut cardboard.
+pub fn counter_mesh(size: f32, thickness: f32, bevel: f32) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{Indices, PrimitiveTopology};
+    let (h, top, low, bottom) = (size / 2.0, thickness / 2.0, thickness / 2.0 - bevel, -thickness / 2.0);
+    let inner = h - bevel;
+    let mut positions: Vec<[f32; 3]> = Vec::new();
+    let mut normals: Vec<[f32; 3]> = Vec::new();
+    let mut uvs: Vec<[f32; 2]> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    let mut quad = |corners: [[f32; 3]; 4], uv: [[f32; 2]; 4]| {
+        let [a, b, c, _] = corners.map(Vec3::from);
+        let n = (b - a).cross(c - a).normalize();
+        let base = positions.len() as u32;
+        positions.extend(corners);
+        normals.extend([n.to_array(); 4]);
+        uvs.extend(uv);
+        indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    };
+    let corner = [[0.0, 0.0]; 4];
+    // The top, seen from above: x right, z toward the viewer, the print's top row at -z.
+    quad(
+        [[-inner, top, -inner], [-inner, top, inner], [inner, top, inner], [inner, top, -inner]],
+        [[0.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, 0.0]],
+    );
+    quad([[-h, bottom, -h], [h, bottom, -h], [h, bottom, h], [-h, bottom, h]], corner);
+    // Four sides, each a bevel above a straight edge, turning about the vertical.
+    for k in 0..4 {
+        let turn = Quat::from_rotation_y(k as f32 * std::f32::consts::FRAC_PI_2);
+        let p = |x: f32, y: f32, z: f32| (turn * Vec3::new(x, y, z)).to_array();
+        quad([p(-inner, top, inner), p(-h, low, h), p(h, low, h), p(inner, top, inner)], corner);
+        quad([p(-h, low, h), p(-h, bottom, h), p(h, bottom, h), p(h, low, h)], corner);
+    }
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+        .with_inserted_indices(Indices::U32(indices))
+}
+
 /// Materials of printed pictures, made once per distinct print and shared.
 #[derive(Resource, Default)]
 pub struct Prints {
@@ -399,6 +441,29 @@ pub fn print_sides(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counter_has_its_print_on_a_bevelled_top_and_faces_outward() {
+        use bevy::mesh::VertexAttributeValues;
+        let m = counter_mesh(1.0, 0.2, 0.04);
+        let Some(VertexAttributeValues::Float32x3(pos)) = m.attribute(Mesh::ATTRIBUTE_POSITION) else { panic!() };
+        let Some(VertexAttributeValues::Float32x3(nor)) = m.attribute(Mesh::ATTRIBUTE_NORMAL) else { panic!() };
+        let Some(VertexAttributeValues::Float32x2(uv)) = m.attribute(Mesh::ATTRIBUTE_UV_0) else { panic!() };
+        // 2 faces and 4 sides of two quads: 10 quads of 4 corners and 2 triangles.
+        assert_eq!((pos.len(), m.indices().unwrap().len()), (40, 60));
+        // The top carries the whole print and is smaller than the base by the bevel.
+        let top: Vec<usize> = (0..pos.len()).filter(|&i| nor[i] == [0.0, 1.0, 0.0]).collect();
+        assert_eq!(top.len(), 4);
+        assert!(top.iter().all(|&i| pos[i][1] == 0.1 && pos[i][0].abs() == 0.46));
+        let mut corners: Vec<[f32; 2]> = top.iter().map(|&i| uv[i]).collect();
+        corners.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(corners, [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]);
+        // Every face points away from the middle (so none is culled from outside).
+        for q in 0..10 {
+            let c = (0..4).map(|k| Vec3::from(pos[q * 4 + k])).sum::<Vec3>() / 4.0;
+            assert!(c.dot(Vec3::from(nor[q * 4])) > 0.0, "quad {q} faces inward");
+        }
+    }
 
     fn dark(p: &Pixmap, y0: u32, y1: u32) -> usize {
         (y0..y1)

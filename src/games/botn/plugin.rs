@@ -290,6 +290,10 @@ fn spawn_all(commands: &mut Commands, game: &Botn, view: &BotnView) {
     for i in 0..game.minus_one_supply {
         commands.spawn((MinusOneChip(i), Name::new("-1 chip")));
     }
+    // The revealed missions' markers: a table loaded mid-game shows them at once.
+    for i in 0..game.revealed {
+        commands.spawn((MissionFigure(i), Name::new(format!("Mission figure {}", i + 1))));
+    }
 }
 
 /// Where every card lies as a view shows it, and whether its face is seen.

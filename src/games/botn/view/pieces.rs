@@ -84,6 +84,7 @@ fn print_faces(
     cards: Query<(&Card, &FaceShown, &PrintedFace), Or<(Changed<FaceShown>, Added<PrintedFace>)>>,
     armies: Query<(&ArmyPiece, &Strength, &PrintedFace), Or<(Changed<Strength>, Added<PrintedFace>)>>,
     backs: Query<(Entity, &PrintedBack)>,
+    figures: Query<(Entity, &MissionFigure, &MeshMaterial3d<StandardMaterial>)>,
     turned: Query<Ref<PrintedFace>, Changed<FaceShown>>,
     mut cues: MessageWriter<crate::table::sound::Cue>,
     mut commands: Commands,
@@ -100,6 +101,22 @@ fn print_faces(
             prints.card_back(&super::prints::back_print(game, *card), &mut images, &mut materials)
         };
         commands.entity(face.0).insert(MeshMaterial3d(mat));
+    }
+    // Each revealed mission's counter: its village and points (public once revealed).
+    for (e, f, current) in &figures {
+        let Some(&m) = game.missions.get(f.0 as usize).filter(|_| f.0 < game.revealed) else { continue };
+        let def = &game.sc.missions[m as usize];
+        let print = crate::table::printed::CounterPrint {
+            name: game.sc.field_name(def.field).to_string(),
+            symbol: crate::table::printed::Symbol::None,
+            values: format!("{} / {}", def.def.french, def.def.allied),
+            ground: [236, 224, 196],
+            ink: [120, 36, 28],
+        };
+        let mat = prints.counter(&print, &mut images, &mut materials);
+        if current.0 != mat {
+            commands.entity(e).insert(MeshMaterial3d(mat));
+        }
     }
     for (army, strength, face) in &armies {
         let print = super::prints::army_print(game, army.0, strength.value, strength.flipped);
@@ -157,7 +174,8 @@ fn dress_pieces(
         army: meshes.add(Cuboid::new(0.78, 0.1, 0.78)),
         card: meshes.add(Cuboid::new(0.9, 0.02, 1.3)),
         chip: meshes.add(Cylinder::new(0.16, 0.05)),
-        figure: meshes.add(Capsule3d::new(0.12, 0.35)),
+        // A revealed mission's marker: a die-cut counter printed with the village and its points.
+        figure: meshes.add(crate::table::printed::counter_mesh(0.5, 0.07, 0.02)),
         cannon: meshes.add(Cylinder::new(0.2, 0.3)),
         mats: [
             materials.add(side_color(Side::French, false)),
@@ -422,7 +440,7 @@ fn place_pieces(
         let want = game
             .missions
             .get(f.0 as usize)
-            .map(|&m| field_world(game, game.sc.missions[m as usize].field) + Vec3::new(0.0, 0.3, -0.45))
+            .map(|&m| field_world(game, game.sc.missions[m as usize].field) + Vec3::new(0.78, 0.045, 0.45))
             .unwrap_or(Vec3::Y * -5.0);
         set(&mut commands, e, cur, Transform::from_translation(want));
     }
