@@ -58,6 +58,7 @@ pub fn labels(
     markers: Query<(&TroopMarker, &GlobalTransform)>,
     armies: Query<(&ArmyPiece, &Strength, &GlobalTransform)>,
     cards: Query<(&Card, &CardPlace, &FaceShown, &GlobalTransform)>,
+    spread: Res<super::pieces::SpreadPile>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
@@ -147,6 +148,10 @@ pub fn labels(
         let p = tf.translation();
         let width = to_screen(p).zip(to_screen(p + Vec3::X * 0.9)).map(|(a, b)| (b - a).length()).unwrap_or(0.0);
         let pile = matches!(place, CardPlace::DrawPile(0) | CardPlace::ScoutSupply(0));
+        // A spread pile is there to show its faces: no labels over them.
+        if spread.0 && matches!(place, CardPlace::Discard(_)) {
+            continue;
+        }
         if let Some(label) = label.filter(|_| pile || width < READABLE_CARD)
             && let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.05)
         {

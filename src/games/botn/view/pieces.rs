@@ -391,9 +391,9 @@ fn place_pieces(
             // The discard pile spreads in rows while the pointer rests on it.
             (Some((pos, _)), CardPlace::Discard(i)) if spread.0 => {
                 let (col, row) = ((i % 10) as f32, (i / 10) as f32);
-                Transform::from_translation(
-                    pos + Vec3::new(col * 0.55 - 2.5, 0.05 + i as f32 * 0.003, row * 0.75 + 1.6),
-                )
+                // From the pile's own place, so the pointer stays on it, rightward and toward the
+                // seat, above the piles beside it.
+                Transform::from_translation(pos + Vec3::new(col * 0.55, 0.2 + i as f32 * 0.003, row * 0.75))
             }
             (Some((pos, face_up)), place) => {
                 let rot = if face_up { Quat::IDENTITY } else { Quat::from_rotation_z(std::f32::consts::PI) };
