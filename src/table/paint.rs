@@ -409,42 +409,44 @@ fn compass(pixmap: &mut Pixmap, printer: &mut super::print::Printer, at: (f32, f
     printer.line(pixmap, Face::Bold, r * 0.5, "N", at.0, at.1 - r - r * 0.12, Align::Centre, [60, 40, 28, 255]);
 }
 
-/// A wooden table top: long grain along x with knots and a varnish sheen, `width`×`height` pixels.
-pub fn wood(width: u32, height: u32, seed: i32) -> Pixmap {
-    let mut pixmap = Pixmap::new(width, height).expect("a table of some size");
-    let rings = noise(seed, 3.0, 3);
-    let fibre = noise(seed.wrapping_add(7), 40.0, 2);
-    let (dark, light) = ([0.26, 0.16, 0.09], [0.46, 0.30, 0.17]);
+/// A picture of `width`×`height` opaque pixels, each coloured by `colour(x, y)` with x and y
+/// running from 0 to 1 across it.
+fn shade(width: u32, height: u32, colour: impl Fn(f32, f32) -> [f32; 3]) -> Pixmap {
+    let mut pixmap = Pixmap::new(width, height).expect("a picture of some size");
     let pixels = pixmap.pixels_mut();
     for py in 0..height {
         for px in 0..width {
-            let (x, y) = (px as f32 / width as f32 * 4.0, py as f32 / height as f32);
-            // Grain: bands across y, bent by the rings' noise, with fine fibres along x.
-            let band = ((y * 60.0 + 2.5 * rings.get_noise_2d(x * 0.6, y * 2.0)).sin() + 1.0) / 2.0;
-            let t = (0.65 * band + 0.35 * (fibre.get_noise_2d(x * 0.2, y * 30.0) + 1.0) / 2.0).clamp(0.0, 1.0);
-            let c = mix(dark, light, t).map(|v| (v * 255.0) as u8);
+            let c =
+                colour(px as f32 / width as f32, py as f32 / height as f32).map(|v| (v.clamp(0.0, 1.0) * 255.0) as u8);
             pixels[(py * width + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
         }
     }
     pixmap
 }
 
+/// A wooden table top: long grain along x with knots and a varnish sheen, `width`×`height` pixels.
+pub fn wood(width: u32, height: u32, seed: i32) -> Pixmap {
+    let rings = noise(seed, 3.0, 3);
+    let fibre = noise(seed.wrapping_add(7), 40.0, 2);
+    let (dark, light) = ([0.26, 0.16, 0.09], [0.46, 0.30, 0.17]);
+    shade(width, height, |x, y| {
+        let x = x * 4.0;
+        // Grain: bands across y, bent by the rings' noise, with fine fibres along x.
+        let band = ((y * 60.0 + 2.5 * rings.get_noise_2d(x * 0.6, y * 2.0)).sin() + 1.0) / 2.0;
+        let t = (0.65 * band + 0.35 * (fibre.get_noise_2d(x * 0.2, y * 30.0) + 1.0) / 2.0).clamp(0.0, 1.0);
+        mix(dark, light, t)
+    })
+}
+
 /// A felt mat: a green baize with a fine nap and soft mottling, `width`×`height` pixels.
 pub fn felt(width: u32, height: u32, seed: i32) -> Pixmap {
-    let mut pixmap = Pixmap::new(width, height).expect("a mat of some size");
     let mottle = noise(seed, 2.5, 3);
     let nap = noise(seed.wrapping_add(5), 90.0, 1);
     let (dark, light) = ([0.05, 0.14, 0.09], [0.09, 0.21, 0.13]);
-    let pixels = pixmap.pixels_mut();
-    for py in 0..height {
-        for px in 0..width {
-            let (x, y) = (px as f32 / width as f32, py as f32 / height as f32);
-            let t = (0.5 + 0.35 * mottle.get_noise_2d(x, y) + 0.25 * nap.get_noise_2d(x, y)).clamp(0.0, 1.0);
-            let c = mix(dark, light, t).map(|v| (v * 255.0) as u8);
-            pixels[(py * width + px) as usize] = tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
-        }
-    }
-    pixmap
+    shade(width, height, |x, y| {
+        let t = (0.5 + 0.35 * mottle.get_noise_2d(x, y) + 0.25 * nap.get_noise_2d(x, y)).clamp(0.0, 1.0);
+        mix(dark, light, t)
+    })
 }
 
 /// A picture from the cache in `dir` under `key`, or made by `make` and cached. The second value
