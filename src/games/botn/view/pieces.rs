@@ -75,7 +75,7 @@ struct PrintedBack(Entity);
 
 /// Prints what each card shows to the mirror's eyes (its face when seen, its back otherwise) and
 /// each army's standee at its strength.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn print_faces(
     table: Res<TableRes<Botn>>,
     mut prints: ResMut<Prints>,
