@@ -156,9 +156,12 @@ pub fn window_app(app: &mut App, scenario_name: &str, shooting: bool) {
         WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
     } else {
         // Reactive: no frames while nothing moves; input or an animation's redraw request wakes it.
+        // No timed wake-up either (a frame of the printed table costs a software renderer over a
+        // second): whatever changes with time — gliding pieces, dice, a computer's pace, a notice
+        // fading — asks for its frames while it lasts.
         WinitSettings {
-            focused_mode: UpdateMode::reactive(Duration::from_secs(5)),
-            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
+            focused_mode: UpdateMode::reactive(Duration::from_secs(3600)),
+            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(3600)),
         }
     });
 }

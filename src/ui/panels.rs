@@ -23,6 +23,7 @@ pub fn panels<G: TableGame>(
     windows: Query<&Window>,
     time: Res<Time>,
     mut notice_seen: Local<(Option<String>, f32)>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -67,6 +68,10 @@ pub fn panels<G: TableGame>(
         *notice_seen = (session.notice.clone(), time.elapsed_secs());
     }
     let fresh = time.elapsed_secs() - notice_seen.1 < 4.0;
+    if fresh && session.notice.is_some() {
+        // Frames until the notice has had its time, so that it goes away on its own.
+        redraw.write(bevy::window::RequestRedraw);
+    }
     if let (Some(n), Some(p), true) = (session.notice.clone(), pointer, fresh) {
         egui::Area::new(egui::Id::new("notice"))
             .order(egui::Order::Tooltip)
