@@ -78,7 +78,7 @@ pub enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = ui_scale)]
         ui_scale: f32,
         /// Frame a close-up: the camera looks at the table's point X,Z from DISTANCE.
-        #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look)]
+        #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look, allow_hyphen_values = true)]
         look: Option<[f32; 3]>,
     },
     /// (testing) Play random legal actions with a journal, printing `applied N` after each.

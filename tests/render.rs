@@ -76,31 +76,45 @@ fn screenshot_shows_board_and_pieces() {
     assert!(french > 100 && allied > 100, "french {french}, allied {allied}");
 }
 
-#[test]
-fn victory_and_glory_screenshot_shows_the_map_and_both_armies() {
-    // The Victory & Glory table: the painted map of nations and sea, France's blue and Britain's
-    // red units and cubes.
+/// A Victory & Glory screenshot at the start of the game, through `seat`'s eyes, optionally a
+/// close-up (`--look`): its pixels and samples per pixel.
+fn vg_shot(seat: &str, look: Option<&str>) -> (Vec<u8>, usize) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("vg.png");
     let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/victory-and-glory/napoleon.ron");
-    let status = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_grognard"), "screenshot", scenario])
+    let mut cmd = Command::new("xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_grognard"), "screenshot", scenario])
         .arg("--out")
         .arg(&out)
-        .args(["--seat", "french"])
-        .env("GROGNARD_HOME", tmp.path())
-        .status()
-        .expect("xvfb-run is installed (see the README)");
-    assert!(status.success());
+        .args(["--seat", seat])
+        .env("GROGNARD_HOME", tmp.path());
+    if let Some(look) = look {
+        cmd.args(["--look", look]);
+    }
+    assert!(cmd.status().expect("xvfb-run is installed (see the README)").success());
     let (buf, ch, _, _) = read_png(&out);
-    let img = &buf[..];
+    (buf, ch)
+}
+
+#[test]
+fn victory_and_glory_screenshot_shows_the_map_and_both_armies() {
+    // The default view: Europe painted from its coastlines, the land in the nations' tints, the
+    // sea around it.
+    let (img, ch) = vg_shot("france", None);
     let total = img.len() / ch;
-    // The painted map: the nations' land in light tints, the sea around them.
-    let land = count(img, ch, |r, g, b| r > 170 && g > 150 && b > 110 && r >= b);
+    let land = count(&img, ch, |r, g, b| r > 170 && g > 150 && b > 110 && r >= b);
     assert!(land > total / 20, "land: {land} of {total}");
-    let sea = count(img, ch, |r, g, b| b > 120 && b as u16 > r as u16 + 40 && g > r);
+    let sea = count(&img, ch, |r, g, b| b > 120 && b as u16 > r as u16 + 40 && g > r);
     assert!(sea > total / 10, "sea: {sea} of {total}");
-    let french = count(img, ch, |r, g, b| b > 120 && r < 70 && g < 110);
-    let british = count(img, ch, |r, g, b| r > 140 && g < 70 && b < 70);
-    assert!(french > 100 && british > 40, "french {french}, british {british}");
+    // Each player's army, close up through its own eyes: wooden blocks whose stickers (France
+    // blue, Britain red) face the player who knows them.
+    let blue = |r: u8, g: u8, b: u8| b > 150 && b as u16 > r as u16 + 60 && b as u16 > g as u16 + 50;
+    let red = |r: u8, g: u8, b: u8| r > 150 && r as u16 > g as u16 + 80 && r as u16 > b as u16 + 80;
+    let wood = |r: u8, g: u8, b: u8| r > 150 && (95..150).contains(&g) && b < 110 && r as u16 > b as u16 + 60;
+    let (img, ch) = vg_shot("france", Some("1.5,15,8"));
+    let (stickers, blocks) = (count(&img, ch, blue), count(&img, ch, wood));
+    assert!(stickers > 2000 && blocks > 2000, "France's army: blue {stickers}, wood {blocks}");
+    let (img, ch) = vg_shot("britain", Some("-0.5,-15.2,7"));
+    let (stickers, blocks) = (count(&img, ch, red), count(&img, ch, wood));
+    assert!(stickers > 800 && blocks > 800, "Britain's army: red {stickers}, wood {blocks}");
 }

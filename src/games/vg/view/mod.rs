@@ -169,29 +169,29 @@ pub struct Palette {
 }
 
 /// Where each unit stands on the table (by where the mirror has it) and which way its sticker
-/// faces (toward the player whose unit it is; up in a holding area), or None when it is in the
-/// unused stack. Blocks in one place stand in rows, each showing its edge.
-fn unit_place(game: &Vg, geo: &Geo, places: &[Loc]) -> Vec<Option<(Vec3, Quat)>> {
+/// faces, or None when it is in the unused stack. As blocks do for the player across the table,
+/// a block shows these eyes its sticker only where they know the unit, its blank back otherwise;
+/// in a holding area it lies face up or face down. Blocks in one place stand in rows, each showing
+/// its edge.
+fn unit_place(game: &Vg, geo: &Geo, places: &[(Loc, bool)]) -> Vec<Option<(Vec3, Quat)>> {
     let mut army_slots = [0usize; 2];
     let mut counts = std::collections::HashMap::new();
-    // Leaning back a little, as blocks stand in a rack, so their owner reads them from above.
+    // Leaning back a little, as blocks stand in a rack, so they read from above.
     let lean = Quat::from_rotation_x(-0.5);
-    let toward = |p: Player| {
-        if p == Player::France { lean } else { Quat::from_rotation_y(std::f32::consts::PI) * lean }
-    };
+    let facing = |known: bool| if known { lean } else { Quat::from_rotation_y(std::f32::consts::PI) * lean };
     (0..places.len())
-        .map(|u| match places[u] {
+        .map(|u| match places[u].0 {
             Loc::Pool => None,
             Loc::Army(p) => {
                 let i = army_slots[p.index()];
                 army_slots[p.index()] += 1;
-                Some((army_world(p, i) + Vec3::Y * 0.23, toward(p)))
+                Some((army_world(p, i) + Vec3::Y * 0.23, facing(places[u].1)))
             }
             Loc::Holding => {
                 let n = game.sc.units[u].nation;
                 let k = counts.entry(("h", n as i32)).or_insert(0);
                 *k += 1;
-                let lying = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+                let lying = Quat::from_rotation_x(if places[u].1 { -1.0 } else { 1.0 } * std::f32::consts::FRAC_PI_2);
                 Some((
                     geo.nation(n) + Vec3::new(1.45 + (*k % 2) as f32 * 0.47, 0.09, -0.2 + (*k / 2) as f32 * 0.5),
                     lying,
@@ -204,7 +204,7 @@ fn unit_place(game: &Vg, geo: &Geo, places: &[Loc]) -> Vec<Option<(Vec3, Quat)>>
                 Some((
                     campaign_world(game, geo, c)
                         + Vec3::new(-0.75 + (*k % 4) as f32 * 0.47, 0.23, side + (*k / 4) as f32 * 0.3 * side.signum()),
-                    toward(p),
+                    facing(places[u].1),
                 ))
             }
         })
@@ -312,10 +312,10 @@ fn rebuild_pieces(
         commands.entity(e).despawn();
     }
     let game = &table.0.game;
-    let mut mirror = vec![Loc::Pool; game.sc.units.len()];
+    let mut mirror = vec![(Loc::Pool, false); game.sc.units.len()];
     for (u, at, _, _, _) in &units {
         if let Some(slot) = mirror.get_mut(u.0 as usize) {
-            *slot = at.0;
+            *slot = (at.0, at.1);
         }
     }
     let places = unit_place(game, &geo, &mirror);
@@ -399,14 +399,13 @@ fn rebuild_pieces(
                 Some(c) => prints.card_face(&card_print(game, *c), &mut images, &mut materials),
                 None => back.clone(),
             };
-            // Britain's cards are turned to read from the north seat.
-            let turn = if p == Player::France { Quat::IDENTITY } else { Quat::from_rotation_y(std::f32::consts::PI) };
             let e = commands
                 .spawn((
                     Piece,
                     Mesh3d(palette.card.clone()),
                     MeshMaterial3d(palette.wood.clone()),
-                    Transform::from_translation(pos).with_rotation(Quat::from_rotation_y(yaw) * turn),
+                    // Printed to read from the camera's side, where every seat looks from.
+                    Transform::from_translation(pos).with_rotation(Quat::from_rotation_y(yaw)),
                 ))
                 .id();
             print_sides(&mut commands, e, palette.card_plane.clone(), 0.02, face, back.clone());
