@@ -83,9 +83,13 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
             Update,
             (
                 super::computer::computer_moves::<G>.before(crate::engine::plugin::TableSet::Apply),
-                follow_active_seat::<G>,
+                // Between the rules and the mirror: the frame a decision passes to the other seat
+                // already draws the table through the cover's eyes.
+                (follow_active_seat::<G>, lend_eyes)
+                    .chain()
+                    .after(crate::engine::plugin::TableSet::Apply)
+                    .before(crate::engine::plugin::TableSet::Sync),
                 take_screenshot,
-                lend_eyes,
                 warm_up,
             ),
         );
@@ -106,9 +110,11 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
 }
 
 /// The entity mirror draws the table through the session's eyes — a spectator's while the resume
-/// offer covers a table nobody has sat down at yet.
+/// offer covers a table nobody has sat down at yet, and while the hand-over screen covers it, so
+/// that nothing the last seat saw lies on the table under the cover, whatever frame shows.
 fn lend_eyes(session: Res<Session>, mut eyes: ResMut<Eyes>) {
-    let want = if session.resume_offer { Viewer::Spectator } else { session.viewer };
+    let covered = session.resume_offer || session.handover_to.is_some();
+    let want = if covered { Viewer::Spectator } else { session.viewer };
     if session.is_changed() && eyes.0 != want {
         eyes.0 = want;
     }
