@@ -240,3 +240,35 @@ fn debug_frames(
     }
     info!("frame {} at {:.2}s, {} redraw requests", *frames, time.elapsed_secs(), redraws.read().count());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::seats::SeatId;
+
+    #[test]
+    fn the_table_under_the_hand_over_and_resume_covers_is_seen_as_a_spectator_sees_it() {
+        let mut app = App::new();
+        app.insert_resource(Session::new(2, PathBuf::from("j.ron"))).insert_resource(Eyes(Viewer::Spectator));
+        app.add_systems(Update, lend_eyes);
+        let seat = |app: &mut App, s| {
+            let mut session = app.world_mut().resource_mut::<Session>();
+            session.viewer = Viewer::Seat(SeatId(s));
+        };
+        seat(&mut app, 0);
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Seat(SeatId(0)));
+        // The decision passes to seat 1: until they say they are ready, nobody's eyes.
+        app.world_mut().resource_mut::<Session>().handover_to = Some(SeatId(1));
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Spectator);
+        app.world_mut().resource_mut::<Session>().handover_to = None;
+        seat(&mut app, 1);
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Seat(SeatId(1)));
+        // The resume offer covers a table nobody has sat down at.
+        app.world_mut().resource_mut::<Session>().resume_offer = true;
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Spectator);
+    }
+}
