@@ -98,7 +98,9 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
     let relief = noise(spec.seed.wrapping_add(2), 1.6, 4);
     let trees = noise(spec.seed.wrapping_add(3), 14.0, 1);
     let paper = spec.paper.map(|c| c as f32 / 255.0);
-    let land = land_mask(spec);
+    // The coastlines' paths, built once: they make the land mask and are inked after.
+    let coasts: Vec<tiny_skia::Path> = spec.land.iter().filter_map(|p| land_path(spec, p)).collect();
+    let land = land_mask(spec, &coasts);
     let sea = [0.30, 0.49, 0.64];
     let pixels = pixmap.pixels_mut();
     for py in 0..h {
@@ -175,7 +177,7 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
         }
     }
     let px_per_unit = w as f32 / (spec.extent.2 - spec.extent.0);
-    draw_coasts(spec, &mut pixmap);
+    draw_coasts(&coasts, &mut pixmap);
     // Rivers: a flowing line through the midpoints of the course, widening from a third of its
     // width at the source to all of it at the mouth.
     let mut water = Paint::default();
@@ -239,15 +241,13 @@ fn land_path(spec: &MapSpec, polygon: &[(f32, f32)]) -> Option<tiny_skia::Path> 
 }
 
 /// Where the land lies, from the coastlines (None when the map has none).
-fn land_mask(spec: &MapSpec) -> Option<tiny_skia::Mask> {
+fn land_mask(spec: &MapSpec, coasts: &[tiny_skia::Path]) -> Option<tiny_skia::Mask> {
     if spec.land.is_empty() {
         return None;
     }
     let mut mask = tiny_skia::Mask::new(spec.width, spec.height)?;
-    for polygon in &spec.land {
-        if let Some(path) = land_path(spec, polygon) {
-            mask.fill_path(&path, tiny_skia::FillRule::Winding, true, Transform::identity());
-        }
+    for path in coasts {
+        mask.fill_path(path, tiny_skia::FillRule::Winding, true, Transform::identity());
     }
     Some(mask)
 }
@@ -292,18 +292,17 @@ fn land_colour(
 }
 
 /// Coastlines: a soft shallows band, then a fine ink line.
-fn draw_coasts(spec: &MapSpec, pixmap: &mut Pixmap) {
-    let paths: Vec<_> = spec.land.iter().filter_map(|p| land_path(spec, p)).collect();
+fn draw_coasts(paths: &[tiny_skia::Path], pixmap: &mut Pixmap) {
     let mut shallows = Paint::default();
     shallows.set_color_rgba8(40, 70, 90, 40);
     shallows.anti_alias = true;
     let mut ink = Paint::default();
     ink.set_color_rgba8(45, 55, 60, 230);
     ink.anti_alias = true;
-    for path in &paths {
+    for path in paths {
         pixmap.stroke_path(path, &shallows, &Stroke { width: 6.0, ..Stroke::default() }, Transform::identity(), None);
     }
-    for path in &paths {
+    for path in paths {
         pixmap.stroke_path(path, &ink, &Stroke { width: 1.3, ..Stroke::default() }, Transform::identity(), None);
     }
 }
@@ -466,11 +465,6 @@ pub fn cached(key: &str, dir: &Path, make: impl FnOnce() -> Pixmap) -> (Pixmap, 
     (p, false)
 }
 
-/// A wooden table top, cached.
-pub fn table_top(dir: &Path) -> Pixmap {
-    cached("wood-1024x512-2", dir, || wood(1024, 512, 1)).0
-}
-
 /// The painted map, from the cache in `dir` when it was painted before from the same spec;
 /// painted and cached otherwise. The second value says whether the cache served it.
 pub fn painted(spec: &MapSpec, dir: &Path) -> (Pixmap, bool) {
@@ -496,54 +490,42 @@ pub fn cache_dir() -> PathBuf {
     crate::engine::journal::default_journal_path().with_file_name("cache")
 }
 
-/// The room every game's table stands in: a wooden table top `size` wide and deep, centred at
-/// `centre` (its top at y = -0.25).
-pub fn spawn_table_top(
-    commands: &mut bevy::prelude::Commands,
-    meshes: &mut bevy::prelude::Assets<bevy::prelude::Mesh>,
-    materials: &mut bevy::prelude::Assets<bevy::prelude::StandardMaterial>,
-    images: &mut bevy::prelude::Assets<bevy::image::Image>,
-    size: (f32, f32),
-    centre: (f32, f32),
-) {
-    use bevy::prelude::*;
-    commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(size.0, 0.4, size.1))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(to_image(&table_top(&cache_dir())))),
-            perceptual_roughness: 0.55,
-            ..default()
-        })),
-        Transform::from_xyz(centre.0, -0.45, centre.1),
-        Pickable::IGNORE,
-        Name::new("Table top"),
-    ));
-}
+/// Where a rectangle lies on the table: its size (width along x, depth along z) and its centre.
+pub type Area = ((f32, f32), (f32, f32));
 
-/// A felt mat `size` wide and deep on the table top, centred at `centre`, for the board and the
-/// cards to lie on.
-pub fn spawn_felt(
+/// The room every game's table stands in: a wooden table top over `table` (its top at
+/// y = -0.25) and on it a felt mat over `felt`, for the board and the cards to lie on.
+pub fn spawn_room(
     commands: &mut bevy::prelude::Commands,
     meshes: &mut bevy::prelude::Assets<bevy::prelude::Mesh>,
     materials: &mut bevy::prelude::Assets<bevy::prelude::StandardMaterial>,
     images: &mut bevy::prelude::Assets<bevy::image::Image>,
-    size: (f32, f32),
-    centre: (f32, f32),
+    table: Area,
+    felt_area: Area,
 ) {
     use bevy::prelude::*;
-    let picture = cached("felt-512x512-2", &cache_dir(), || felt(512, 512, 3)).0;
-    commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(size.0, 0.02, size.1))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(to_image(&picture))),
-            perceptual_roughness: 1.0,
-            reflectance: 0.1,
-            ..default()
-        })),
-        Transform::from_xyz(centre.0, -0.24, centre.1),
-        Pickable::IGNORE,
-        Name::new("Felt mat"),
-    ));
+    let dir = cache_dir();
+    let wood_picture = cached("wood-1024x512-2", &dir, || wood(1024, 512, 1)).0;
+    let felt_picture = cached("felt-512x512-2", &dir, || felt(512, 512, 3)).0;
+    // (picture, area, thickness, height of its middle, roughness, reflectance, name)
+    let slabs = [
+        (wood_picture, table, 0.4, -0.45, 0.55, 0.5, "Table top"),
+        (felt_picture, felt_area, 0.02, -0.24, 1.0, 0.1, "Felt mat"),
+    ];
+    for (picture, ((w, d), (x, z)), thickness, y, roughness, reflectance, name) in slabs {
+        commands.spawn((
+            Mesh3d(meshes.add(Cuboid::new(w, thickness, d))),
+            MeshMaterial3d(materials.add(StandardMaterial {
+                base_color_texture: Some(images.add(to_image(&picture))),
+                perceptual_roughness: roughness,
+                reflectance,
+                ..default()
+            })),
+            Transform::from_xyz(x, y, z),
+            Pickable::IGNORE,
+            Name::new(name),
+        ));
+    }
 }
 
 /// Paints (or reads from the cache) the map of `spec` and lays it on the table as a sheet over

@@ -194,9 +194,9 @@ mod tests {
         let mut p = Pixmap::new(200, 40).unwrap();
         p.fill(tiny_skia::Color::WHITE);
         let mut printer = Printer::new();
-        printer.line(&mut p, Face::Bold, 24.0, "Leipzig", 10.0, 30.0, Align::Left, [0, 0, 0, 255]);
+        printer.line(&mut p, Face::Bold, 24.0, "Printed", 10.0, 30.0, Align::Left, [0, 0, 0, 255]);
         assert!(ink(&p) > 200, "{} dark pixels", ink(&p));
-        let w = printer.width(Face::Bold, 24.0, "Leipzig");
+        let w = printer.width(Face::Bold, 24.0, "Printed");
         // Nothing right of where the line ends.
         let beyond = (0..40).flat_map(|y| ((10.0 + w + 3.0) as u32..200).map(move |x| (x, y)));
         assert!(beyond.into_iter().all(|(x, y)| p.pixel(x, y).unwrap().red() > 200));

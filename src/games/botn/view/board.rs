@@ -197,15 +197,8 @@ fn setup_board(
     commands.insert_resource(BoardMaterials { terrain, highlight, focus });
 
     // The wooden table, and the battlefield painted from the scenario's data.
-    crate::table::paint::spawn_table_top(
-        &mut commands,
-        &mut meshes,
-        &mut materials,
-        &mut images,
-        (60.0, 44.0),
-        (6.0, 0.0),
-    );
-    crate::table::paint::spawn_felt(&mut commands, &mut meshes, &mut materials, &mut images, (42.0, 38.0), (5.0, 0.0));
+    let (table, felt) = (((60.0, 44.0), (6.0, 0.0)), ((42.0, 38.0), (5.0, 0.0)));
+    crate::table::paint::spawn_room(&mut commands, &mut meshes, &mut materials, &mut images, table, felt);
     let sheet = materials.add(StandardMaterial { base_color: Color::srgb(0.93, 0.89, 0.78), ..default() });
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(21.0, 0.1, 28.6))),

@@ -130,15 +130,8 @@ pub fn setup_map(
 ) {
     let game = &table.0.game;
     let geo = Geo::of(game);
-    crate::table::paint::spawn_table_top(
-        &mut commands,
-        &mut meshes,
-        &mut materials,
-        &mut images,
-        (60.0, 46.0),
-        (2.0, 0.0),
-    );
-    crate::table::paint::spawn_felt(&mut commands, &mut meshes, &mut materials, &mut images, (38.0, 38.0), (2.0, 0.0));
+    let (table, felt) = (((60.0, 46.0), (2.0, 0.0)), ((38.0, 38.0), (2.0, 0.0)));
+    crate::table::paint::spawn_room(&mut commands, &mut meshes, &mut materials, &mut images, table, felt);
     commands.spawn((
         Mesh3d(meshes.add(Cuboid::new(26.0, 0.1, 28.0))),
         MeshMaterial3d(materials.add(StandardMaterial { base_color: Color::srgb(0.80, 0.84, 0.86), ..default() })),
