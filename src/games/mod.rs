@@ -1,4 +1,5 @@
 //! The games Grognard enforces, one module per game.
 
 pub mod botn;
+pub mod leipzig;
 pub mod vg;

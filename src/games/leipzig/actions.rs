@@ -1,0 +1,299 @@
+//! What a seat may ask of a Leipzig 1813 table, what the rules report back, and why an action is
+//! refused (naming the rulebook's section).
+
+use super::data::{CrtResult, Hex, MarchResult, Side};
+use super::state::{Gone, March, UnitId};
+use crate::engine::rules::NamesRule;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Place a counter of the group being deployed.
+    Deploy {
+        unit: UnitId,
+        hex: Hex,
+    },
+    /// Place every counter still to deploy of this side where the scenario suggests.
+    DeployRest,
+    /// Bring an arriving reinforcement onto its entry hex.
+    Enter {
+        unit: UnitId,
+        hex: Hex,
+    },
+    /// The French announce the armistice (campaign game, after turn 3, before moving).
+    Armistice,
+    /// Break a counter down into the next smaller ones (one MP a step).
+    Breakdown {
+        unit: UnitId,
+    },
+    /// Combine stacked counters into the next larger one (one MP each).
+    Build {
+        units: Vec<UnitId>,
+    },
+    /// Move a counter to a hex, marching normally or forced.
+    Move {
+        unit: UnitId,
+        to: Hex,
+        march: March,
+        supply: Option<UnitId>,
+    },
+    /// Move a French counter off the east edge (ESM).
+    Exit {
+        unit: UnitId,
+    },
+    /// Automatic elimination during movement: a definite 500% from one hex against another.
+    Overrun {
+        from: Hex,
+        target: Hex,
+    },
+    /// Roll the subsidiary forced-march table, or end the march where it stands.
+    ContinueMarch,
+    HaltMarch,
+    EndMovement,
+    EndBuild,
+    /// Declare an attack by these counters of one hex on an Enemy hex, with this supply unit.
+    Declare {
+        from: Hex,
+        units: Vec<UnitId>,
+        target: Hex,
+        supply: Option<UnitId>,
+    },
+    EndDeclarations,
+    /// The defender retreats a counter before combat to this hex.
+    RetreatBefore {
+        unit: UnitId,
+        to: Hex,
+    },
+    EndRetreats,
+    /// The defender allocates supply (or none) to an attacked hex.
+    DefendSupply {
+        hex: Hex,
+        supply: Option<UnitId>,
+    },
+    /// Resolve the declared attack with this index.
+    Resolve {
+        attack: u8,
+    },
+    /// Retreat the pending stack (or scattered counter) to this hex.
+    Retreat {
+        to: Hex,
+    },
+    /// Advance the attackers into the hex the defender left, or stay.
+    Advance,
+    StayPut,
+}
+
+/// Why a counter was lost, for the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Loss {
+    Combat,
+    NoRetreat,
+    Austria,
+    Marched,
+    Overrun,
+    Rebellion,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    TurnBegins {
+        turn: u8,
+    },
+    PhaseBegins {
+        side: Side,
+        step: String,
+    },
+    Deployed {
+        unit: UnitId,
+        hex: Hex,
+    },
+    Arrived {
+        unit: UnitId,
+        hex: Hex,
+    },
+    /// Reinforcements that could not appear (their city besieged, or no room).
+    Delayed {
+        side: Side,
+        count: u8,
+        why: String,
+    },
+    Moved {
+        unit: UnitId,
+        from: Hex,
+        to: Hex,
+        cost: u8,
+        march: March,
+    },
+    MarchRoll {
+        unit: UnitId,
+        table: March,
+        first: u8,
+        second: Option<u8>,
+        letter: Option<String>,
+        result: Option<MarchResult>,
+    },
+    MarchHalted {
+        unit: UnitId,
+        at: Hex,
+    },
+    MarchFree {
+        unit: UnitId,
+        why: String,
+    },
+    Dispersed {
+        unit: UnitId,
+    },
+    Recovered {
+        unit: UnitId,
+    },
+    Lost {
+        unit: UnitId,
+        at: Option<Hex>,
+        why: Loss,
+    },
+    BrokeDown {
+        unit: UnitId,
+        into: Vec<UnitId>,
+    },
+    BuiltUp {
+        from: Vec<UnitId>,
+        into: UnitId,
+    },
+    Revealed {
+        units: Vec<UnitId>,
+    },
+    Overrun {
+        from: Hex,
+        target: Hex,
+        attack: u32,
+        defense: u32,
+    },
+    Declared {
+        attack: u8,
+        from: Hex,
+        targets: Vec<Hex>,
+        units: Vec<UnitId>,
+        supply: Option<UnitId>,
+    },
+    RetreatedBefore {
+        unit: UnitId,
+        from: Hex,
+        to: Hex,
+    },
+    DefenderSupply {
+        hex: Hex,
+        supply: Option<UnitId>,
+    },
+    /// A combat with every figure shown: strengths in half points, each modifier with its reason.
+    Combat {
+        attack: u8,
+        attack_half: u32,
+        defense_half: u32,
+        percent: u32,
+        column: u16,
+        die: u8,
+        result: CrtResult,
+        modifiers: Vec<String>,
+    },
+    Retreated {
+        units: Vec<UnitId>,
+        from: Hex,
+        to: Hex,
+    },
+    Scattered {
+        unit: UnitId,
+        from: Hex,
+        to: Hex,
+    },
+    Advanced {
+        units: Vec<UnitId>,
+        into: Hex,
+    },
+    SupplyUsed {
+        unit: UnitId,
+    },
+    DepotReplaced {
+        depot: UnitId,
+        supply: Option<UnitId>,
+    },
+    Exited {
+        unit: UnitId,
+    },
+    CityTaken {
+        city: String,
+        side: Side,
+    },
+    ArmisticeDeclared {
+        turn: u8,
+    },
+    ArmisticeEnds,
+    Rebellion,
+    AustriaIntervenes,
+    BavariaDefects,
+    NorthernOption {
+        side: Side,
+    },
+    GameOver {
+        vp: [i32; 2],
+        winner: Option<Side>,
+    },
+}
+
+/// Why the rules refused an action: the section of the rulebook and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LzError {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl LzError {
+    pub fn new(rule: &'static str, message: impl Into<String>) -> Self {
+        Self { rule, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for LzError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LzError {}
+
+impl NamesRule for LzError {
+    fn rule(&self) -> &'static str {
+        self.rule
+    }
+}
+
+/// The rulebook's sections, as the errors and the log name them.
+pub mod rule {
+    pub const SEQUENCE: &str = "Game Turn Sequence";
+    pub const DEPLOYMENT: &str = "How to Use the Scenarios: Deployment of Forces";
+    pub const MOVEMENT: &str = "Movement";
+    pub const ZOC: &str = "Zones of Control";
+    pub const STACKING: &str = "Stacking and Unit Breakdown";
+    pub const SUPPLY: &str = "Supply";
+    pub const COMBAT: &str = "Combat";
+    pub const RETREAT_BEFORE: &str = "Combat, case J: Retreat before combat";
+    pub const RETREAT: &str = "Retreat Order of Preference";
+    pub const LEADERS: &str = "Leaders";
+    pub const FORTRESS: &str = "Fortress and Siege";
+    pub const RECON: &str = "Reconnaissance";
+    pub const FORCED_MARCH: &str = "Forced March";
+    pub const AUTO: &str = "How to Use the Combat Results Table: Auto";
+    pub const SAXON: &str = "Special Game Rules: Saxon Garrison";
+    pub const AUSTRIA: &str = "Scenarios: no units may enter Austria";
+    pub const ARMISTICE: &str = "Special Campaign-Game Rules: Armistice";
+    pub const REINFORCEMENTS: &str = "Reinforcements";
+    pub const VICTORY: &str = "How to Win (Victory)";
+}
+
+/// A counter's loss for the log and the victory points.
+pub fn gone_for(why: Loss) -> Gone {
+    match why {
+        Loss::Marched => Gone::Marched,
+        Loss::Rebellion => Gone::Withdrawn,
+        _ => Gone::Destroyed,
+    }
+}

@@ -1,0 +1,243 @@
+//! Computer players for Leipzig 1813: a random player (fuzzing, benchmarks) and a careful
+//! beginner. The beginner decides on its seat's view (blanks guessed as infantry corps): it
+//! marches each counter towards the nearest city worth points that the Enemy holds (or its own
+//! city under threat), keeps combat units next to a supply unit, brings supply and leaders after
+//! the troops, never forced-marches on the tables (only with a supply unit), attacks at 200% or
+//! better (300% against a fortress) with its leaders and a supply unit, takes every automatic
+//! elimination, retreats before combat from an attack of 300% or more, supplies every defence,
+//! and advances after combat.
+
+use super::actions::Action;
+use super::data::{Hex, Side};
+use super::observe::LzView;
+use super::rules::zoc::{Situation, supply_near};
+use super::state::{Leipzig, March, UnitId};
+use crate::engine::rng::TableRng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LzPlayer {
+    Random,
+    Beginner,
+}
+
+impl LzPlayer {
+    pub fn named(name: &str) -> Option<LzPlayer> {
+        match name {
+            "random" => Some(LzPlayer::Random),
+            "beginner" | "ai" | "computer" => Some(LzPlayer::Beginner),
+            _ => None,
+        }
+    }
+}
+
+/// Picks an action for the deciding seat: the beginner plays on a sample of its view, never on
+/// the real table.
+pub fn choose(view: impl FnOnce() -> LzView, legal: &[Action], player: LzPlayer, rng: &mut TableRng) -> Action {
+    if legal.len() == 1 {
+        return legal[0].clone();
+    }
+    match player {
+        LzPlayer::Random => legal[rng.below(legal.len())].clone(),
+        LzPlayer::Beginner => beginner(&view().sample(rng), legal),
+    }
+}
+
+fn pick(legal: &[Action], want: &Action) -> Option<Action> {
+    legal.iter().find(|a| *a == want).cloned()
+}
+
+/// The beginner's choice among the legal actions.
+pub fn beginner(g: &Leipzig, legal: &[Action]) -> Action {
+    let me = g.deciding().unwrap_or(Side::French);
+    let first = legal[0].clone();
+    if let Some(a) = pick(legal, &Action::DeployRest) {
+        return a;
+    }
+    // Decisions with a fixed answer.
+    for want in [Action::Advance, Action::HaltMarch] {
+        if let Some(a) = pick(legal, &want) {
+            return a;
+        }
+    }
+    if let Some(a) = legal.iter().find(|a| matches!(a, Action::Overrun { .. })) {
+        return a.clone();
+    }
+    if let Some(a) = legal.iter().find(|a| matches!(a, Action::DefendSupply { supply: Some(_), .. })) {
+        return a.clone();
+    }
+    if legal.iter().any(|a| matches!(a, Action::Resolve { .. })) {
+        return first;
+    }
+    if legal.iter().any(|a| matches!(a, Action::Retreat { .. })) {
+        // The way that ends nearest a friendly counter.
+        return best_by(legal, |a| match a {
+            Action::Retreat { to } => -(nearest_friend(g, me, *to) as i32),
+            _ => i32::MIN,
+        });
+    }
+    if legal.iter().any(|a| matches!(a, Action::Enter { .. })) {
+        let goal = objective_centre(g, me);
+        return best_by(legal, |a| match a {
+            Action::Enter { hex, .. } => -(g.sc.board.distance(*hex, goal) as i32),
+            _ => i32::MIN,
+        });
+    }
+    if legal.iter().any(|a| matches!(a, Action::Declare { .. })) {
+        return declare(g, legal).unwrap_or(Action::EndDeclarations);
+    }
+    if legal.iter().any(|a| matches!(a, Action::RetreatBefore { .. })) {
+        return retreat_before(g, legal).unwrap_or(Action::EndRetreats);
+    }
+    if legal.iter().any(|a| matches!(a, Action::Move { .. } | Action::EndMovement)) {
+        return movement(g, me, legal).unwrap_or_else(|| pick(legal, &Action::EndMovement).unwrap_or(first));
+    }
+    if let Some(a) = pick(legal, &Action::EndBuild) {
+        return a;
+    }
+    first
+}
+
+fn best_by(legal: &[Action], score: impl Fn(&Action) -> i32) -> Action {
+    legal.iter().max_by_key(|a| score(a)).cloned().expect("a legal action")
+}
+
+fn nearest_friend(g: &Leipzig, side: Side, h: Hex) -> u32 {
+    g.on_map(side)
+        .filter_map(|u| g.hex_of(u))
+        .filter(|&x| x != h)
+        .map(|x| g.sc.board.distance(x, h))
+        .min()
+        .unwrap_or(99)
+}
+
+/// The cities worth points a side wants: those the Enemy holds, else its own.
+fn objectives(g: &Leipzig, side: Side) -> Vec<Hex> {
+    let mut out = Vec::new();
+    for (i, (city, _)) in g.sc.victory.cities.iter().enumerate() {
+        if city == "Prague" && !g.austria_at_war {
+            continue;
+        }
+        if g.owners[i] != side
+            && let Some(h) = g.sc.board.place(city)
+        {
+            out.push(h);
+        }
+    }
+    if out.is_empty() {
+        for (city, _) in &g.sc.victory.cities {
+            if let Some(h) = g.sc.board.place(city) {
+                out.push(h);
+            }
+        }
+    }
+    out
+}
+
+fn objective_centre(g: &Leipzig, side: Side) -> Hex {
+    objectives(g, side).first().copied().unwrap_or(Hex(0))
+}
+
+/// Where a counter should head: troops to the nearest objective, supply units to the nearest
+/// friendly combat unit without supply, leaders to the strongest friendly stack.
+fn goal(g: &Leipzig, s: &Situation, u: UnitId) -> Option<Hex> {
+    let side = g.units[u as usize].side;
+    let at = g.hex_of(u)?;
+    let b = &g.sc.board;
+    if g.is_supply(u) {
+        return g
+            .on_map(side)
+            .filter(|&x| g.is_combat(x))
+            .filter_map(|x| g.hex_of(x))
+            .filter(|&h| !s.supplied[side.index()][h.0 as usize] || supply_near(g, side, h) == vec![u])
+            .min_by_key(|&h| b.distance(h, at));
+    }
+    if g.is_leader(u) {
+        return g
+            .on_map(side)
+            .filter(|&x| g.is_combat(x))
+            .max_by_key(|&x| (g.strength(x), u16::MAX - x))
+            .and_then(|x| g.hex_of(x));
+    }
+    objectives(g, side).into_iter().min_by_key(|&h| b.distance(h, at))
+}
+
+/// One move that brings a counter nearer its goal without leaving supply, or None to end the
+/// Movement Phase. Garrisons of fortresses holding a city stay.
+fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
+    let s = Situation::of(g);
+    let b = &g.sc.board;
+    let mut best: Option<(i32, &Action)> = None;
+    for a in legal {
+        let Action::Move { unit, to, march, supply } = a else { continue };
+        if *march != March::Normal && supply.is_none() && !g.free_march(*unit) {
+            continue; // never the tables
+        }
+        let Some(from) = g.hex_of(*unit) else { continue };
+        if b.is_fortress(from) && g.combat_at(from).count() == 1 && g.is_combat(*unit) {
+            continue; // the last garrison stays
+        }
+        let Some(goal) = goal(g, &s, *unit) else { continue };
+        let gain = b.distance(from, goal) as i32 - b.distance(*to, goal) as i32;
+        if gain <= 0 {
+            continue;
+        }
+        let mut score = gain * 10;
+        if g.is_combat(*unit) && !s.supplied[me.index()][to.0 as usize] {
+            score -= 15; // out of supply: halved in combat
+        }
+        // Do not stand alone next to a much stronger Enemy stack.
+        let enemy: u32 = b
+            .neighbours(*to)
+            .flat_map(|(_, n)| g.combat_at(n).filter(|&x| g.units[x as usize].side != me).collect::<Vec<_>>())
+            .map(|x| g.strength(x) as u32)
+            .sum();
+        if enemy > 3 * g.strength(*unit) as u32 + 4 {
+            score -= 40;
+        }
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, a));
+        }
+    }
+    best.filter(|(s, _)| *s > 0).map(|(_, a)| a.clone())
+}
+
+/// The best declared attack at good odds (with supply and leaders), or None.
+fn declare(g: &Leipzig, legal: &[Action]) -> Option<Action> {
+    let mut best: Option<(u32, usize, &Action)> = None;
+    for a in legal {
+        let Action::Declare { from, units, target, supply } = a else { continue };
+        let (att, _) =
+            g.attack_strength(units, supply.is_some() || g.sc.board.is_fortress(*from), g.sc.board.is_fortress(*from));
+        let river = g.sc.board.side(*from, *target) == super::data::Hexside::River;
+        let (def, _) = g.defense_strength(&[*target], g.defender_could_supply(*target), river);
+        let pct = Leipzig::percent(att, def);
+        let need = if g.sc.board.is_fortress(*target) { 300 } else { 200 };
+        if pct < need {
+            continue;
+        }
+        let key = (pct.min(600), units.len());
+        if best.is_none_or(|(p, n, _)| (key.0, key.1) > (p, n)) {
+            best = Some((key.0, key.1, a));
+        }
+    }
+    best.map(|(_, _, a)| a.clone())
+}
+
+fn retreat_before(g: &Leipzig, legal: &[Action]) -> Option<Action> {
+    for a in legal {
+        let Action::RetreatBefore { unit, .. } = a else { continue };
+        let Some(h) = g.hex_of(*unit) else { continue };
+        if g.sc.board.is_fortress(h) {
+            continue;
+        }
+        let threatened = g.attacks.iter().filter(|x| x.targets.contains(&h)).any(|x| {
+            let (att, _) = g.attack_strength(&x.units, x.supply.is_some(), x.sortie);
+            let (def, _) = g.defense_strength(&x.targets, g.defender_could_supply(h), x.river);
+            Leipzig::percent(att, def) >= 300
+        });
+        if threatened {
+            return Some(a.clone());
+        }
+    }
+    None
+}

@@ -1,0 +1,75 @@
+//! Leipzig 1813 (SPI's *Leipzig: The Battle of Nations*): data, state, the rules by rulebook
+//! chapter in `rules/`, what each viewer may see in `observe`, the computer players in `ai`, the
+//! registry entry in `entry`, the words in `text`, and behind `gui` the window's map, counters
+//! and panels in `view/`.
+
+pub mod actions;
+pub mod ai;
+pub mod data;
+pub mod entry;
+pub mod observe;
+pub mod rules;
+pub mod state;
+pub mod text;
+#[cfg(feature = "gui")]
+pub mod view;
+
+pub use actions::{Action, Event, LzError};
+pub use data::{LzScenario, Side};
+pub use entry::Entry;
+pub use observe::LzView;
+pub use state::Leipzig;
+
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::{LoadError, SaveFile};
+use crate::engine::scenario::DataError;
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::{Entry as LogEntry, Table};
+use ai::LzPlayer;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A new table on a scenario file.
+pub fn new_table(path: &Path, seed: u64) -> Result<Table<Leipzig>, DataError> {
+    Ok(table_on(Arc::new(LzScenario::load(path)?), seed))
+}
+
+pub fn table_on(sc: Arc<LzScenario>, seed: u64) -> Table<Leipzig> {
+    let (game, events) = rules::setup(sc, seed);
+    let mut t = Table::new(game, seed, Mode::Enforced);
+    t.entries.extend(events.into_iter().map(|event| LogEntry::Game { seat: SeatId(1), event }));
+    t
+}
+
+pub fn save_of(table: &Table<Leipzig>) -> SaveFile<Action> {
+    crate::engine::save::save_of(table)
+}
+
+/// Replays a save on the scenario it names (see `engine::save::load_save`).
+pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Leipzig>, LoadError> {
+    crate::engine::save::load_save(
+        save,
+        save_path,
+        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
+        |p| {
+            let sc = LzScenario::load(p)?;
+            let hash = sc.hash.clone();
+            Ok((Arc::new(sc), hash))
+        },
+        |sc| table_on(sc, save.seed),
+    )
+}
+
+/// One complete game, each side played by `players[side]`, each deciding on its own view.
+pub fn play_game(
+    sc: Arc<LzScenario>,
+    seed: u64,
+    players: [LzPlayer; 2],
+    max_actions: usize,
+) -> Result<Table<Leipzig>, String> {
+    let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x1e19_2161_3a11);
+    crate::engine::autoplay::play_out(table_on(sc, seed), seed, max_actions, |game, legal, seat| {
+        let who = players[seat.0 as usize];
+        ai::choose(|| game.observe(Viewer::Seat(seat)), legal, who, &mut chooser)
+    })
+}

@@ -1,0 +1,518 @@
+//! Leipzig 1813's rules by rulebook chapter: `turn` (sequence of play, scenarios, reinforcements,
+//! special rules, victory), `movement` (movement, stacking and breakdown, forced march, Auto),
+//! `zoc` (zones of control, supply, stacking limits, siege), `combat` (combat, leaders,
+//! fortresses, retreats). Here: the legal actions of each decision point, the check that names
+//! the broken rule, and apply.
+
+pub mod combat;
+pub mod movement;
+pub mod turn;
+pub mod zoc;
+
+pub use turn::setup;
+
+use super::actions::{Action, Event, LzError, rule};
+use super::data::{Hex, Side};
+use super::state::{Leipzig, March, Pending, Status, Step, UnitId};
+use crate::engine::rules::{Checked, Game, Mode};
+use crate::engine::save::ScenarioRef;
+use crate::engine::seats::{SeatId, Viewer};
+use zoc::Situation;
+
+pub fn seat_of(side: Side) -> SeatId {
+    SeatId(side.index() as u8)
+}
+
+pub fn side_of(seat: SeatId) -> Side {
+    if seat.0 == 0 { Side::French } else { Side::Allied }
+}
+
+impl Leipzig {
+    /// The side that decides now.
+    pub fn deciding(&self) -> Option<Side> {
+        if self.step == Step::Over {
+            return None;
+        }
+        if let Some(side) = self.pending_side() {
+            return Some(side);
+        }
+        Some(match self.step {
+            Step::Deploy(side) => side,
+            Step::RetreatBefore | Step::DefendSupply => self.side.other(),
+            _ => self.side,
+        })
+    }
+
+    /// The legal actions now; with `like`, only those of the same kind and counter or hex (what a
+    /// check needs, so checking an action costs one unit's search, not the whole list).
+    pub fn legal(&self, like: Option<&Action>, out: &mut Vec<Action>) {
+        out.clear();
+        if self.step == Step::Over {
+            return;
+        }
+        let s = Situation::of(self);
+        if !self.pending.is_empty() {
+            match &self.pending[0] {
+                Pending::Advance { .. } => out.extend([Action::Advance, Action::StayPut]),
+                _ => {
+                    for to in self.pending_options(&s).unwrap_or_default() {
+                        out.push(Action::Retreat { to });
+                    }
+                }
+            }
+            return;
+        }
+        let unit_of = |a: &Action| match a {
+            Action::Move { unit, .. }
+            | Action::Exit { unit }
+            | Action::Breakdown { unit }
+            | Action::Deploy { unit, .. }
+            | Action::Enter { unit, .. }
+            | Action::RetreatBefore { unit, .. } => Some(*unit),
+            _ => None,
+        };
+        let only = like.and_then(unit_of);
+        let kind = like.map(std::mem::discriminant);
+        let wants = |a: &Action| kind.is_none_or(|k| k == std::mem::discriminant(a));
+        match self.step {
+            Step::Deploy(side) => {
+                if wants(&Action::Deploy { unit: 0, hex: Hex(0) }) {
+                    let mut list = Vec::new();
+                    self.deploy_actions(side, only, &mut list);
+                    out.extend(list.into_iter().map(|(unit, hex)| Action::Deploy { unit, hex }));
+                }
+                out.push(Action::DeployRest);
+            }
+            Step::Enter => {
+                if let Some(u) = self.arriving().next() {
+                    for hex in self.entry_hexes(u) {
+                        out.push(Action::Enter { unit: u, hex });
+                    }
+                }
+            }
+            Step::Move => {
+                if self.can_armistice() {
+                    out.push(Action::Armistice);
+                }
+                let units: Vec<UnitId> = match only {
+                    Some(u) if (u as usize) < self.units.len() => vec![u],
+                    Some(_) => Vec::new(),
+                    None => self.on_map(self.side).collect(),
+                };
+                if wants(&Action::Breakdown { unit: 0 }) {
+                    out.extend(
+                        units.iter().filter(|&&u| self.can_break_down(u)).map(|&unit| Action::Breakdown { unit }),
+                    );
+                }
+                if wants(&Action::Build { units: Vec::new() }) && !self.moved_any {
+                    out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
+                }
+                if wants(&Action::Move { unit: 0, to: Hex(0), march: March::Normal, supply: None }) {
+                    for &u in &units {
+                        if !self.can_move(u) {
+                            continue;
+                        }
+                        for march in [March::Normal, March::Double, March::Triple] {
+                            let dests = self.destinations(&s, u, march);
+                            if dests.is_empty() {
+                                continue;
+                            }
+                            let supplies: Vec<Option<UnitId>> = if march == March::Normal || self.free_march(u) {
+                                vec![None]
+                            } else {
+                                std::iter::once(None).chain(self.march_supplies(u).into_iter().map(Some)).collect()
+                            };
+                            for (to, _) in dests {
+                                for &supply in &supplies {
+                                    out.push(Action::Move { unit: u, to, march, supply });
+                                }
+                            }
+                        }
+                    }
+                }
+                if wants(&Action::Exit { unit: 0 }) {
+                    out.extend(units.iter().filter(|&&u| self.can_exit(&s, u)).map(|&unit| Action::Exit { unit }));
+                }
+                if wants(&Action::Overrun { from: Hex(0), target: Hex(0) }) {
+                    let mut froms: Vec<Hex> = self
+                        .on_map(self.side)
+                        .filter(|&u| self.attack_ready(u))
+                        .filter_map(|u| self.hex_of(u))
+                        .collect();
+                    froms.sort_unstable();
+                    froms.dedup();
+                    for from in froms {
+                        for (_, target) in self.sc.board.neighbours(from) {
+                            if self.overrun_ratio(&s, from, target).is_some() {
+                                out.push(Action::Overrun { from, target });
+                            }
+                        }
+                    }
+                }
+                if wants(&Action::EndMovement) && self.unfixed_stack().is_none() {
+                    out.push(Action::EndMovement);
+                }
+            }
+            Step::March => out.extend([Action::ContinueMarch, Action::HaltMarch]),
+            Step::Build => {
+                out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
+                out.push(Action::EndBuild);
+            }
+            Step::Declare => {
+                if wants(&Action::Declare { from: Hex(0), units: Vec::new(), target: Hex(0), supply: None }) {
+                    let mut list = Vec::new();
+                    self.declarations(&s, &mut list);
+                    let from_only = match like {
+                        Some(Action::Declare { from, .. }) => Some(*from),
+                        _ => None,
+                    };
+                    out.extend(
+                        list.into_iter()
+                            .filter(|(f, ..)| from_only.is_none_or(|x| x == *f))
+                            .map(|(from, units, target, supply)| Action::Declare { from, units, target, supply }),
+                    );
+                }
+                out.push(Action::EndDeclarations);
+            }
+            Step::RetreatBefore => {
+                let defender = self.side.other();
+                for u in self.on_map(defender).collect::<Vec<_>>() {
+                    if only.is_some_and(|o| o != u) {
+                        continue;
+                    }
+                    for to in self.retreat_before_options(&s, u) {
+                        out.push(Action::RetreatBefore { unit: u, to });
+                    }
+                }
+                out.push(Action::EndRetreats);
+            }
+            Step::DefendSupply => {
+                if let Some((hex, supplies)) = self.next_defense() {
+                    out.push(Action::DefendSupply { hex, supply: None });
+                    out.extend(supplies.into_iter().map(|s| Action::DefendSupply { hex, supply: Some(s) }));
+                }
+            }
+            Step::Resolve => {
+                out.extend(
+                    self.attacks
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, a)| !a.resolved)
+                        .map(|(i, _)| Action::Resolve { attack: i as u8 }),
+                );
+            }
+            Step::Over => {}
+        }
+    }
+
+    /// Why an action is not among the legal ones, in the rulebook's words.
+    fn explain(&self, action: &Action) -> LzError {
+        let step_rule =
+            |what: &str| LzError::new(rule::SEQUENCE, format!("{what} is not possible now: {}", self.waiting_for()));
+        if !self.pending.is_empty() {
+            return match action {
+                Action::Retreat { .. } => LzError::new(
+                    rule::RETREAT,
+                    "that hex is not a retreat the Retreat Order of Preference allows (fewest Enemy-controlled hexes, towards the own edge, the full distance, never across an unbridged river, into mountains or onto units)",
+                ),
+                _ => step_rule("that"),
+            };
+        }
+        let unit_ok = |u: UnitId| (u as usize) < self.units.len();
+        match action {
+            Action::Move { unit, to, march, .. } => {
+                if self.step != Step::Move {
+                    return step_rule("moving");
+                }
+                if !unit_ok(*unit)
+                    || !self.units[*unit as usize].on_map()
+                    || self.units[*unit as usize].side != self.side
+                {
+                    return LzError::new(rule::MOVEMENT, "only the phasing player's own counters on the map move");
+                }
+                let u = &self.units[*unit as usize];
+                if u.moved {
+                    return LzError::new(
+                        rule::MOVEMENT,
+                        "each counter is moved once, individually, in a Movement Phase",
+                    );
+                }
+                if u.dispersed.is_some() {
+                    return LzError::new(
+                        rule::COMBAT,
+                        "a dispersed or scattered counter may not move until a friendly Movement and Combat Phase have passed (case K)",
+                    );
+                }
+                if self.garrison_neutral(*unit) {
+                    return LzError::new(rule::SAXON, "the Saxon garrison may not move until Game-Turn 3");
+                }
+                if *march == March::Triple && !self.is_cavalry(*unit) && !self.is_combat(*unit)
+                    || *march == March::Triple && self.is_cavalry(*unit)
+                {
+                    return LzError::new(
+                        rule::FORCED_MARCH,
+                        "only infantry may attempt to triple its Movement Allowance",
+                    );
+                }
+                let b = &self.sc.board;
+                if (to.0 as usize) >= b.len() {
+                    return LzError::new(rule::MOVEMENT, "that hex is not on the map");
+                }
+                if self.enemy_at(*to, self.side) {
+                    return LzError::new(rule::MOVEMENT, "units may never enter a hex containing Enemy units (case G)");
+                }
+                if b.austria[to.0 as usize] && !self.austria_open() {
+                    return LzError::new(rule::AUSTRIA, "no units may enter Austria in this scenario");
+                }
+                if self.is_cavalry(*unit) && b.terrain(*to) == super::data::Terrain::Mountain {
+                    return LzError::new(
+                        rule::MOVEMENT,
+                        "cavalry may not enter mountain hexes (Terrain Effects Chart)",
+                    );
+                }
+                let s = Situation::of(self);
+                let far = self
+                    .destinations(&s, *unit, March::Triple)
+                    .iter()
+                    .chain(self.destinations(&s, *unit, March::Double).iter())
+                    .any(|(h, _)| h == to);
+                if *march == March::Normal && far {
+                    return LzError::new(
+                        rule::FORCED_MARCH,
+                        "that hex lies beyond the counter's Movement Allowance: only a forced march reaches it",
+                    );
+                }
+                if *march != March::Normal && self.destinations(&s, *unit, March::Normal).iter().any(|(h, _)| h == to) {
+                    return LzError::new(
+                        rule::FORCED_MARCH,
+                        "the counter reaches that hex on its normal allowance: a forced march goes beyond it",
+                    );
+                }
+                if self.at(*to).any(|x| self.is_combat(x)) && self.is_combat(*unit) {
+                    return LzError::new(
+                        rule::STACKING,
+                        "combat units may end a Movement Phase stacked only with or next to a supply unit, in a fortress (up to six divisions), or when they are about to be combined (case B)",
+                    );
+                }
+                LzError::new(
+                    rule::ZOC,
+                    "that hex is out of reach: its cost is more than the Movement Points left, or the way is barred by Enemy units, an Enemy Zone of Control the counter must stop in, mountains or a river",
+                )
+            }
+            Action::Declare { .. } => {
+                if self.step != Step::Declare {
+                    return step_rule("declaring an attack");
+                }
+                if self.armistice_on() {
+                    return LzError::new(rule::ARMISTICE, "no combat may occur during the armistice");
+                }
+                LzError::new(
+                    rule::COMBAT,
+                    "that attack may not be declared: only adjacent units that have not attacked, not dispersed, from one hex against one Enemy hex, at 160% at least across a river, with a supply unit next to them (cases A to E)",
+                )
+            }
+            Action::Breakdown { .. } | Action::Build { .. } => LzError::new(
+                rule::STACKING,
+                "units break down before any movement and recombine at the beginning or end of the Movement Phase, one Movement Point each, stacked together",
+            ),
+            Action::Overrun { .. } => LzError::new(
+                rule::AUTO,
+                "automatic elimination needs a definite 500% from one hex, against a hex without cavalry (and, for the French under reconnaissance, a unit exposed by cavalry)",
+            ),
+            Action::Exit { .. } => LzError::new(
+                rule::VICTORY,
+                "only French counters on the east edge with a Movement Point left may move off it (ESM)",
+            ),
+            Action::RetreatBefore { .. } => LzError::new(
+                rule::RETREAT_BEFORE,
+                "that retreat before combat is not allowed: the full Movement Allowance, not across unbridged rivers, through Enemy units or zones or mountains, not when dispersed, surrounded or (not cavalry) attacked at 500%",
+            ),
+            Action::Deploy { .. } => LzError::new(
+                rule::DEPLOYMENT,
+                "that counter may not be placed there: the deployment chart gives each group its city or its distance from it",
+            ),
+            Action::Enter { .. } => {
+                LzError::new(rule::REINFORCEMENTS, "reinforcements enter where the chart says, never onto Enemy units")
+            }
+            Action::Armistice => LzError::new(
+                rule::ARMISTICE,
+                "the French may call one armistice, in the campaign game, after Game-Turn 3, at the beginning of their Player-Turn",
+            ),
+            Action::EndMovement => match self.unfixed_stack() {
+                Some(h) if self.step == Step::Move => LzError::new(
+                    rule::STACKING,
+                    format!(
+                        "the stack on {} may not end the Movement Phase: move a unit off, bring a supply unit next to it, or combine it",
+                        self.sc.board.label(h)
+                    ),
+                ),
+                _ => step_rule("ending the Movement Phase"),
+            },
+            _ => step_rule("that"),
+        }
+    }
+
+    /// What the table waits for, in words (for refusals and the prompt).
+    pub fn waiting_for(&self) -> String {
+        let who = self.deciding().map(|s| s.name()).unwrap_or("nobody");
+        let what = match (self.pending.first(), self.step) {
+            (Some(Pending::Retreat { .. }), _) => "a retreat",
+            (Some(Pending::Scatter { .. }), _) => "a scattered counter's retreat",
+            (Some(Pending::Advance { .. }), _) => "an advance after combat",
+            (_, Step::Deploy(_)) => "the deployment",
+            (_, Step::Enter) => "reinforcements to enter",
+            (_, Step::Move) => "the Movement Phase",
+            (_, Step::March) => "a forced march's subsidiary roll",
+            (_, Step::Build) => "units to be recombined",
+            (_, Step::Declare) => "attacks to be declared",
+            (_, Step::RetreatBefore) => "retreats before combat",
+            (_, Step::DefendSupply) => "the defender's supply",
+            (_, Step::Resolve) => "the attacks to be resolved",
+            (_, Step::Over) => "nothing: the game is over",
+        };
+        format!("the {who} player's {what}")
+    }
+
+    /// Runs the steps nobody decides: a deployment done, reinforcements all in, a combat segment
+    /// with nothing to decide, a retreat with nowhere to go, the end of the Combat Phase.
+    fn advance(&mut self, ev: &mut Vec<Event>) {
+        for _ in 0..10_000 {
+            self.settle_pending(ev);
+            if !self.pending.is_empty() {
+                return;
+            }
+            match self.step {
+                Step::Deploy(side) if self.to_deploy(side).next().is_none() => self.next_deploy(ev),
+                Step::Enter if self.arriving().next().is_none() => self.step = Step::Move,
+                Step::Declare if self.armistice_on() => self.end_combat(ev),
+                Step::RetreatBefore => {
+                    let s = Situation::of(self);
+                    let any = self.on_map(self.side.other()).any(|u| !self.retreat_before_options(&s, u).is_empty());
+                    if any {
+                        return;
+                    }
+                    self.step = Step::DefendSupply;
+                }
+                Step::DefendSupply if self.next_defense().is_none() => self.step = Step::Resolve,
+                Step::Resolve if self.attacks.iter().all(|a| a.resolved) => self.end_combat(ev),
+                Step::Move | Step::Build
+                    if self.on_map(self.side).next().is_none() && self.arriving().next().is_none() =>
+                {
+                    // A side with nothing on the map has no movement to make.
+                    self.end_movement(ev);
+                }
+                _ => return,
+            }
+        }
+    }
+}
+
+impl Game for Leipzig {
+    type Action = Action;
+    type Event = Event;
+    type Error = LzError;
+    type View = super::observe::LzView;
+
+    const ID: &'static str = super::data::GAME_ID;
+
+    fn scenario(&self) -> ScenarioRef {
+        ScenarioRef { name: self.sc.name.clone(), path: self.sc.path.clone(), hash: self.sc.hash.clone() }
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["French", "Allied"]
+    }
+
+    fn active_seat(&self) -> Option<SeatId> {
+        self.deciding().map(seat_of)
+    }
+
+    fn legal_actions(&self, _mode: Mode, out: &mut Vec<Action>) {
+        self.legal(None, out);
+    }
+
+    fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), LzError> {
+        let Some(side) = self.deciding() else {
+            return Err(LzError::new(rule::VICTORY, "the game is over"));
+        };
+        if seat_of(side) != seat {
+            return Err(LzError::new(
+                rule::SEQUENCE,
+                format!("it is not your decision: the table waits for {}", self.waiting_for()),
+            ));
+        }
+        let mut list = Vec::new();
+        self.legal(Some(action), &mut list);
+        if list.contains(action) { Ok(()) } else { Err(self.explain(action)) }
+    }
+
+    fn apply(&mut self, seat: SeatId, action: Checked<'_, Action>, ev: &mut Vec<Event>) -> bool {
+        let rng_before = self.rng.clone();
+        let before = self.deciding();
+        let _ = seat;
+        match (*action).clone() {
+            Action::Deploy { unit, hex } => self.apply_deploy(unit, hex, ev),
+            Action::DeployRest => self.apply_deploy_rest(ev),
+            Action::Enter { unit, hex } => self.apply_enter(unit, hex, ev),
+            Action::Armistice => self.apply_armistice(ev),
+            Action::Breakdown { unit } => {
+                self.apply_breakdown(unit, ev);
+            }
+            Action::Build { units } => {
+                self.apply_build(&units, ev);
+            }
+            Action::Move { unit, to, march, supply } => self.apply_move(unit, to, march, supply, ev),
+            Action::Exit { unit } => self.apply_exit(unit, ev),
+            Action::Overrun { from, target } => self.apply_overrun(from, target, ev),
+            Action::ContinueMarch => self.apply_march_choice(true, ev),
+            Action::HaltMarch => self.apply_march_choice(false, ev),
+            Action::EndMovement => {
+                if self.build_sets().is_empty() {
+                    self.end_movement(ev);
+                } else {
+                    self.step = Step::Build;
+                }
+            }
+            Action::EndBuild => self.end_movement(ev),
+            Action::Declare { from, units, target, supply } => self.apply_declare(from, &units, target, supply, ev),
+            Action::EndDeclarations => {
+                if self.attacks.is_empty() {
+                    self.end_combat(ev);
+                } else {
+                    ev.push(Event::PhaseBegins { side: self.side.other(), step: "Retreat before combat".into() });
+                    self.step = Step::RetreatBefore;
+                }
+            }
+            Action::RetreatBefore { unit, to } => self.apply_retreat_before(unit, to, ev),
+            Action::EndRetreats => self.step = Step::DefendSupply,
+            Action::DefendSupply { hex, supply } => self.apply_defend_supply(hex, supply, ev),
+            Action::Resolve { attack } => self.apply_resolve(attack as usize, ev),
+            Action::Retreat { to } => self.apply_retreat(to, ev),
+            Action::Advance => self.apply_advance(true, ev),
+            Action::StayPut => self.apply_advance(false, ev),
+        }
+        self.advance(ev);
+        self.rng != rng_before || self.deciding() != before || ev.iter().any(|e| matches!(e, Event::Revealed { .. }))
+    }
+
+    fn observe(&self, viewer: Viewer) -> Self::View {
+        self.view_for(viewer)
+    }
+
+    fn rng(&mut self) -> &mut crate::engine::rng::TableRng {
+        &mut self.rng
+    }
+
+    fn is_over(&self) -> bool {
+        self.step == Step::Over
+    }
+
+    fn winner(&self) -> Option<SeatId> {
+        self.winner.map(seat_of)
+    }
+}
+
+/// Whether a counter is anywhere a player can see it (for the status line).
+pub fn on_table(g: &Leipzig, u: UnitId) -> bool {
+    matches!(g.units[u as usize].status, Status::OnMap)
+}

@@ -1,0 +1,630 @@
+//! Movement, Zones of Control in movement, Stacking and Unit Breakdown, Forced March and the
+//! automatic elimination of the CRT's "Auto" column: where a counter may go and at what cost, one
+//! search shared by the legal list, the check and the highlighted destinations.
+
+use super::zoc::{Situation, Zoc, only_support, supply_near};
+use crate::games::leipzig::actions::{Event, Loss};
+use crate::games::leipzig::data::{AustriaRule, Hex, Hexside, Kind, MarchResult, MarchRow, Side, Terrain};
+use crate::games::leipzig::state::{Dispersal, Leipzig, March, MarchHalt, Status, UnitId, What};
+
+/// Where a counter can get this phase: the cheapest cost of each hex and the hex it came from.
+pub struct Reach {
+    pub start: Hex,
+    pub cost: Vec<u8>,
+    pub prev: Vec<u16>,
+    /// Hexes it may not leave (an Enemy zone it must stop in).
+    pub stop: Vec<bool>,
+}
+
+pub const UNREACHED: u8 = u8::MAX;
+
+impl Reach {
+    /// The path from the start to `to`, each hex with the cost spent on arriving there.
+    pub fn path(&self, to: Hex) -> Vec<(Hex, u8)> {
+        let mut out = vec![(to, self.cost[to.0 as usize])];
+        let mut h = to;
+        while h != self.start {
+            h = Hex(self.prev[h.0 as usize]);
+            out.push((h, self.cost[h.0 as usize]));
+        }
+        out.reverse();
+        out
+    }
+}
+
+impl Leipzig {
+    /// Whether `side` may enter Austria now.
+    pub fn austria_open(&self) -> bool {
+        match self.sc.austria {
+            AustriaRule::Closed => false,
+            AustriaRule::Open => true,
+            AustriaRule::Intervention => self.austria_at_war,
+        }
+    }
+
+    /// Whether a counter may move at all this phase.
+    pub fn can_move(&self, u: UnitId) -> bool {
+        let unit = &self.units[u as usize];
+        unit.on_map()
+            && unit.side == self.side
+            && !unit.moved
+            && unit.dispersed.is_none()
+            && !self.garrison_neutral(u)
+            && !(self.armistice_on()
+                && unit.hex.is_some_and(|h| self.sc.board.is_fortress(h))
+                && self.armistice != Some(self.turn))
+            && self.movement(u) > unit.spent
+    }
+
+    /// The cheapest way to every hex within `budget` MP (Movement; Zones of Control; Terrain
+    /// Effects Chart; Stacking, case C; Auto).
+    pub fn reach(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
+        let b = &self.sc.board;
+        let t = &self.sc.charts.terrain;
+        let unit = &self.units[u as usize];
+        let side = unit.side;
+        let start = unit.hex.expect("a counter on the map");
+        let n = b.len();
+        let mut r = Reach { start, cost: vec![UNREACHED; n], prev: vec![u16::MAX; n], stop: vec![false; n] };
+        let combat = self.is_combat(u);
+        let cavalry = self.is_cavalry(u);
+        let austria = self.austria_open();
+        let garrison_hex: Option<Hex> =
+            (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten();
+        let others_at_start = s.combat[start.0 as usize].saturating_sub(combat as u8);
+        r.cost[start.0 as usize] = 0;
+        // Costs are small integers: a bucket queue.
+        let mut buckets: Vec<Vec<Hex>> = vec![Vec::new(); budget as usize + 1];
+        buckets[0].push(start);
+        for c in 0..=budget as usize {
+            let mut i = 0;
+            while i < buckets[c].len() {
+                let h = buckets[c][i];
+                i += 1;
+                if r.cost[h.0 as usize] as usize != c || (r.stop[h.0 as usize] && h != start) {
+                    continue;
+                }
+                let hi = h.0 as usize;
+                // Leaving this hex: a friendly stack's penalty, a partial zone's 2 MP for cavalry.
+                let mut leave = 0u8;
+                let friends_here = if h == start { others_at_start } else { s.combat[hi] };
+                if combat && friends_here > 0 && s.side[hi] == Some(side) && !b.is_fortress(h) {
+                    leave += t.stack_leave;
+                }
+                if cavalry && h != start && s.enemy_zoc(side, h) == Zoc::Partial {
+                    leave += t.partial_zoc_leave;
+                }
+                for (_, nb) in b.neighbours(h) {
+                    let ni = nb.0 as usize;
+                    if s.enemy_on(side, nb) || (!austria && b.austria[ni] && !unit.austrian) {
+                        continue;
+                    }
+                    if garrison_hex == Some(nb) && !unit.garrison {
+                        continue;
+                    }
+                    if self.armistice_on()
+                        && b.allied_side[ni] != (side == Side::Allied)
+                        && b.allied_side[hi] == (side == Side::Allied)
+                        && !b.is_fortress(nb)
+                    {
+                        continue;
+                    }
+                    let enter = match b.terrain(nb) {
+                        Terrain::Clear => t.clear,
+                        Terrain::City => t.city,
+                        Terrain::Fortress => t.fortress,
+                        Terrain::Mountain if cavalry => continue,
+                        Terrain::Mountain => t.mountain,
+                        Terrain::Pass if b.terrain(h) == Terrain::Mountain => {
+                            if cavalry {
+                                continue;
+                            }
+                            t.pass_from_mountain
+                        }
+                        Terrain::Pass => t.pass_from_open,
+                    };
+                    let mut cost = enter + leave;
+                    if b.side(h, nb) == Hexside::River {
+                        cost += t.river;
+                    }
+                    if combat && s.side[ni] == Some(side) && s.combat[ni] > 0 && !b.is_fortress(nb) {
+                        cost += t.stack_enter;
+                    }
+                    if self.overrun.contains(&nb) {
+                        cost += t.overrun_enter;
+                    }
+                    let total = c + cost as usize;
+                    if total > budget as usize || total >= r.cost[ni] as usize {
+                        continue;
+                    }
+                    r.cost[ni] = total as u8;
+                    r.prev[ni] = h.0;
+                    r.stop[ni] = match s.enemy_zoc(side, nb) {
+                        Zoc::None => false,
+                        Zoc::Total => true,
+                        Zoc::Partial => !cavalry,
+                    };
+                    buckets[total].push(nb);
+                }
+            }
+        }
+        r
+    }
+
+    /// The hexes a counter may end its move on with `march`, with their cost (Movement; Stacking,
+    /// case B; Forced March: only beyond what the smaller allowance reaches).
+    pub fn destinations(&self, s: &Situation, u: UnitId, march: March) -> Vec<(Hex, u8)> {
+        if !self.can_move(u) || (march == March::Triple && self.kind(u) != Some(Kind::Infantry)) {
+            return Vec::new();
+        }
+        let ma = self.movement(u);
+        let spent = self.units[u as usize].spent;
+        let budget = (ma as u16 * march.factor() as u16).saturating_sub(spent as u16).min(250) as u8;
+        let lower = (ma as u16 * (march.factor() as u16 - 1)).saturating_sub(spent as u16);
+        let r = self.reach(s, u, budget);
+        let side = self.units[u as usize].side;
+        let combat = self.is_combat(u);
+        let divisions = self.divisions(u);
+        let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
+        let b = &self.sc.board;
+        let mut out = Vec::new();
+        for (i, &c) in r.cost.iter().enumerate() {
+            let h = Hex(i as u16);
+            if c == UNREACHED || h == r.start || (march != March::Normal && c as u16 <= lower) {
+                continue;
+            }
+            if combat && s.side[i] == Some(side) && s.combat[i] > 0 {
+                let ok =
+                    s.stack_ok(self, side, h, s.combat[i] + 1, s.divisions[i] + divisions) || self.buildable_with(h, u);
+                if !ok {
+                    continue;
+                }
+            }
+            if !must_support.iter().all(|&m| m == h || b.adjacent(m, h)) {
+                continue;
+            }
+            if self.armistice_on() && b.allied_side[i] != (side == Side::Allied) && !b.is_fortress(h) {
+                continue;
+            }
+            out.push((h, c));
+        }
+        out
+    }
+
+    /// Whether `u` joining the counters on `h` would make exactly a set that builds up into a
+    /// larger counter, each with a Movement Point left (Stacking, case B I).
+    fn buildable_with(&self, h: Hex, u: UnitId) -> bool {
+        let Some(t) = self.ty(u) else { return false };
+        let Some((_, n)) =
+            self.sc.types.iter().find_map(|p| p.breaks_into.as_ref().filter(|(c, _)| *c == t.id).map(|x| (p, x.1)))
+        else {
+            return false;
+        };
+        let side = self.units[u as usize].side;
+        let same: Vec<UnitId> = self.combat_at(h).collect();
+        same.len() + 1 == n as usize
+            && same.iter().all(|&x| {
+                self.units[x as usize].what == self.units[u as usize].what
+                    && self.units[x as usize].side == side
+                    && self.movement(x) > self.units[x as usize].spent
+            })
+    }
+
+    /// The supply units a forced march may use instead of the table (stacked or adjacent).
+    pub fn march_supplies(&self, u: UnitId) -> Vec<UnitId> {
+        let Some(h) = self.hex_of(u) else { return Vec::new() };
+        supply_near(self, self.units[u as usize].side, h).into_iter().filter(|&s| s != u).collect()
+    }
+
+    /// Whether this forced march needs no table: Gotha's first French player-turn.
+    pub fn free_march(&self, u: UnitId) -> bool {
+        self.sc.gotha_march
+            && self.units[u as usize].gotha
+            && self.turn == self.sc.first_turn
+            && self.side == Side::French
+    }
+
+    pub fn apply_move(&mut self, u: UnitId, to: Hex, march: March, supply: Option<UnitId>, ev: &mut Vec<Event>) {
+        let s = Situation::of(self);
+        let ma = self.movement(u) as u16;
+        let spent = self.units[u as usize].spent;
+        let budget = (ma * march.factor() as u16).saturating_sub(spent as u16).min(250) as u8;
+        let r = self.reach(&s, u, budget);
+        let path = r.path(to);
+        self.moved_any = true;
+        self.units[u as usize].moved = true;
+        if march == March::Normal {
+            self.finish_move(u, &path, path.len() - 1, march, ev);
+            return;
+        }
+        if let Some(sup) = supply {
+            self.units[sup as usize].used.march = true;
+            ev.push(Event::SupplyUsed { unit: sup });
+            ev.push(Event::MarchFree { unit: u, why: "a supply unit supports the march".into() });
+            self.finish_move(u, &path, path.len() - 1, march, ev);
+            return;
+        }
+        if self.free_march(u) {
+            ev.push(Event::MarchFree { unit: u, why: "the Gotha units' first forced march needs no table".into() });
+            self.finish_move(u, &path, path.len() - 1, march, ev);
+            return;
+        }
+        // The unit moves its normal (or doubled) allowance first, then rolls.
+        let lower = (ma * (march.factor() as u16 - 1)).saturating_sub(spent as u16);
+        let at = path.iter().rposition(|&(_, c)| c as u16 <= lower).unwrap_or(0);
+        let first = self.rng.d6();
+        let table = if march == March::Double {
+            &self.sc.charts.forced_march.double
+        } else {
+            &self.sc.charts.forced_march.triple
+        };
+        match table[first as usize - 1].clone() {
+            MarchRow::All(result) => {
+                ev.push(Event::MarchRoll {
+                    unit: u,
+                    table: march,
+                    first,
+                    second: None,
+                    letter: None,
+                    result: Some(result),
+                });
+                self.march_result(u, &path, at, march, result, ev);
+            }
+            MarchRow::Then(letter, _) => {
+                ev.push(Event::MarchRoll {
+                    unit: u,
+                    table: march,
+                    first,
+                    second: None,
+                    letter: Some(letter.clone()),
+                    result: None,
+                });
+                self.move_along(u, &path, at);
+                self.march = Some(MarchHalt { unit: u, table: march, letter, path, at });
+                self.step = crate::games::leipzig::state::Step::March;
+            }
+        }
+    }
+
+    /// The subsidiary table (J to N) rolled, or the march halted where it stands.
+    pub fn apply_march_choice(&mut self, roll: bool, ev: &mut Vec<Event>) {
+        let m = self.march.take().expect("a march waits");
+        self.step = crate::games::leipzig::state::Step::Move;
+        if !roll {
+            ev.push(Event::MarchHalted { unit: m.unit, at: m.path[m.at].0 });
+            self.after_move(m.unit, &m.path[..=m.at], ev);
+            return;
+        }
+        let table = if m.table == March::Double {
+            &self.sc.charts.forced_march.double
+        } else {
+            &self.sc.charts.forced_march.triple
+        };
+        let results = table
+            .iter()
+            .find_map(|r| match r {
+                MarchRow::Then(l, rs) if *l == m.letter => Some(rs.clone()),
+                _ => None,
+            })
+            .expect("the letter's table");
+        let second = self.rng.d6();
+        let result = results[second as usize - 1];
+        ev.push(Event::MarchRoll {
+            unit: m.unit,
+            table: m.table,
+            first: 0,
+            second: Some(second),
+            letter: Some(m.letter.clone()),
+            result: Some(result),
+        });
+        self.march_result(m.unit, &m.path, m.at, m.table, result, ev);
+    }
+
+    fn march_result(
+        &mut self,
+        u: UnitId,
+        path: &[(Hex, u8)],
+        at: usize,
+        march: March,
+        result: MarchResult,
+        ev: &mut Vec<Event>,
+    ) {
+        match result {
+            MarchResult::Ok => self.finish_move(u, path, path.len() - 1, march, ev),
+            MarchResult::D => {
+                self.finish_move(u, path, path.len() - 1, march, ev);
+                self.disperse(u, ev);
+            }
+            MarchResult::Halt => {
+                self.move_along(u, path, at);
+                ev.push(Event::MarchHalted { unit: u, at: path[at].0 });
+                self.after_move(u, &path[..=at], ev);
+            }
+            MarchResult::X => {
+                self.move_along(u, path, at);
+                self.lose(u, Loss::Marched, ev);
+            }
+        }
+    }
+
+    fn move_along(&mut self, u: UnitId, path: &[(Hex, u8)], upto: usize) {
+        let (h, c) = path[upto];
+        let unit = &mut self.units[u as usize];
+        unit.hex = Some(h);
+        unit.spent = unit.spent.saturating_add(c);
+    }
+
+    fn finish_move(&mut self, u: UnitId, path: &[(Hex, u8)], upto: usize, march: March, ev: &mut Vec<Event>) {
+        let from = path[0].0;
+        let spent_before = self.units[u as usize].spent;
+        self.move_along(u, path, upto);
+        let (to, cost) = path[upto];
+        let _ = spent_before;
+        ev.push(Event::Moved { unit: u, from, to, cost, march });
+        self.after_move(u, &path[..=upto], ev);
+    }
+
+    /// What a move changes besides the counter's place: a moved Allied counter is a blank again;
+    /// a French cavalry unit exposes every Allied counter it passes next to (Reconnaissance); the
+    /// cities it enters change hands.
+    fn after_move(&mut self, u: UnitId, path: &[(Hex, u8)], ev: &mut Vec<Event>) {
+        let side = self.units[u as usize].side;
+        if side == Side::Allied && self.reconnaissance() {
+            let unit = &mut self.units[u as usize];
+            unit.revealed = false;
+            unit.scouted = false;
+        }
+        if side == Side::French && self.is_cavalry(u) && self.reconnaissance() {
+            let b = &self.sc.board;
+            let mut seen = Vec::new();
+            for &(h, _) in path {
+                for (_, nb) in b.neighbours(h) {
+                    for x in self.at(nb) {
+                        if self.units[x as usize].side == Side::Allied && !self.units[x as usize].scouted {
+                            seen.push(x);
+                        }
+                    }
+                }
+            }
+            seen.sort_unstable();
+            seen.dedup();
+            for &x in &seen {
+                self.units[x as usize].revealed = true;
+                self.units[x as usize].scouted = true;
+            }
+            if !seen.is_empty() {
+                ev.push(Event::Revealed { units: seen });
+            }
+        }
+        self.update_owners(ev);
+    }
+
+    /// A counter on the east edge with a Movement Point left may leave the map (ESM).
+    pub fn can_exit(&self, s: &Situation, u: UnitId) -> bool {
+        if self.sc.victory.esm.is_none() || self.units[u as usize].side != Side::French || !self.can_move(u) {
+            return false;
+        }
+        let b = &self.sc.board;
+        let left = self.movement(u).saturating_sub(self.units[u as usize].spent);
+        let r = self.reach(s, u, left.saturating_sub(1));
+        let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
+        must_support.is_empty()
+            && r.cost.iter().enumerate().any(|(i, &c)| {
+                c != UNREACHED
+                    && b.on_edge(Hex(i as u16), crate::games::leipzig::data::Edge::East)
+                    && (!r.stop[i] || Hex(i as u16) == r.start)
+            })
+    }
+
+    pub fn apply_exit(&mut self, u: UnitId, ev: &mut Vec<Event>) {
+        self.moved_any = true;
+        let slot = match self.units[u as usize].what {
+            What::Leader(_) => 1,
+            _ if self.is_supply(u) => 2,
+            _ => 0,
+        };
+        let unit = &mut self.units[u as usize];
+        unit.moved = true;
+        unit.status = Status::Gone(crate::games::leipzig::state::Gone::Exited);
+        let add = if slot == 0 { self.divisions(u) } else { 1 };
+        self.exited[slot] += add;
+        ev.push(Event::Exited { unit: u });
+    }
+
+    /// Breakdowns open to a counter now: before any movement, one MP a step (Stacking and Unit
+    /// Breakdown; Supply, case E for a depot).
+    pub fn can_break_down(&self, u: UnitId) -> bool {
+        let Some(t) = self.ty(u) else { return false };
+        let Some((_, n)) = &t.breaks_into else { return false };
+        let unit = &self.units[u as usize];
+        unit.on_map()
+            && unit.side == self.side
+            && !self.moved_any
+            && !unit.moved
+            && unit.dispersed.is_none()
+            && !self.garrison_neutral(u)
+            && t.movement > unit.spent
+            && (t.kind != Kind::Depot || self.supply_available(unit.side) >= *n as usize)
+    }
+
+    pub fn apply_breakdown(&mut self, u: UnitId, ev: &mut Vec<Event>) -> Vec<UnitId> {
+        let into = self.split(u, 1);
+        ev.push(Event::BrokeDown { unit: u, into: into.clone() });
+        into
+    }
+
+    /// Replaces a counter by the counters it breaks into, on its hex, `cost` MP spent.
+    pub fn split(&mut self, u: UnitId, cost: u8) -> Vec<UnitId> {
+        let t = self.ty(u).expect("a counter type").clone();
+        let (child, n) = t.breaks_into.clone().expect("it breaks down");
+        let child_t = self.sc.type_index(&child).expect("checked on load");
+        let parent = self.units[u as usize].clone();
+        self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Replaced);
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let id = self.add_unit(parent.side, What::Type(child_t), Status::OnMap);
+            let c = &mut self.units[id as usize];
+            c.hex = parent.hex;
+            c.spent = parent.spent.saturating_add(cost);
+            c.attacked = parent.attacked;
+            c.dispersed = parent.dispersed;
+            c.revealed = parent.revealed && parent.side == Side::French;
+            c.gotha = parent.gotha;
+            c.garrison = parent.garrison;
+            c.austrian = parent.austrian;
+            c.moved = parent.moved;
+            out.push(id);
+        }
+        out
+    }
+
+    /// Every set of stacked counters that may be combined now, each with a Movement Point left.
+    pub fn build_sets(&self) -> Vec<Vec<UnitId>> {
+        if !(self.step == crate::games::leipzig::state::Step::Build || !self.moved_any) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut hexes: Vec<Hex> = self.on_map(self.side).filter_map(|u| self.units[u as usize].hex).collect();
+        hexes.sort_unstable();
+        hexes.dedup();
+        for h in hexes {
+            for p in &self.sc.types {
+                let Some((child, n)) = &p.breaks_into else { continue };
+                if p.kind == Kind::Depot {
+                    continue; // depots may not be built
+                }
+                let Some(ci) = self.sc.type_index(child) else { continue };
+                let ready: Vec<UnitId> = self
+                    .at(h)
+                    .filter(|&u| {
+                        let x = &self.units[u as usize];
+                        x.what == What::Type(ci)
+                            && x.side == self.side
+                            && x.dispersed.is_none()
+                            && self.movement(u) > x.spent
+                            && !self.garrison_neutral(u)
+                    })
+                    .collect();
+                combinations(&ready, *n as usize, &mut out);
+            }
+        }
+        out
+    }
+
+    pub fn apply_build(&mut self, units: &[UnitId], ev: &mut Vec<Event>) -> UnitId {
+        let child = self.ty(units[0]).expect("a type").id.clone();
+        let parent = self
+            .sc
+            .types
+            .iter()
+            .position(|p| p.breaks_into.as_ref().is_some_and(|(c, _)| *c == child))
+            .expect("buildable") as u8;
+        let first = self.units[units[0] as usize].clone();
+        let spent = units.iter().map(|&u| self.units[u as usize].spent).max().unwrap_or(0).saturating_add(1);
+        for &u in units {
+            self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Replaced);
+        }
+        let id = self.add_unit(first.side, What::Type(parent), Status::OnMap);
+        let moved = units.iter().any(|&u| self.units[u as usize].moved);
+        let attacked = units.iter().any(|&u| self.units[u as usize].attacked);
+        let c = &mut self.units[id as usize];
+        c.hex = first.hex;
+        c.spent = spent;
+        c.moved = moved;
+        c.attacked = attacked;
+        c.gotha = first.gotha;
+        c.austrian = first.austrian;
+        ev.push(Event::BuiltUp { from: units.to_vec(), into: id });
+        id
+    }
+
+    /// Disperses a counter (inverted until a friendly Movement and Combat Phase have passed).
+    pub fn disperse(&mut self, u: UnitId, ev: &mut Vec<Event>) {
+        if self.units[u as usize].on_map() {
+            self.units[u as usize].dispersed = Some(Dispersal { fresh: true, ..Dispersal::default() });
+            ev.push(Event::Dispersed { unit: u });
+        }
+    }
+
+    /// Automatic elimination: a definite 500% from the units of one hex (Auto; Reconnaissance).
+    pub fn overrun_ratio(&self, s: &Situation, from: Hex, target: Hex) -> Option<(u32, u32)> {
+        let b = &self.sc.board;
+        if !b.adjacent(from, target) || !s.enemy_on(self.side, target) || s.side[from.0 as usize] != Some(self.side) {
+            return None;
+        }
+        if self.at(target).any(|u| self.is_cavalry(u) || self.garrison_neutral(u)) || self.armistice_on() {
+            return None;
+        }
+        if self.side == Side::French
+            && self.reconnaissance()
+            && self.at(target).any(|u| !self.units[u as usize].scouted)
+        {
+            return None;
+        }
+        let units: Vec<UnitId> = self.at(from).filter(|&u| self.attack_ready(u)).collect();
+        if !units.iter().any(|&u| self.is_combat(u)) {
+            return None;
+        }
+        let supplied = !supply_near(self, self.side, from).is_empty() || b.is_fortress(from);
+        let a = self.attack_strength(&units, supplied, false).0;
+        let d = self.defense_strength(&[target], true, b.side(from, target) == Hexside::River).0;
+        (a * 100 >= d * self.sc.charts.crt.auto as u32).then_some((a, d))
+    }
+
+    pub fn apply_overrun(&mut self, from: Hex, target: Hex, ev: &mut Vec<Event>) {
+        let s = Situation::of(self);
+        let (a, d) = self.overrun_ratio(&s, from, target).expect("checked");
+        if let Some(&sup) = supply_near(self, self.side, from).first()
+            && !self.sc.board.is_fortress(from)
+        {
+            self.units[sup as usize].used.combat = true;
+            ev.push(Event::SupplyUsed { unit: sup });
+        }
+        for u in self.at(from).filter(|&u| self.attack_ready(u)).collect::<Vec<_>>() {
+            self.units[u as usize].attacked = true;
+        }
+        ev.push(Event::Overrun { from, target, attack: a, defense: d });
+        for u in self.at(target).collect::<Vec<_>>() {
+            self.lose(u, Loss::Overrun, ev);
+        }
+        self.overrun.push(target);
+    }
+
+    /// Stacks of the phasing side that break the stacking rule and have a counter that could
+    /// still move away (Stacking, case B): the Movement Phase may not end while one remains.
+    pub fn unfixed_stack(&self) -> Option<Hex> {
+        let s = Situation::of(self);
+        let b = &self.sc.board;
+        for i in 0..b.len() {
+            let h = Hex(i as u16);
+            if s.side[i] != Some(self.side)
+                || s.combat[i] < 2
+                || s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
+            {
+                continue;
+            }
+            if self.combat_at(h).any(|u| !self.destinations(&s, u, March::Normal).is_empty()) {
+                return Some(h);
+            }
+        }
+        None
+    }
+}
+
+/// Every `n`-element combination of `items` (in order), appended to `out`.
+pub fn combinations(items: &[UnitId], n: usize, out: &mut Vec<Vec<UnitId>>) {
+    fn go(items: &[UnitId], n: usize, start: usize, cur: &mut Vec<UnitId>, out: &mut Vec<Vec<UnitId>>) {
+        if cur.len() == n {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..items.len() {
+            cur.push(items[i]);
+            go(items, n, i + 1, cur, out);
+            cur.pop();
+        }
+    }
+    if n > 0 && items.len() >= n {
+        go(items, n, 0, &mut Vec::new(), out);
+    }
+}

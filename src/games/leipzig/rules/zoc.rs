@@ -1,0 +1,160 @@
+//! Zones of Control, Supply and Stacking: who controls a hex (cavalry totally, infantry
+//! partially; never across an unbridged river, never into or out of a fortress), which units are in
+//! supply (stacked with or adjacent to a supply unit; in a fortress), and which stacks are legal at
+//! the end of a Movement Phase.
+
+use crate::games::leipzig::data::{Hex, Hexside, Kind, Side};
+use crate::games::leipzig::state::{Leipzig, UnitId};
+
+/// The control a side exerts on a hex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Zoc {
+    None,
+    /// Infantry: infantry and non-combat units stop; cavalry may go on, at 2 MP to leave.
+    Partial,
+    /// Cavalry: every unit stops.
+    Total,
+}
+
+/// What lies on each hex, computed once for a legal list or a check: occupants and control.
+pub struct Situation {
+    /// The side whose units are on the hex.
+    pub side: Vec<Option<Side>>,
+    /// Combat units and their divisions on the hex.
+    pub combat: Vec<u8>,
+    pub divisions: Vec<u16>,
+    pub cavalry: Vec<bool>,
+    /// Control exerted by [French, Allied].
+    pub zoc: [Vec<Zoc>; 2],
+    /// A supply or depot unit of [French, Allied] is on the hex or next to it.
+    pub supplied: [Vec<bool>; 2],
+}
+
+impl Situation {
+    pub fn of(g: &Leipzig) -> Situation {
+        let n = g.sc.board.len();
+        let mut s = Situation {
+            side: vec![None; n],
+            combat: vec![0; n],
+            divisions: vec![0; n],
+            cavalry: vec![false; n],
+            zoc: [vec![Zoc::None; n], vec![Zoc::None; n]],
+            supplied: [vec![false; n], vec![false; n]],
+        };
+        let b = &g.sc.board;
+        for (i, u) in g.units.iter().enumerate() {
+            let (Some(h), true) = (u.hex, u.on_map()) else { continue };
+            let id = i as UnitId;
+            let hi = h.0 as usize;
+            s.side[hi] = Some(u.side);
+            if g.is_combat(id) {
+                s.combat[hi] += 1;
+                s.divisions[hi] += g.divisions(id);
+                if g.is_cavalry(id) {
+                    s.cavalry[hi] = true;
+                }
+            }
+            if g.is_supply(id) {
+                s.supplied[u.side.index()][hi] = true;
+                for (_, nb) in b.neighbours(h) {
+                    s.supplied[u.side.index()][nb.0 as usize] = true;
+                }
+            }
+        }
+        // Zones of Control: none while the armistice holds; never out of or into a fortress.
+        if !g.armistice_on() {
+            for (i, u) in g.units.iter().enumerate() {
+                let id = i as UnitId;
+                let (Some(h), true) = (u.hex, u.on_map()) else { continue };
+                if !g.is_combat(id) || b.is_fortress(h) {
+                    continue;
+                }
+                let z = if g.is_cavalry(id) { Zoc::Total } else { Zoc::Partial };
+                for (_, nb) in b.neighbours(h) {
+                    if b.is_fortress(nb) || b.side(h, nb) == Hexside::River {
+                        continue;
+                    }
+                    let cell = &mut s.zoc[u.side.index()][nb.0 as usize];
+                    *cell = (*cell).max(z);
+                }
+            }
+        }
+        s
+    }
+
+    /// The control the enemies of `side` exert on `h`.
+    pub fn enemy_zoc(&self, side: Side, h: Hex) -> Zoc {
+        self.zoc[side.other().index()][h.0 as usize]
+    }
+
+    pub fn enemy_on(&self, side: Side, h: Hex) -> bool {
+        self.side[h.0 as usize] == Some(side.other())
+    }
+
+    /// Whether a stack of `side` on `h` with `combat` combat units and `divisions` divisions may
+    /// end a Movement Phase there (Stacking, case B; Fortress, case B).
+    pub fn stack_ok(&self, g: &Leipzig, side: Side, h: Hex, combat: u8, divisions: u16) -> bool {
+        combat <= 1
+            || (g.sc.board.is_fortress(h) && divisions <= g.sc.charts.terrain.fortress_capacity as u16)
+            || self.supplied[side.index()][h.0 as usize]
+    }
+}
+
+/// The supply units of `side` stacked with or adjacent to `h`, in id order.
+pub fn supply_near(g: &Leipzig, side: Side, h: Hex) -> Vec<UnitId> {
+    let b = &g.sc.board;
+    g.on_map(side)
+        .filter(|&u| g.is_supply(u))
+        .filter(|&u| g.units[u as usize].hex.is_some_and(|s| s == h || b.adjacent(s, h)))
+        .collect()
+}
+
+/// Hexes of `side` holding a stack that needs a supply unit to stay stacked.
+pub fn stacks_needing_supply(g: &Leipzig, s: &Situation, side: Side) -> Vec<Hex> {
+    let b = &g.sc.board;
+    (0..b.len() as u16)
+        .map(Hex)
+        .filter(|&h| s.side[h.0 as usize] == Some(side) && s.combat[h.0 as usize] > 1)
+        .filter(|&h| !(b.is_fortress(h) && s.divisions[h.0 as usize] <= g.sc.charts.terrain.fortress_capacity as u16))
+        .collect()
+}
+
+/// The stacks that only supply unit `u` supports (it may not leave them unsupported).
+pub fn only_support(g: &Leipzig, s: &Situation, u: UnitId) -> Vec<Hex> {
+    let side = g.units[u as usize].side;
+    let Some(at) = g.hex_of(u) else { return Vec::new() };
+    let b = &g.sc.board;
+    stacks_needing_supply(g, s, side)
+        .into_iter()
+        .filter(|&h| h == at || b.adjacent(h, at))
+        .filter(|&h| supply_near(g, side, h).iter().all(|&x| x == u))
+        .collect()
+}
+
+/// Whether a hex is a fortress whose garrison the Enemy besieges: every adjacent hex is held by
+/// the Enemy or is in his undisputed control (Fortress and Siege, case F). Returns the besieger.
+pub fn besieger(g: &Leipzig, s: &Situation, h: Hex) -> Option<Side> {
+    let b = &g.sc.board;
+    if !b.is_fortress(h) {
+        return None;
+    }
+    let inside = s.side[h.0 as usize]?;
+    let enemy = inside.other();
+    b.neighbours(h)
+        .all(|(_, n)| {
+            let i = n.0 as usize;
+            s.side[i] == Some(enemy)
+                || (s.side[i].is_none()
+                    && s.zoc[enemy.index()][i] != Zoc::None
+                    && s.zoc[inside.index()][i] == Zoc::None)
+        })
+        .then_some(enemy)
+}
+
+/// The kind of supply a unit is (for choosing which one a stack uses up).
+pub fn supply_rank(g: &Leipzig, u: UnitId) -> u8 {
+    match g.kind(u) {
+        Some(Kind::Supply) => 0,
+        _ => 1,
+    }
+}

@@ -1,0 +1,1 @@
+//! Leipzig 1813's window (built next).
