@@ -93,6 +93,20 @@ fn both_ways<G: Game>(games: u64, new_table: impl Fn(u64) -> Table<G>, seats: u8
 where
     G::Action: std::hash::Hash + Eq,
 {
+    both_ways_sampled(games, new_table, seats, usize::MAX)
+}
+
+/// As `both_ways`, checking at most `listed_checks` listed actions a position (drawn at random):
+/// a hex game lists thousands of moves at every position.
+fn both_ways_sampled<G: Game>(
+    games: u64,
+    new_table: impl Fn(u64) -> Table<G>,
+    seats: u8,
+    listed_checks: usize,
+) -> Counts
+where
+    G::Action: std::hash::Hash + Eq,
+{
     let mut n = Counts::default();
     let mut legal = Vec::new();
     for seed in 0..games {
@@ -107,7 +121,12 @@ where
             assert!(!legal.is_empty(), "seed {seed}: dead end");
             n.positions += 1;
             let listed: HashSet<&G::Action> = legal.iter().collect();
-            for a in &legal {
+            let sample: Vec<&G::Action> = if legal.len() <= listed_checks {
+                legal.iter().collect()
+            } else {
+                (0..listed_checks).map(|_| &legal[rng.below(legal.len())]).collect()
+            };
+            for a in sample {
                 assert!(t.game.check(t.mode, seat, a).is_ok(), "seed {seed}: listed but refused: {a:?}");
                 if known.insert(a.clone()) {
                     history.push(a.clone());
@@ -178,6 +197,19 @@ fn victory_and_glory_every_listed_action_is_accepted_and_every_accepted_one_list
     for solo in [None, Some(grognard::games::vg::Player::France), Some(grognard::games::vg::Player::Britain)] {
         let n = both_ways(cases(340), |seed| grognard::games::vg::table_on(sc.clone(), seed, solo), 2);
         report(format_args!("legality both ways, Victory & Glory (solo {solo:?}): {n:?}"));
+        assert!(n.games >= 1 && n.refused > 0);
+    }
+}
+
+#[test]
+fn leipzig_every_listed_action_is_accepted_and_every_accepted_one_listed() {
+    // A spring scenario (reconnaissance, the Saxon garrison), a summer one and the campaign.
+    for (file, games) in [("1-historical-situation.ron", 2), ("5-historical-summer.ron", 1), ("8-the-campaign.ron", 1)]
+    {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/leipzig-1813").join(file);
+        let sc = std::sync::Arc::new(grognard::games::leipzig::LzScenario::load(&path).unwrap());
+        let n = both_ways_sampled(cases(games), |seed| grognard::games::leipzig::table_on(sc.clone(), seed), 2, 24);
+        report(format_args!("legality both ways, Leipzig {file}: {n:?}"));
         assert!(n.games >= 1 && n.refused > 0);
     }
 }

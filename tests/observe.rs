@@ -11,6 +11,7 @@ use grognard::engine::seats::{SeatId, Viewer};
 use grognard::engine::table::{Act, Table};
 use grognard::games::botn::state::HandCard;
 use grognard::games::botn::{self, Botn};
+use grognard::games::leipzig;
 use grognard::games::vg::state::Loc;
 use grognard::games::vg::{self, Vg};
 use std::sync::Arc;
@@ -177,4 +178,48 @@ fn victory_and_glory_views_show_nothing_a_seat_may_not_see() {
     );
     report(format_args!("views of Victory & Glory: {positions} positions, 3 viewers each"));
     assert!(hidden_changed > 0, "the scrambles changed hidden cards or units");
+}
+
+/// Leipzig: the same table with every Allied counter the viewer may not identify changed into
+/// another hidden one's type, and other chance.
+fn scramble_leipzig(g: &leipzig::Leipzig, viewer: Viewer, rng: &mut TableRng) -> leipzig::Leipzig {
+    let mut s = g.clone();
+    s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
+    let hidden: Vec<usize> = (0..g.units.len()).filter(|&u| !g.seen_by(u, viewer)).collect();
+    for &u in &hidden {
+        let o = hidden[rng.below(hidden.len())];
+        let (a, b) = (s.units[u].what, s.units[o].what);
+        s.units[u].what = b;
+        s.units[o].what = a;
+    }
+    s
+}
+
+#[test]
+fn leipzig_views_show_no_hidden_allied_counter_to_the_french_or_spectators() {
+    let mut hidden_changed = 0;
+    let mut blanks = 0;
+    for file in ["1-historical-situation.ron", "8-the-campaign.ron"] {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/leipzig-1813").join(file);
+        let sc = Arc::new(leipzig::LzScenario::load(&path).unwrap());
+        let positions = every_position(
+            cases(1),
+            |seed| leipzig::table_on(sc.clone(), seed),
+            |g, rng| {
+                for viewer in VIEWERS {
+                    let view = g.observe(viewer);
+                    let other = scramble_leipzig(g, viewer, rng);
+                    hidden_changed += other.units.iter().zip(&g.units).any(|(a, b)| a.what != b.what) as u32;
+                    assert_eq!(other.observe(viewer), view, "{viewer:?} sees something hidden from it");
+                    assert_eq!(view.sample(rng).observe(viewer), view, "a sample disagrees with the view");
+                    if viewer == Viewer::Seat(SeatId(1)) {
+                        assert_eq!(view.blanks(), 0, "the Allies see all their own counters");
+                    }
+                    blanks += view.blanks();
+                }
+            },
+        );
+        report(format_args!("views of Leipzig {file}: {positions} positions, 3 viewers each"));
+    }
+    assert!(hidden_changed > 0 && blanks > 0, "hidden counters were there to scramble");
 }

@@ -6,7 +6,7 @@ use super::state::{Gone, March, UnitId};
 use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Place a counter of the group being deployed.
     Deploy {

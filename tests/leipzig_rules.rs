@@ -1,0 +1,912 @@
+//! Leipzig 1813's rules, one test per rule with the rulebook section in its name, and every worked
+//! example of the book with its numbers. Positions are built on an emptied map of a shipped
+//! scenario; dice are forced by choosing the table's seed.
+
+use grognard::engine::rng::TableRng;
+use grognard::engine::rules::{Game, Mode, checked};
+use grognard::engine::seats::{SeatId, Viewer};
+use grognard::games::leipzig::actions::{Action, Event};
+use grognard::games::leipzig::data::{CrtResult, Hex, Hexside, LzScenario, Side, Terrain};
+use grognard::games::leipzig::rules::{seat_of, setup, zoc::Situation};
+use grognard::games::leipzig::state::{Leipzig, March, Status, Step, UnitId, What};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn scenario(file: &str) -> Arc<LzScenario> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/leipzig-1813").join(file);
+    Arc::new(LzScenario::load(&p).expect("a shipped scenario loads"))
+}
+
+/// Scenario 5's table with every counter taken off: the French to move on turn 25.
+fn empty(file: &str) -> Leipzig {
+    let (mut g, _) = setup(scenario(file), 1);
+    g.units.clear();
+    g.pending.clear();
+    g.attacks.clear();
+    g.step = Step::Move;
+    g.side = Side::French;
+    g.turn = g.sc.first_turn + 1;
+    g
+}
+
+fn summer() -> Leipzig {
+    empty("5-historical-summer.ron")
+}
+
+fn put(g: &mut Leipzig, side: Side, ty: &str, h: Hex) -> UnitId {
+    let t = g.sc.type_index(ty).expect("a type");
+    let u = g.add_unit(side, What::Type(t), Status::OnMap);
+    g.units[u as usize].hex = Some(h);
+    g.units[u as usize].revealed = true;
+    u
+}
+
+fn leader(g: &mut Leipzig, side: Side, n: u8, h: Hex) -> UnitId {
+    let u = g.add_unit(side, What::Leader(n), Status::OnMap);
+    g.units[u as usize].hex = Some(h);
+    g.units[u as usize].revealed = true;
+    u
+}
+
+fn place(g: &Leipzig, name: &str) -> Hex {
+    g.sc.board.place(name).expect("a place")
+}
+
+/// A clear hex with every hex within `r` clear, on the map and without rivers.
+fn open_ground(g: &Leipzig, r: u32) -> Hex {
+    let b = &g.sc.board;
+    (0..b.len() as u16)
+        .map(Hex)
+        .find(|&h| {
+            let (c, row) = b.col_row(h);
+            c > 4
+                && row > 4
+                && c + 5 < b.columns
+                && row + 5 < b.rows
+                && (0..b.len() as u16).map(Hex).filter(|&x| b.distance(h, x) <= r).all(|x| {
+                    matches!(b.terrain(x), Terrain::Clear | Terrain::City)
+                        && !b.austria[x.0 as usize]
+                        && b.neighbours(x).all(|(_, n)| b.side(x, n) == Hexside::Open)
+                })
+        })
+        .expect("open ground")
+}
+
+/// The neighbour of `h` in direction `d` (0 north, then clockwise).
+fn nb(g: &Leipzig, h: Hex, d: usize) -> Hex {
+    g.sc.board.neighbours[h.0 as usize][d].expect("on the map")
+}
+
+/// A river hexside (or bridged one) between two clear hexes away from the edges.
+fn river_side(g: &Leipzig, kind: Hexside) -> (Hex, Hex) {
+    let b = &g.sc.board;
+    for i in 0..b.len() {
+        let h = Hex(i as u16);
+        let (c, r) = b.col_row(h);
+        if c < 3 || r < 3 || c + 3 > b.columns || r + 3 > b.rows || b.terrain(h) != Terrain::Clear {
+            continue;
+        }
+        for (_, n) in b.neighbours(h) {
+            if b.side(h, n) == kind && b.terrain(n) == Terrain::Clear && !b.austria[i] && !b.austria[n.0 as usize] {
+                return (h, n);
+            }
+        }
+    }
+    panic!("no such hexside")
+}
+
+/// A generator whose first d6 rolls are `rolls`.
+fn rolling(rolls: &[u8]) -> TableRng {
+    (0..100_000u64)
+        .find(|&s| {
+            let mut r = TableRng::from_seed(s);
+            rolls.iter().all(|&x| r.d6() == x)
+        })
+        .map(TableRng::from_seed)
+        .expect("a seed")
+}
+
+fn act(g: &mut Leipzig, a: Action) -> Vec<Event> {
+    let side = g.deciding().expect("a decision");
+    let seat = seat_of(side);
+    let mut ev = Vec::new();
+    let ok = checked(g, Mode::Enforced, seat, &a).unwrap_or_else(|e| panic!("{a:?} refused: {e} ({})", e.rule));
+    let _ = g.apply(seat, ok, &mut ev);
+    ev
+}
+
+fn refused(g: &Leipzig, a: Action) -> grognard::games::leipzig::LzError {
+    let side = g.deciding().expect("a decision");
+    g.check(Mode::Enforced, seat_of(side), &a).expect_err("refused")
+}
+
+fn dests(g: &Leipzig, u: UnitId, m: March) -> Vec<(Hex, u8)> {
+    g.destinations(&Situation::of(g), u, m)
+}
+
+fn cost_to(g: &Leipzig, u: UnitId, h: Hex) -> Option<u8> {
+    dests(g, u, March::Normal).into_iter().find(|(x, _)| *x == h).map(|(_, c)| c)
+}
+
+// ---- Movement and the Terrain Effects Chart ----
+
+#[test]
+fn movement_case_a_one_mp_per_clear_hex_and_never_beyond_the_allowance() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let u = put(&mut g, Side::French, "5-4", h);
+    let two = nb(&g, nb(&g, h, 0), 0);
+    assert_eq!(cost_to(&g, u, two), Some(2));
+    let far: Vec<_> = dests(&g, u, March::Normal).into_iter().filter(|(x, _)| g.sc.board.distance(h, *x) > 4).collect();
+    assert!(far.is_empty(), "a 5-4 reaches no hex five away: {far:?}");
+}
+
+#[test]
+fn terrain_effects_chart_river_hexside_costs_three_more_and_a_bridge_nothing() {
+    let mut g = summer();
+    let (a, b) = river_side(&g, Hexside::River);
+    let u = put(&mut g, Side::French, "2-5", a);
+    assert_eq!(cost_to(&g, u, b), Some(4), "1 MP clear + 3 MP river");
+    let mut g = summer();
+    let (a, b) = river_side(&g, Hexside::Bridge);
+    let u = put(&mut g, Side::French, "2-5", a);
+    assert_eq!(cost_to(&g, u, b), Some(1), "a bridge has no penalty");
+}
+
+#[test]
+fn terrain_effects_chart_mountains_cost_five_and_bar_cavalry() {
+    let mut g = summer();
+    let b = &g.sc.board;
+    let (h, m) = (0..b.len() as u16)
+        .map(Hex)
+        .find_map(|h| {
+            (b.terrain(h) == Terrain::Clear && !b.austria[h.0 as usize])
+                .then(|| {
+                    b.neighbours(h).find(|&(_, n)| {
+                        b.terrain(n) == Terrain::Mountain && b.side(h, n) == Hexside::Open && !b.austria[n.0 as usize]
+                    })
+                })
+                .flatten()
+                .map(|(_, n)| (h, n))
+        })
+        .expect("a mountain next to clear ground");
+    let inf = put(&mut g, Side::French, "2-5", h);
+    assert_eq!(cost_to(&g, inf, m), Some(5));
+    g.units[inf as usize].status = Status::Gone(grognard::games::leipzig::state::Gone::Replaced);
+    let cav = put(&mut g, Side::French, "1-8", h);
+    assert_eq!(cost_to(&g, cav, m), None, "cavalry prohibited in mountains");
+    let e = refused(&g, Action::Move { unit: cav, to: m, march: March::Normal, supply: None });
+    assert!(e.message.contains("cavalry"), "{e}");
+}
+
+#[test]
+fn movement_rule_g_never_into_enemy_units() {
+    let mut g = summer();
+    let h = open_ground(&g, 2);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let e_hex = nb(&g, nb(&g, h, 0), 0);
+    put(&mut g, Side::Allied, "2-5", e_hex);
+    assert_eq!(cost_to(&g, u, e_hex), None);
+    let e = refused(&g, Action::Move { unit: u, to: e_hex, march: March::Normal, supply: None });
+    assert!(e.message.contains("Enemy units"), "{e}");
+}
+
+// ---- Zones of Control ----
+
+#[test]
+fn zones_of_control_case_a_infantry_stops_in_a_partial_zone() {
+    let mut g = summer();
+    let h = open_ground(&g, 4);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let zone = nb(&g, h, 0);
+    let at = nb(&g, zone, 0);
+    put(&mut g, Side::Allied, "2-5", at); // partial zone on `zone`
+    assert_eq!(cost_to(&g, u, zone), Some(1));
+    let s = Situation::of(&g);
+    let r = g.reach(&s, u, 5);
+    assert!(r.stop[zone.0 as usize], "the infantry must stop on entering a controlled hex");
+}
+
+#[test]
+fn zones_of_control_case_b_cavalry_goes_through_a_partial_zone_at_two_more_and_stops_in_a_total_one() {
+    let mut g = summer();
+    let h = open_ground(&g, 4);
+    let cav = put(&mut g, Side::French, "1-8", h);
+    let zone = nb(&g, h, 0);
+    // Two Allied infantry units either side of the way north: `zone` and the hex beyond it are
+    // both partially controlled, and every way round passes through their zones too.
+    let (e1, e2) = (nb(&g, zone, 1), nb(&g, zone, 5));
+    let inf = put(&mut g, Side::Allied, "2-5", e1);
+    put(&mut g, Side::Allied, "2-5", e2);
+    let s = Situation::of(&g);
+    let via = g.reach(&s, cav, 8);
+    assert!(!via.stop[zone.0 as usize], "cavalry may move on through a partial zone");
+    let next = nb(&g, zone, 0);
+    assert_eq!(via.cost[zone.0 as usize], 1);
+    assert_eq!(via.cost[next.0 as usize], 4, "1 into the zone, 2 to leave it, 1 into the next hex");
+    // No leaving penalty from a controlled hex the unit began in.
+    g.units[cav as usize].hex = Some(zone);
+    let s = Situation::of(&g);
+    assert_eq!(g.reach(&s, cav, 8).cost[next.0 as usize], 1);
+    g.units[cav as usize].hex = Some(h);
+    // A total zone (cavalry) stops it.
+    g.units[inf as usize].what = What::Type(g.sc.type_index("1-8").unwrap());
+    let s = Situation::of(&g);
+    assert!(g.reach(&s, cav, 8).stop[zone.0 as usize], "a total zone stops cavalry");
+}
+
+#[test]
+fn zones_of_control_case_c_not_across_an_unbridged_river_but_across_a_bridge() {
+    let mut g = summer();
+    let (a, b) = river_side(&g, Hexside::River);
+    put(&mut g, Side::Allied, "1-8", a);
+    let s = Situation::of(&g);
+    assert_eq!(s.zoc[Side::Allied.index()][b.0 as usize], grognard::games::leipzig::rules::zoc::Zoc::None);
+    let mut g = summer();
+    let (a, b) = river_side(&g, Hexside::Bridge);
+    put(&mut g, Side::Allied, "1-8", a);
+    let s = Situation::of(&g);
+    assert_eq!(s.zoc[Side::Allied.index()][b.0 as usize], grognard::games::leipzig::rules::zoc::Zoc::Total);
+}
+
+#[test]
+fn fortress_and_siege_case_d_no_zone_into_or_out_of_a_fortress() {
+    let mut g = summer();
+    let f = place(&g, "Magdeburg");
+    put(&mut g, Side::Allied, "1-8", f);
+    let s = Situation::of(&g);
+    for (_, n) in g.sc.board.neighbours(f) {
+        assert_eq!(
+            s.zoc[1][n.0 as usize],
+            grognard::games::leipzig::rules::zoc::Zoc::None,
+            "units in a fortress exert no zone"
+        );
+    }
+    let mut g = summer();
+    let n = g.sc.board.neighbours(f).find(|&(_, n)| g.sc.board.side(f, n) == Hexside::Open).unwrap().1;
+    put(&mut g, Side::Allied, "1-8", n);
+    let s = Situation::of(&g);
+    assert_eq!(
+        s.zoc[1][f.0 as usize],
+        grognard::games::leipzig::rules::zoc::Zoc::None,
+        "no zone reaches into a fortress"
+    );
+}
+
+// ---- Stacking, breakdown, supply ----
+
+#[test]
+fn stacking_case_b_combat_units_end_stacked_only_with_a_supply_unit_near() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let a = put(&mut g, Side::French, "2-5", h);
+    let target = nb(&g, h, 0);
+    put(&mut g, Side::French, "1-8", target);
+    assert_eq!(cost_to(&g, a, target), None, "no supply near: may not end stacked");
+    let e = refused(&g, Action::Move { unit: a, to: target, march: March::Normal, supply: None });
+    assert_eq!(e.rule, "Stacking and Unit Breakdown");
+    let near = nb(&g, target, 1);
+    put(&mut g, Side::French, "S", near);
+    assert_eq!(cost_to(&g, a, target), Some(2), "1 MP + 1 MP for entering a friendly combat unit (case C)");
+}
+
+#[test]
+fn stacking_case_c_leaving_a_friendly_combat_unit_costs_one_more_but_not_in_a_fortress() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let a = put(&mut g, Side::French, "2-5", h);
+    put(&mut g, Side::French, "2-5", h);
+    put(&mut g, Side::French, "S", h);
+    assert_eq!(cost_to(&g, a, nb(&g, h, 3)), Some(2), "1 MP clear + 1 MP leaving the stack");
+    let mut g = summer();
+    let f = place(&g, "Magdeburg");
+    let a = put(&mut g, Side::French, "2-5", f);
+    put(&mut g, Side::French, "2-5", f);
+    let out =
+        g.sc.board
+            .neighbours(f)
+            .find(|&(_, n)| g.sc.board.side(f, n) == Hexside::Open && g.sc.board.terrain(n) == Terrain::Clear)
+            .unwrap()
+            .1;
+    assert_eq!(cost_to(&g, a, out), Some(1), "no penalty moving out of a fortress (Fortress, case C)");
+}
+
+#[test]
+fn stacking_and_unit_breakdown_example_an_18_2_breaks_into_six_2_5s_with_three_mp_left() {
+    let mut g = summer();
+    let h = open_ground(&g, 2);
+    let army = put(&mut g, Side::French, "18-2", h);
+    put(&mut g, Side::French, "S", h);
+    let ev = act(&mut g, Action::Breakdown { unit: army });
+    let Event::BrokeDown { into, .. } = &ev[0] else { panic!("{ev:?}") };
+    assert_eq!(into.len(), 3);
+    for &corps in into.clone().iter() {
+        assert_eq!(g.ty(corps).unwrap().id, "5-4");
+        act(&mut g, Action::Breakdown { unit: corps });
+    }
+    let divisions: Vec<UnitId> = g.at(h).filter(|&u| g.ty(u).is_some_and(|t| t.id == "2-5")).collect();
+    assert_eq!(divisions.len(), 6);
+    for u in divisions {
+        assert_eq!(g.movement(u) - g.units[u as usize].spent, 3, "five less the two steps");
+    }
+}
+
+#[test]
+fn stacking_and_unit_breakdown_not_after_movement_has_begun_and_build_up_costs_one_mp() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let corps = put(&mut g, Side::French, "5-4", h);
+    let south = nb(&g, h, 3);
+    let other = put(&mut g, Side::French, "2-5", south);
+    let to = nb(&g, south, 3);
+    act(&mut g, Action::Move { unit: other, to, march: March::Normal, supply: None });
+    assert!(refused(&g, Action::Breakdown { unit: corps }).rule.contains("Stacking"));
+    // Two 2-5s stacked build a 5-4 at the end of movement, one MP spent.
+    let mut g = summer();
+    let a = put(&mut g, Side::French, "2-5", h);
+    let b = put(&mut g, Side::French, "2-5", h);
+    put(&mut g, Side::French, "S", south);
+    act(&mut g, Action::EndMovement);
+    assert_eq!(g.step, Step::Build);
+    let ev = act(&mut g, Action::Build { units: vec![a, b] });
+    let Event::BuiltUp { into, .. } = ev[0] else { panic!() };
+    assert_eq!(g.ty(into).unwrap().id, "5-4");
+    assert_eq!(g.units[into as usize].spent, 1);
+}
+
+#[test]
+fn supply_case_e_a_depot_breaks_into_two_supply_units_only_while_counters_are_left() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let d = put(&mut g, Side::French, "D", h);
+    for i in 0..9 {
+        let x = put(&mut g, Side::French, "S", Hex(i));
+        let _ = x;
+    }
+    assert!(!g.can_break_down(d), "nine supply units in play leave one counter: not enough for two");
+    g.units.truncate(g.units.len() - 1);
+    assert!(g.can_break_down(d));
+    let ev = act(&mut g, Action::Breakdown { unit: d });
+    let Event::BrokeDown { into, .. } = &ev[0] else { panic!() };
+    assert_eq!(into.len(), 2);
+    assert!(into.iter().all(|&u| g.ty(u).unwrap().id == "S"));
+}
+
+#[test]
+fn supply_case_a_out_of_supply_halved_but_never_below_one() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let corps = put(&mut g, Side::French, "5-4", h);
+    let north = nb(&g, h, 0);
+    let div = put(&mut g, Side::French, "1-8", north);
+    assert_eq!(g.attack_strength(&[corps], true, false).0, 10);
+    assert_eq!(g.attack_strength(&[corps], false, false).0, 5, "5 halved is 2.5 (five half points)");
+    assert_eq!(g.attack_strength(&[div], false, false).0, 2, "1 halved stays 1");
+}
+
+// ---- Combat and Leaders: the worked examples ----
+
+#[test]
+fn how_to_use_the_crt_example_one_5_4_against_a_3_7_is_167_percent_the_160_column() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let t = nb(&g, h, 0);
+    put(&mut g, Side::Allied, "3-7", t);
+    let att = g.attack_strength(&[a], true, false).0;
+    let def = g.defense_strength(&[t], true, false).0;
+    assert_eq!((att, def), (10, 6), "5 against 3");
+    let pct = Leipzig::percent(att, def);
+    assert_eq!(pct, 166, "5/3 = 166.7%, rounded down (the book prints 167%)");
+    assert_eq!(g.sc.charts.crt.columns[g.sc.charts.crt.column(pct)], 160);
+}
+
+#[test]
+fn how_to_use_the_crt_example_two_napoleon_an_18_2_and_a_5_4_make_46_against_18_in_a_fortress() {
+    let mut g = summer();
+    let f = place(&g, "Magdeburg");
+    let from =
+        g.sc.board
+            .neighbours(f)
+            .find(|&(_, n)| g.sc.board.side(f, n) == Hexside::Open && g.sc.board.terrain(n) == Terrain::Clear)
+            .unwrap()
+            .1;
+    let army = put(&mut g, Side::French, "18-2", from);
+    let corps = put(&mut g, Side::French, "5-4", from);
+    let nap = leader(&mut g, Side::French, 1, from);
+    put(&mut g, Side::Allied, "5-4", f);
+    put(&mut g, Side::Allied, "1-8", f);
+    let (att, why) = g.attack_strength(&[army, corps, nap], true, false);
+    assert_eq!(att, 92, "46 attack points: 23 and Napoléon's 23 of 25 ({why:?})");
+    let (def, _) = g.defense_strength(&[f], true, false);
+    assert_eq!(def, 36, "18 defence points: (5 + 1) tripled");
+    let pct = Leipzig::percent(att, def);
+    assert_eq!(pct, 255, "46/18 (the book prints 225%; either way the 200% column)");
+    assert_eq!(g.sc.charts.crt.columns[g.sc.charts.crt.column(pct)], 200);
+}
+
+#[test]
+fn leaders_case_b_example_napoleon_adds_18_of_25_to_an_18_2_making_36() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let army = put(&mut g, Side::French, "18-2", h);
+    let nap = leader(&mut g, Side::French, 1, h);
+    assert_eq!(g.sc.leader(Side::French, 1).unwrap().offense, 25);
+    assert_eq!(g.attack_strength(&[army, nap], true, false).0, 72);
+}
+
+#[test]
+fn leaders_case_b_example_two_18_2s_with_napoleon_make_61() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let a = put(&mut g, Side::French, "18-2", h);
+    let b = put(&mut g, Side::French, "18-2", h);
+    let nap = leader(&mut g, Side::French, 1, h);
+    assert_eq!(g.attack_strength(&[a, b, nap], true, false).0, 122, "36 + 25 = 61");
+}
+
+#[test]
+fn leaders_case_b_defence_bonus_is_multiplied_by_terrain_and_case_c_alone_a_leader_defends_with_1() {
+    let mut g = summer();
+    let f = place(&g, "Dresden");
+    put(&mut g, Side::Allied, "5-4", f);
+    leader(&mut g, Side::Allied, 1, f);
+    let bonus = g.sc.leader(Side::Allied, 1).unwrap().defense.min(5) as u32;
+    assert_eq!(g.defense_strength(&[f], true, false).0, (5 + bonus) * 2 * 3, "tripled with the leader's bonus");
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    leader(&mut g, Side::Allied, 4, h);
+    assert_eq!(g.defense_strength(&[h], true, false).0, 2, "a leader alone defends with 1");
+}
+
+#[test]
+fn combat_case_f_percentages_round_down_260_percent_is_the_200_column() {
+    let g = summer();
+    let crt = &g.sc.charts.crt;
+    assert_eq!(Leipzig::percent(52, 20), 260);
+    assert_eq!(crt.columns[crt.column(260)], 200);
+    assert_eq!(crt.columns[crt.column(79)], 60, "everything under 80% is the 60%-or-less column");
+    assert_eq!(crt.columns[crt.column(999)], 500);
+}
+
+#[test]
+fn terrain_effects_chart_river_no_attack_below_160_percent_and_the_defender_doubled() {
+    let mut g = summer();
+    let (a, b) = river_side(&g, Hexside::River);
+    let weak = put(&mut g, Side::French, "2-5", a);
+    put(&mut g, Side::Allied, "2-5", b);
+    g.step = Step::Declare;
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    assert!(!list.iter().any(|x| matches!(x, Action::Declare { .. })), "2 against 2 doubled is 50%: no attack");
+    let e = refused(&g, Action::Declare { from: a, units: vec![weak], target: b, supply: None });
+    assert_eq!(e.rule, "Combat");
+    put(&mut g, Side::French, "18-2", a);
+    g.legal_actions(Mode::Enforced, &mut list);
+    assert!(list.iter().any(|x| matches!(x, Action::Declare { .. })), "18 against 4: allowed");
+}
+
+fn declare_and_resolve(
+    g: &mut Leipzig,
+    from: Hex,
+    units: Vec<UnitId>,
+    target: Hex,
+    supply: Option<UnitId>,
+    die: u8,
+) -> Vec<Event> {
+    g.step = Step::Declare;
+    act(g, Action::Declare { from, units, target, supply });
+    act(g, Action::EndDeclarations);
+    if g.step == Step::RetreatBefore {
+        act(g, Action::EndRetreats);
+    }
+    while g.step == Step::DefendSupply {
+        let hex = target;
+        act(g, Action::DefendSupply { hex, supply: None });
+    }
+    g.rng = rolling(&[die]);
+    act(g, Action::Resolve { attack: 0 })
+}
+
+#[test]
+fn fortress_and_siege_case_a_only_dx_affects_units_in_a_fortress() {
+    let mut g = summer();
+    let f = place(&g, "Magdeburg");
+    let from =
+        g.sc.board
+            .neighbours(f)
+            .find(|&(_, n)| g.sc.board.side(f, n) == Hexside::Open && g.sc.board.terrain(n) == Terrain::Clear)
+            .unwrap()
+            .1;
+    let a = put(&mut g, Side::French, "18-2", from);
+    let b = put(&mut g, Side::French, "18-2", from);
+    let d = put(&mut g, Side::Allied, "5-4", f);
+    // 18 + 18 unsupplied against 5 tripled: 120%, a column of dispersals and a scatter.
+    let pct = Leipzig::percent(g.attack_strength(&[a, b], false, false).0, g.defense_strength(&[f], true, false).0);
+    assert_eq!(pct, 120);
+    let col = g.sc.charts.crt.column(pct);
+    let die = (1..=6)
+        .find(|&r| matches!(g.sc.charts.crt.rows[r as usize - 1][col], CrtResult::Ds | CrtResult::Dd(_)))
+        .expect("a D result");
+    let ev = declare_and_resolve(&mut g, from, vec![a, b], f, None, die);
+    assert!(ev.iter().any(|e| matches!(e, Event::Combat { .. })), "{ev:?}");
+    assert_eq!(g.hex_of(d), Some(f), "a scatter or dispersal does not touch a fortress's garrison");
+    assert!(g.units[d as usize].dispersed.is_none());
+}
+
+#[test]
+fn crt_half_ex_the_defender_eliminated_the_attacker_loses_half_the_divisions_rounded_up() {
+    let mut g = summer();
+    let h = open_ground(&g, 2);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let b = put(&mut g, Side::French, "5-4", h);
+    let d = put(&mut g, Side::Allied, "5-4", t);
+    // Two corps against one, all out of supply: 200%.
+    let att = g.attack_strength(&[a, b], false, false).0;
+    let def = g.defense_strength(&[t], false, false).0;
+    assert_eq!(Leipzig::percent(att, def), 200);
+    let col = g.sc.charts.crt.column(200);
+    let die = (1..=6)
+        .find(|&r| g.sc.charts.crt.rows[r as usize - 1][col] == CrtResult::HalfEx)
+        .expect("a ½ex at this column");
+    declare_and_resolve(&mut g, h, vec![a, b], t, None, die);
+    assert!(!g.units[d as usize].on_map(), "the defender is eliminated");
+    let left: u16 = g.at(h).map(|u| g.divisions(u)).sum();
+    assert_eq!(left, 4 - 1, "the defender lost 2 divisions: the attacker loses 1 (a 5-4 broken down, one 2-5 gone)");
+    assert_eq!(g.unit_vp[Side::French.index()], 2, "one point a division destroyed");
+    assert_eq!(g.unit_vp[Side::Allied.index()], 1);
+}
+
+#[test]
+fn combat_case_k_scattering_breaks_down_to_divisions_and_none_end_stacked() {
+    let mut g = summer();
+    let h = open_ground(&g, 5);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let a2 = put(&mut g, Side::French, "2-5", h);
+    let d = put(&mut g, Side::Allied, "5-4", t);
+    // 2.5 + 1 against 2.5, all out of supply: 140%.
+    let att = g.attack_strength(&[a, a2], false, false).0;
+    let def = g.defense_strength(&[t], false, false).0;
+    assert_eq!(Leipzig::percent(att, def), 140);
+    let col = g.sc.charts.crt.column(140);
+    let die = (1..=6).find(|&r| g.sc.charts.crt.rows[r as usize - 1][col] == CrtResult::Ds).expect("a Ds here");
+    declare_and_resolve(&mut g, h, vec![a, a2], t, None, die);
+    assert!(!g.units[d as usize].on_map(), "the corps was broken down");
+    // The Allied player places each scattered division.
+    while let Some(side) = g.pending_side() {
+        assert_eq!(side, Side::Allied);
+        let mut list = Vec::new();
+        g.legal_actions(Mode::Enforced, &mut list);
+        act(&mut g, list[0].clone());
+    }
+    let allied: Vec<UnitId> = g.on_map(Side::Allied).collect();
+    assert_eq!(allied.len(), 2);
+    let hexes: Vec<Hex> = allied.iter().map(|&u| g.hex_of(u).unwrap()).collect();
+    assert_ne!(hexes[0], hexes[1], "none may end stacked");
+    for &u in &allied {
+        assert_eq!(
+            g.sc.board.distance(t, g.hex_of(u).unwrap()),
+            5,
+            "a 2-5 retreats its full five hexes on open ground"
+        );
+        assert!(g.units[u as usize].dispersed.is_some());
+    }
+}
+
+#[test]
+fn retreat_order_of_preference_b_allied_units_retreat_towards_their_edges() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let d = put(&mut g, Side::Allied, "2-5", h);
+    let s = Situation::of(&g);
+    let opts = g.retreat_options(&s, Side::Allied, h, 2, false);
+    let here = g.sc.board.edge_distance(h, Side::Allied);
+    assert!(!opts.is_empty());
+    assert!(
+        opts.iter().all(|&x| g.sc.board.edge_distance(x, Side::Allied) < here),
+        "every option nearer an Allied edge"
+    );
+    let f = g.retreat_options(&s, Side::French, h, 2, false);
+    assert!(f.iter().all(|&x| g.sc.board.col_row(x).0 < g.sc.board.col_row(h).0), "French retreat west");
+    let _ = d;
+}
+
+#[test]
+fn retreat_order_of_preference_a_through_the_fewest_enemy_controlled_hexes() {
+    let mut g = summer();
+    let h = open_ground(&g, 4);
+    put(&mut g, Side::Allied, "2-5", h);
+    // French infantry controlling every hex two to the west but one.
+    let west = nb(&g, nb(&g, h, 4), 5);
+    put(&mut g, Side::French, "2-5", west);
+    let s = Situation::of(&g);
+    let opts = g.retreat_options(&s, Side::Allied, h, 1, false);
+    for o in &opts {
+        assert_eq!(
+            s.zoc[0][o.0 as usize],
+            grognard::games::leipzig::rules::zoc::Zoc::None,
+            "an uncontrolled hex is open, so only such are offered"
+        );
+    }
+}
+
+#[test]
+fn combat_case_j_retreat_before_combat_its_full_allowance_then_dispersed_not_at_500_percent() {
+    let mut g = summer();
+    let h = open_ground(&g, 5);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let d = put(&mut g, Side::Allied, "2-5", t);
+    g.step = Step::Declare;
+    act(&mut g, Action::Declare { from: h, units: vec![a], target: t, supply: None });
+    act(&mut g, Action::EndDeclarations);
+    assert_eq!(g.step, Step::RetreatBefore);
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    let Some(Action::RetreatBefore { to, .. }) =
+        list.iter().find(|x| matches!(x, Action::RetreatBefore { .. })).cloned()
+    else {
+        panic!("{list:?}")
+    };
+    assert!(list.iter().all(|x| !matches!(x, Action::RetreatBefore { to, .. } if g.sc.board.distance(t, *to) > 5)));
+    act(&mut g, Action::RetreatBefore { unit: d, to });
+    assert!(g.units[d as usize].dispersed.is_some(), "dispersed after retreating");
+    // At 500% a non-cavalry unit may not retreat before combat.
+    let mut g = summer();
+    let a = put(&mut g, Side::French, "18-2", h);
+    put(&mut g, Side::French, "S", h);
+    put(&mut g, Side::Allied, "2-5", t);
+    g.step = Step::Declare;
+    let sup = g.at(h).find(|&u| g.is_supply(u));
+    act(&mut g, Action::Declare { from: h, units: vec![a], target: t, supply: sup });
+    act(&mut g, Action::EndDeclarations);
+    assert_ne!(g.step, Step::RetreatBefore, "18 against 2 is 900%: no retreat before combat");
+}
+
+#[test]
+fn how_to_use_the_crt_auto_eliminates_during_movement_but_never_cavalry() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let t = nb(&g, h, 0);
+    put(&mut g, Side::French, "18-2", h);
+    put(&mut g, Side::French, "S", h);
+    let d = put(&mut g, Side::Allied, "2-5", t);
+    act(&mut g, Action::Overrun { from: h, target: t });
+    assert!(!g.units[d as usize].on_map());
+    assert!(g.overrun.contains(&t));
+    let mut g = summer();
+    put(&mut g, Side::French, "18-2", h);
+    put(&mut g, Side::Allied, "1-8", t);
+    let e = refused(&g, Action::Overrun { from: h, target: t });
+    assert!(e.rule.contains("Auto"), "{e}");
+}
+
+// ---- Forced March ----
+
+#[test]
+fn forced_march_example_a_2_5_tripling_rolls_2_then_4_and_completes_its_march_dispersed() {
+    let mut g = summer();
+    let h = open_ground(&g, 0);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let far =
+        dests(&g, u, March::Triple).into_iter().find(|(_, c)| *c > 10 && *c <= 15).expect("a hex beyond ten MP").0;
+    g.rng = rolling(&[2, 4]);
+    let ev = act(&mut g, Action::Move { unit: u, to: far, march: March::Triple, supply: None });
+    assert!(ev.iter().any(|e| matches!(e, Event::MarchRoll { first: 2, letter: Some(l), .. } if l == "M")), "{ev:?}");
+    assert_eq!(g.step, Step::March, "the player may stop or roll the M table");
+    act(&mut g, Action::ContinueMarch);
+    assert_eq!(g.hex_of(u), Some(far), "completes the march");
+    assert!(g.units[u as usize].dispersed.is_some(), "dispersed at the end");
+}
+
+#[test]
+fn forced_march_halting_at_a_subsidiary_table_stops_after_the_smaller_allowance() {
+    let mut g = summer();
+    let h = open_ground(&g, 0);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let far = dests(&g, u, March::Triple).into_iter().find(|(_, c)| *c > 10).unwrap().0;
+    g.rng = rolling(&[2]);
+    act(&mut g, Action::Move { unit: u, to: far, march: March::Triple, supply: None });
+    act(&mut g, Action::HaltMarch);
+    assert!(g.units[u as usize].spent <= 10);
+    assert!(g.units[u as usize].dispersed.is_none());
+}
+
+#[test]
+fn forced_march_triple_is_for_infantry_only_and_a_supply_unit_replaces_the_table() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let cav = put(&mut g, Side::French, "1-8", h);
+    assert!(dests(&g, cav, March::Triple).is_empty());
+    let south = nb(&g, h, 3);
+    let inf = put(&mut g, Side::French, "2-5", south);
+    let south2 = nb(&g, south, 3);
+    let s = put(&mut g, Side::French, "S", south2);
+    let far = dests(&g, inf, March::Double).into_iter().find(|(_, c)| *c > 5).unwrap().0;
+    let before = g.rng.clone();
+    let ev = act(&mut g, Action::Move { unit: inf, to: far, march: March::Double, supply: Some(s) });
+    assert!(ev.iter().any(|e| matches!(e, Event::MarchFree { .. })));
+    assert_eq!(g.rng, before, "no die rolled");
+    assert_eq!(g.hex_of(inf), Some(far));
+    act(&mut g, Action::EndMovement);
+    assert!(!g.units[s as usize].on_map(), "the supply unit is removed at the end of the Movement Phase");
+}
+
+#[test]
+fn spring_deployment_notes_the_gotha_units_force_march_without_the_tables_on_the_first_turn() {
+    let (g, _) = setup(scenario("1-historical-situation.ron"), 3);
+    let mut t = grognard::engine::table::Table::new(g, 3, Mode::Enforced);
+    t.submit(SeatId(1), grognard::engine::table::Act::Game(Action::DeployRest)).unwrap();
+    let g = &t.game;
+    assert_eq!((g.step, g.side, g.turn), (Step::Move, Side::French, 1));
+    let gotha = place(g, "Gotha");
+    let u = g.at(gotha).find(|&u| g.is_combat(u)).unwrap();
+    assert!(g.free_march(u));
+}
+
+// ---- Special rules, reconnaissance, victory ----
+
+#[test]
+fn special_game_rules_saxon_garrison_neither_moves_nor_is_attacked_before_turn_3() {
+    let (g, _) = setup(scenario("1-historical-situation.ron"), 3);
+    let torgau = place(&g, "Torgau");
+    let sax: Vec<UnitId> = g.at(torgau).collect();
+    assert!(!sax.is_empty() && sax.iter().all(|&u| g.units[u as usize].garrison));
+    let mut g = g;
+    g.step = Step::Move;
+    g.side = Side::French;
+    assert!(sax.iter().all(|&u| !g.can_move(u)));
+    g.turn = 3;
+    assert!(sax.iter().any(|&u| g.can_move(u)));
+}
+
+#[test]
+fn scenario_1_no_units_may_enter_austria() {
+    let mut g = empty("1-historical-situation.ron");
+    let b = &g.sc.board;
+    let (h, a) = (0..b.len() as u16)
+        .map(Hex)
+        .find_map(|h| {
+            (!b.austria[h.0 as usize] && b.terrain(h) == Terrain::Clear)
+                .then(|| {
+                    b.neighbours(h).find(|&(_, n)| {
+                        b.austria[n.0 as usize] && b.terrain(n) == Terrain::Clear && b.side(h, n) == Hexside::Open
+                    })
+                })
+                .flatten()
+                .map(|(_, n)| (h, n))
+        })
+        .expect("a border");
+    let u = put(&mut g, Side::French, "1-8", h);
+    assert_eq!(cost_to(&g, u, a), None);
+    assert_eq!(
+        refused(&g, Action::Move { unit: u, to: a, march: March::Normal, supply: None }).rule,
+        "Scenarios: no units may enter Austria"
+    );
+}
+
+#[test]
+fn reconnaissance_the_french_and_spectators_see_allied_blanks_the_allies_see_all_and_no_view_holds_the_seed() {
+    let (g, _) = setup(scenario("1-historical-situation.ron"), 9);
+    let mut t = grognard::engine::table::Table::new(g, 9, Mode::Enforced);
+    t.submit(SeatId(1), grognard::engine::table::Act::Game(Action::DeployRest)).unwrap();
+    let g = &t.game;
+    let french = g.observe(Viewer::Seat(SeatId(0)));
+    let allied = g.observe(Viewer::Seat(SeatId(1)));
+    let spectator = g.observe(Viewer::Spectator);
+    let hidden = g.on_map(Side::Allied).filter(|&u| !g.units[u as usize].revealed).count();
+    assert!(hidden > 10, "most Allied units are unseen at the start");
+    assert_eq!(french.blanks(), g.units.iter().filter(|u| u.side == Side::Allied && !u.revealed).count());
+    assert_eq!(spectator.blanks(), french.blanks());
+    assert_eq!(allied.blanks(), 0);
+    for v in [&french, &allied, &spectator] {
+        assert_eq!(v.game.rng, TableRng::from_seed(0), "the table's chance is never in a view");
+    }
+    for (real, seen) in g.units.iter().zip(&french.game.units) {
+        if real.side == Side::Allied && !real.revealed {
+            assert_eq!(seen.what, What::Blank, "no hidden Allied counter's type reaches the French view");
+        }
+    }
+    assert!(
+        g.units.iter().any(|u| u.side == Side::Allied && u.revealed),
+        "those next to French units at the start are examined"
+    );
+}
+
+#[test]
+fn reconnaissance_a_french_cavalry_unit_exposes_the_allied_units_it_passes() {
+    let mut g = empty("1-historical-situation.ron");
+    let h = open_ground(&g, 4);
+    let cav = put(&mut g, Side::French, "1-8", h);
+    let three = nb(&g, nb(&g, nb(&g, h, 0), 0), 0);
+    let e = put(&mut g, Side::Allied, "2-5", three);
+    g.units[e as usize].revealed = false;
+    assert!(!g.seen_by(e as usize, Viewer::Seat(SeatId(0))));
+    let to = nb(&g, nb(&g, h, 0), 0);
+    let ev = act(&mut g, Action::Move { unit: cav, to, march: March::Normal, supply: None });
+    assert!(ev.iter().any(|x| matches!(x, Event::Revealed { units } if units.contains(&e))), "{ev:?}");
+    assert!(g.units[e as usize].scouted);
+}
+
+#[test]
+fn how_to_win_victory_points_cities_by_last_occupier_destroyed_divisions_and_a_besieged_fortress() {
+    let mut g = summer();
+    let vp0 = g.victory_points(true);
+    // Summer owners: Dresden and Leipzig French (15 + 10), Berlin, Breslau and Prague Allied.
+    assert_eq!(vp0, [25, 40]);
+    let berlin = place(&g, "Berlin");
+    put(&mut g, Side::French, "2-5", berlin);
+    let mut ev = Vec::new();
+    g.update_owners(&mut ev);
+    assert_eq!(g.victory_points(true), [35, 30], "Berlin taken");
+    // Besieged: the garrison's every neighbour held or controlled by the Enemy.
+    let mut g = summer();
+    let dresden = place(&g, "Dresden");
+    put(&mut g, Side::French, "5-4", dresden);
+    for (_, n) in g.sc.board.neighbours(dresden).collect::<Vec<_>>() {
+        put(&mut g, Side::Allied, "1-8", n);
+    }
+    let vp = g.victory_points(true);
+    assert_eq!(vp[1], 40 + 15 + 1, "the besieger scores Dresden and half the 2 divisions inside");
+}
+
+#[test]
+fn campaign_german_rebellion_begins_on_turn_15_unless_an_armistice_was_called() {
+    let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    g.turn = 14;
+    g.side = Side::Allied;
+    g.step = Step::Resolve;
+    let mut ev = Vec::new();
+    g.end_combat(&mut ev);
+    assert!(g.rebellion && ev.iter().any(|e| matches!(e, Event::Rebellion)));
+    let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    g.turn = 14;
+    g.armistice = Some(4);
+    g.side = Side::Allied;
+    g.step = Step::Resolve;
+    g.end_combat(&mut Vec::new());
+    assert!(!g.rebellion);
+}
+
+#[test]
+fn campaign_armistice_brings_austria_in_and_stops_all_combat() {
+    let (g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    let mut t = grognard::engine::table::Table::new(g, 5, Mode::Enforced);
+    t.submit(SeatId(1), grognard::engine::table::Act::Game(Action::DeployRest)).unwrap();
+    let g = &mut t.game;
+    assert!(!g.can_armistice(), "not before turn 4");
+    g.turn = 4;
+    assert!(g.can_armistice());
+    let ev = act(g, Action::Armistice);
+    assert!(ev.iter().any(|e| matches!(e, Event::AustriaIntervenes)));
+    assert!(g.austria_at_war);
+    g.step = Step::Declare;
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    assert!(list.iter().all(|a| !matches!(a, Action::Declare { .. })));
+}
+
+#[test]
+fn special_game_rules_bavarian_defection_when_the_french_fall_behind() {
+    let mut g = summer();
+    g.turn = 26;
+    g.side = Side::Allied;
+    g.step = Step::Resolve;
+    g.unit_vp[1] = 30;
+    let mut ev = Vec::new();
+    g.end_combat(&mut ev);
+    assert!(g.bavaria && ev.iter().any(|e| matches!(e, Event::BavariaDefects)));
+    assert!(g.extra.iter().any(|r| r.turn == 27 && r.infantry == 6 && r.cavalry == 2));
+}
+
+#[test]
+fn an_illegal_action_names_its_rule_and_leaves_the_table_untouched() {
+    let (g, _) = setup(scenario("1-historical-situation.ron"), 3);
+    let mut t = grognard::engine::table::Table::new(g, 3, Mode::Enforced);
+    let before = t.digest();
+    let e = t.submit(SeatId(0), grognard::engine::table::Act::Game(Action::EndMovement)).unwrap_err();
+    assert!(e.to_string().contains("rule:"), "{e}");
+    assert_eq!(t.digest(), before);
+}
