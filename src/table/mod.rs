@@ -9,6 +9,7 @@ pub mod camera;
 pub mod computer;
 pub mod dice;
 pub mod glide;
+pub mod hexmap;
 pub mod layout;
 pub mod paint;
 pub mod print;
@@ -66,6 +67,11 @@ pub trait TableGame: Game {
         1.0
     }
     fn action_label(&self, action: &Self::Action) -> String;
+    /// Whether the orders panel lists this action (a hex game's moves, deployments and attacks
+    /// are made on the map and in its own panels, not from a list of thousands).
+    fn in_orders(&self, _action: &Self::Action) -> bool {
+        true
+    }
     /// What the table waits for, in words.
     fn prompt(&self) -> String;
     /// The state of the game in one line (turn, date, score), for the clean picture.

@@ -302,6 +302,17 @@ fn orders<G: TableGame>(
             {
                 let mut legal = Vec::new();
                 game.legal_actions(table.mode, &mut legal);
+                let all = legal.len();
+                legal.retain(|a| game.in_orders(a));
+                if legal.len() < all {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{} more on the map (drag a counter, click a lit hex)",
+                            all - legal.len()
+                        ))
+                        .small(),
+                    );
+                }
                 let keys = if G::DIGIT_ORDERS { " — keys 1-9 take the numbered ones" } else { "" };
                 ui.label(egui::RichText::new(format!("{} legal actions{keys}", legal.len())).small());
                 let labels: Vec<String> = legal.iter().map(|a| game.action_label(a)).collect();

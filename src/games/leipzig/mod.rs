@@ -8,6 +8,7 @@ pub mod ai;
 pub mod data;
 pub mod entry;
 pub mod observe;
+pub mod plugin;
 pub mod rules;
 pub mod state;
 pub mod text;

@@ -311,7 +311,24 @@ impl Leipzig {
     pub fn name(&self, u: UnitId) -> String {
         let unit = &self.units[u as usize];
         match unit.what {
-            What::Type(t) => format!("{} {}", unit.side.name(), self.sc.types[t as usize].id),
+            What::Type(t) => {
+                let ty = &self.sc.types[t as usize];
+                let what = match (ty.kind, ty.size) {
+                    (super::data::Kind::Supply, _) => "supply unit".to_string(),
+                    (super::data::Kind::Depot, _) => "depot".to_string(),
+                    (k, s) => format!(
+                        "{} {} {}",
+                        ty.id,
+                        if k == Kind::Cavalry { "cavalry" } else { "infantry" },
+                        match s {
+                            super::data::Size::Division => "division",
+                            super::data::Size::Corps => "corps",
+                            super::data::Size::Army => "army",
+                        }
+                    ),
+                };
+                format!("{} {what}", unit.side.name())
+            }
             What::Leader(n) => {
                 self.sc.leader(unit.side, n).map(|l| l.name.clone()).unwrap_or_else(|| format!("leader {n}"))
             }

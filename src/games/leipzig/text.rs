@@ -129,7 +129,7 @@ impl Leipzig {
                     March::Double => ", forced march (double)".into(),
                     March::Triple => ", forced march (triple)".into(),
                 };
-                format!("{} moves {} → {} ({cost} MP{m})", n(unit), h(from), h(to))
+                format!("{} moves {} to {} ({cost} MP{m})", n(unit), h(from), h(to))
             }
             Event::MarchRoll { unit, table, first, second, letter, result } => {
                 let t = if *table == March::Double { "Double" } else { "Triple" };
@@ -178,22 +178,22 @@ impl Leipzig {
                 if supply.is_some() { ", supplied" } else { ", unsupplied" }
             ),
             Event::RetreatedBefore { unit, from, to } => {
-                format!("{} retreats before combat {} → {}", n(unit), h(from), h(to))
+                format!("{} retreats before combat {} to {}", n(unit), h(from), h(to))
             }
             Event::DefenderSupply { hex, supply } => match supply {
                 Some(s) => format!("{} supplies the defence of {}", n(s), h(hex)),
                 None => format!("{} defends without supply", h(hex)),
             },
             Event::Combat { attack_half, defense_half, percent, column, die, result, modifiers, .. } => format!(
-                "combat: {} against {} = {percent}% → column {}{column}%, die {die}: {} [{}]",
+                "combat: {} against {} = {percent}% to column {}{column}%, die {die}: {} [{}]",
                 half(*attack_half),
                 half(*defense_half),
                 if *column == 60 { "≤" } else { "" },
                 result.code(),
                 modifiers.join("; ")
             ),
-            Event::Retreated { units, from, to } => format!("{} retreat {} → {}", list(units), h(from), h(to)),
-            Event::Scattered { unit, from, to } => format!("{} scatters {} → {}", n(unit), h(from), h(to)),
+            Event::Retreated { units, from, to } => format!("{} retreat {} to {}", list(units), h(from), h(to)),
+            Event::Scattered { unit, from, to } => format!("{} scatters {} to {}", n(unit), h(from), h(to)),
             Event::Advanced { units, into } => format!("{} advance into {}", list(units), h(into)),
             Event::SupplyUsed { unit } => format!("{} used up", n(unit)),
             Event::DepotReplaced { depot, supply } => match supply {

@@ -112,17 +112,13 @@ impl Leipzig {
                         if !self.can_move(u) {
                             continue;
                         }
-                        for march in [March::Normal, March::Double, March::Triple] {
-                            let dests = self.destinations(&s, u, march);
-                            if dests.is_empty() {
-                                continue;
-                            }
-                            let supplies: Vec<Option<UnitId>> = if march == March::Normal || self.free_march(u) {
-                                vec![None]
+                        let free = self.free_march(u);
+                        let supplies: Vec<Option<UnitId>> =
+                            std::iter::once(None).chain(self.march_supplies(u).into_iter().map(Some)).collect();
+                        for (to, _, march) in self.all_destinations(&s, u) {
+                            if march == March::Normal || free {
+                                out.push(Action::Move { unit: u, to, march, supply: None });
                             } else {
-                                std::iter::once(None).chain(self.march_supplies(u).into_iter().map(Some)).collect()
-                            };
-                            for (to, _) in dests {
                                 for &supply in &supplies {
                                     out.push(Action::Move { unit: u, to, march, supply });
                                 }
@@ -356,19 +352,19 @@ impl Leipzig {
     pub fn waiting_for(&self) -> String {
         let who = self.deciding().map(|s| s.name()).unwrap_or("nobody");
         let what = match (self.pending.first(), self.step) {
-            (Some(Pending::Retreat { .. }), _) => "a retreat",
-            (Some(Pending::Scatter { .. }), _) => "a scattered counter's retreat",
-            (Some(Pending::Advance { .. }), _) => "an advance after combat",
-            (_, Step::Deploy(_)) => "the deployment",
-            (_, Step::Enter) => "reinforcements to enter",
-            (_, Step::Move) => "the Movement Phase",
-            (_, Step::March) => "a forced march's subsidiary roll",
-            (_, Step::Build) => "units to be recombined",
-            (_, Step::Declare) => "attacks to be declared",
+            (Some(Pending::Retreat { .. }), _) => "retreat",
+            (Some(Pending::Scatter { .. }), _) => "scattered counter's retreat",
+            (Some(Pending::Advance { .. }), _) => "advance after combat",
+            (_, Step::Deploy(_)) => "deployment",
+            (_, Step::Enter) => "reinforcements",
+            (_, Step::Move) => "Movement Phase",
+            (_, Step::March) => "forced march (roll on or halt)",
+            (_, Step::Build) => "recombining at the end of movement",
+            (_, Step::Declare) => "declaration of attacks",
             (_, Step::RetreatBefore) => "retreats before combat",
-            (_, Step::DefendSupply) => "the defender's supply",
-            (_, Step::Resolve) => "the attacks to be resolved",
-            (_, Step::Over) => "nothing: the game is over",
+            (_, Step::DefendSupply) => "supply for the defence",
+            (_, Step::Resolve) => "resolution of the attacks",
+            (_, Step::Over) => "nothing (the game is over)",
         };
         format!("the {who} player's {what}")
     }

@@ -154,13 +154,20 @@ impl Leipzig {
     /// The hexes a counter may end its move on with `march`, with their cost (Movement; Stacking,
     /// case B; Forced March: only beyond what the smaller allowance reaches).
     pub fn destinations(&self, s: &Situation, u: UnitId, march: March) -> Vec<(Hex, u8)> {
-        if !self.can_move(u) || (march == March::Triple && self.kind(u) != Some(Kind::Infantry)) {
+        self.all_destinations(s, u).into_iter().filter(|d| d.2 == march).map(|(h, c, _)| (h, c)).collect()
+    }
+
+    /// Every destination of a counter with the march that reaches it: one search at the
+    /// largest allowance it may attempt, each hex under the smallest march whose allowance covers
+    /// its cost.
+    pub fn all_destinations(&self, s: &Situation, u: UnitId) -> Vec<(Hex, u8, March)> {
+        if !self.can_move(u) {
             return Vec::new();
         }
-        let ma = self.movement(u);
-        let spent = self.units[u as usize].spent;
-        let budget = (ma as u16 * march.factor() as u16).saturating_sub(spent as u16).min(250) as u8;
-        let lower = (ma as u16 * (march.factor() as u16 - 1)).saturating_sub(spent as u16);
+        let ma = self.movement(u) as u16;
+        let spent = self.units[u as usize].spent as u16;
+        let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 };
+        let budget = (ma * top).saturating_sub(spent).min(250) as u8;
         let r = self.reach(s, u, budget);
         let side = self.units[u as usize].side;
         let combat = self.is_combat(u);
@@ -170,9 +177,16 @@ impl Leipzig {
         let mut out = Vec::new();
         for (i, &c) in r.cost.iter().enumerate() {
             let h = Hex(i as u16);
-            if c == UNREACHED || h == r.start || (march != March::Normal && c as u16 <= lower) {
+            if c == UNREACHED || h == r.start {
                 continue;
             }
+            let march = if c as u16 + spent <= ma {
+                March::Normal
+            } else if c as u16 + spent <= 2 * ma {
+                March::Double
+            } else {
+                March::Triple
+            };
             if combat && s.side[i] == Some(side) && s.combat[i] > 0 {
                 let ok =
                     s.stack_ok(self, side, h, s.combat[i] + 1, s.divisions[i] + divisions) || self.buildable_with(h, u);
@@ -186,7 +200,7 @@ impl Leipzig {
             if self.armistice_on() && b.allied_side[i] != (side == Side::Allied) && !b.is_fortress(h) {
                 continue;
             }
-            out.push((h, c));
+            out.push((h, c, march));
         }
         out
     }

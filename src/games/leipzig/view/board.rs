@@ -1,0 +1,270 @@
+//! Leipzig 1813's map on the table: where each hex lies in the world, the printed hex map
+//! painted from the board's data (terrain, rivers and bridges, the Austrian border, the
+//! armistice line, names), the room, and the lit hexes (destinations with their cost, retreats,
+//! zones of control on demand).
+
+use super::super::data::{Board, Hex, Hexside, Terrain};
+use super::super::state::Leipzig;
+use crate::engine::plugin::TableRes;
+use crate::table::hexmap::{HexMapSpec, HexTerrain};
+use bevy::prelude::*;
+
+/// A hex's width across its flats on the table.
+pub const HEX: f32 = 0.5;
+/// Its corner radius.
+pub const RADIUS: f32 = HEX / 1.732_050_8;
+/// Pixels of the printed map per hex corner radius.
+const PX: f32 = 30.0;
+
+/// Where the map lies: its size on the table (x, z), centred on the origin.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct MapGeometry {
+    pub columns: usize,
+    pub rows: usize,
+    pub width: f32,
+    pub depth: f32,
+}
+
+impl MapGeometry {
+    pub fn of(b: &Board) -> MapGeometry {
+        MapGeometry {
+            columns: b.columns,
+            rows: b.rows,
+            width: (b.columns as f32 * 1.5 + 0.5) * RADIUS,
+            depth: (b.rows as f32 + 0.5) * HEX,
+        }
+    }
+
+    /// A hex's centre on the table.
+    pub fn world(&self, h: Hex) -> Vec3 {
+        let (c, r) = (h.0 as usize % self.columns, h.0 as usize / self.columns);
+        let x = RADIUS + c as f32 * 1.5 * RADIUS;
+        let z = HEX / 2.0 + r as f32 * HEX + if c % 2 == 1 { HEX / 2.0 } else { 0.0 };
+        Vec3::new(x - self.width / 2.0, 0.0, z - self.depth / 2.0)
+    }
+
+    /// The hex under a point of the table, if any.
+    pub fn hex_at(&self, p: Vec3) -> Option<Hex> {
+        let (x, z) = (p.x + self.width / 2.0, p.z + self.depth / 2.0);
+        let c0 = ((x - RADIUS) / (1.5 * RADIUS)).round() as i64;
+        let mut best: Option<(Hex, f32)> = None;
+        for c in (c0 - 1)..=(c0 + 1) {
+            if c < 0 || c as usize >= self.columns {
+                continue;
+            }
+            let off = if c % 2 == 1 { HEX / 2.0 } else { 0.0 };
+            let r0 = ((z - HEX / 2.0 - off) / HEX).round() as i64;
+            for r in (r0 - 1)..=(r0 + 1) {
+                if r < 0 || r as usize >= self.rows {
+                    continue;
+                }
+                let h = Hex((r as usize * self.columns + c as usize) as u16);
+                let d = self.world(h).xz().distance(p.xz());
+                if best.is_none_or(|(_, b)| d < b) {
+                    best = Some((h, d));
+                }
+            }
+        }
+        best.filter(|(_, d)| *d <= RADIUS).map(|(h, _)| h)
+    }
+}
+
+/// The printed map's spec, from the board's data.
+pub fn map_spec(game: &Leipzig) -> HexMapSpec {
+    let b = &game.sc.board;
+    let mut rivers = Vec::new();
+    let mut borders = Vec::new();
+    let mut lines = Vec::new();
+    for i in 0..b.len() {
+        let h = Hex(i as u16);
+        for (_, n) in b.neighbours(h) {
+            if n.0 as usize <= i {
+                continue;
+            }
+            match b.side(h, n) {
+                Hexside::River => rivers.push((i, n.0 as usize, false)),
+                Hexside::Bridge => rivers.push((i, n.0 as usize, true)),
+                Hexside::Open => {}
+            }
+            if b.austria[i] != b.austria[n.0 as usize] {
+                borders.push((i, n.0 as usize));
+            }
+            if b.allied_side[i] != b.allied_side[n.0 as usize] {
+                lines.push((i, n.0 as usize));
+            }
+        }
+    }
+    let major = ["Berlin", "Dresden", "Leipzig", "Breslau", "Prague"];
+    HexMapSpec {
+        columns: b.columns,
+        rows: b.rows,
+        radius: PX,
+        terrain: b
+            .terrain
+            .iter()
+            .map(|t| match t {
+                Terrain::Clear => HexTerrain::Clear,
+                Terrain::City => HexTerrain::City,
+                Terrain::Fortress => HexTerrain::Fortress,
+                Terrain::Mountain => HexTerrain::Mountain,
+                Terrain::Pass => HexTerrain::Pass,
+            })
+            .collect(),
+        foreign: b.austria.clone(),
+        rivers,
+        borders,
+        lines,
+        names: b.places.iter().map(|(n, h)| (h.0 as usize, n.clone(), major.contains(&n.as_str()))).collect(),
+        lettering: b.ranges.iter().map(|(n, h)| (h.0 as usize, n.clone())).collect(),
+        title: ("Leipzig 1813".into(), "The campaign in Saxony and Silesia · 10 km a hex".into()),
+        seed: 1813,
+    }
+}
+
+/// The lit hexes and their materials.
+#[derive(Resource)]
+pub struct Overlay {
+    pub hex: Handle<Mesh>,
+    pub normal: Handle<StandardMaterial>,
+    pub double: Handle<StandardMaterial>,
+    pub triple: Handle<StandardMaterial>,
+    pub retreat: Handle<StandardMaterial>,
+    pub target: Handle<StandardMaterial>,
+    pub zoc: [Handle<StandardMaterial>; 2],
+}
+
+/// A lit hex (despawned when the lights change).
+#[derive(Component)]
+pub struct Lit;
+
+/// The map sheet (clicks on it choose a lit hex).
+#[derive(Component)]
+pub struct MapSheet;
+
+/// Lays the room, paints (or reads from the cache) the printed map and lays it on the table.
+pub fn setup_map(
+    mut commands: Commands,
+    table: Res<TableRes<Leipzig>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let game = &table.0.game;
+    let geo = MapGeometry::of(&game.sc.board);
+    let spec = map_spec(game);
+    let started = std::time::Instant::now();
+    let key = format!("hexmap-{}", crate::engine::digest::digest_of(&spec));
+    let (map, cached) =
+        crate::table::paint::cached(&key, &crate::table::paint::cache_dir(), || crate::table::hexmap::paint(&spec));
+    info!(
+        "Leipzig map: {}×{} {} in {:.2} s",
+        map.width(),
+        map.height(),
+        if cached { "read from the cache" } else { "painted" },
+        started.elapsed().as_secs_f32()
+    );
+    crate::table::paint::spawn_room(
+        &mut commands,
+        &mut meshes,
+        &mut materials,
+        &mut images,
+        ((geo.width + 12.0, geo.depth + 10.0), (0.0, 0.5)),
+        ((geo.width + 7.0, geo.depth + 6.0), (0.0, 0.8)),
+    );
+    commands
+        .spawn((
+            MapSheet,
+            Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new(geo.width / 2.0, geo.depth / 2.0)))),
+            MeshMaterial3d(materials.add(StandardMaterial {
+                base_color_texture: Some(images.add(crate::table::paint::to_image(&map))),
+                perceptual_roughness: 0.95,
+                ..default()
+            })),
+            Transform::from_xyz(0.0, -0.045, 0.0),
+            Name::new("Leipzig 1813 map"),
+        ))
+        .observe(super::counters::click_map);
+    let lit = |materials: &mut Assets<StandardMaterial>, c: Color| {
+        materials.add(StandardMaterial { base_color: c, alpha_mode: AlphaMode::Blend, unlit: true, ..default() })
+    };
+    commands.insert_resource(Overlay {
+        hex: meshes.add(RegularPolygon::new(RADIUS * 0.92, 6)),
+        normal: lit(&mut materials, Color::srgba(0.1, 0.85, 0.95, 0.38)),
+        double: lit(&mut materials, Color::srgba(0.98, 0.7, 0.1, 0.38)),
+        triple: lit(&mut materials, Color::srgba(0.95, 0.25, 0.15, 0.38)),
+        retreat: lit(&mut materials, Color::srgba(0.2, 0.9, 0.3, 0.45)),
+        target: lit(&mut materials, Color::srgba(0.95, 0.1, 0.1, 0.5)),
+        zoc: [
+            lit(&mut materials, Color::srgba(0.15, 0.3, 0.95, 0.25)),
+            lit(&mut materials, Color::srgba(0.6, 0.35, 0.1, 0.3)),
+        ],
+    });
+    commands.insert_resource(geo);
+}
+
+/// How a hex is lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Light {
+    Normal,
+    Double,
+    Triple,
+    Retreat,
+    Target,
+    Zoc(usize),
+}
+
+/// The hexes to light now, with their cost where they have one (set by the counters' handling).
+#[derive(Resource, Default, PartialEq)]
+pub struct Lights {
+    pub hexes: Vec<(Hex, Light, Option<u8>)>,
+    /// Zones of control shown (Z).
+    pub show_zoc: bool,
+}
+
+/// Redraws the lit hexes when they change.
+pub fn draw_lights(
+    mut commands: Commands,
+    lights: Res<Lights>,
+    overlay: Option<Res<Overlay>>,
+    geo: Option<Res<MapGeometry>>,
+    table: Res<TableRes<Leipzig>>,
+    old: Query<Entity, With<Lit>>,
+) {
+    let (Some(overlay), Some(geo)) = (overlay, geo) else { return };
+    if !lights.is_changed() && !table.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let mut all = lights.hexes.clone();
+    if lights.show_zoc {
+        let s = super::super::rules::zoc::Situation::of(&table.0.game);
+        for side in 0..2 {
+            for (i, z) in s.zoc[side].iter().enumerate() {
+                if *z != super::super::rules::zoc::Zoc::None {
+                    all.push((Hex(i as u16), Light::Zoc(side), None));
+                }
+            }
+        }
+    }
+    // Flat-topped: the polygon's first corner points along +x.
+    let flat = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2) * Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    for (h, light, _) in all {
+        let mat = match light {
+            Light::Normal => overlay.normal.clone(),
+            Light::Double => overlay.double.clone(),
+            Light::Triple => overlay.triple.clone(),
+            Light::Retreat => overlay.retreat.clone(),
+            Light::Target => overlay.target.clone(),
+            Light::Zoc(s) => overlay.zoc[s].clone(),
+        };
+        commands.spawn((
+            Lit,
+            Mesh3d(overlay.hex.clone()),
+            MeshMaterial3d(mat),
+            Transform::from_translation(geo.world(h) + Vec3::Y * -0.03).with_rotation(flat),
+            Pickable::IGNORE,
+        ));
+    }
+}

@@ -1,0 +1,460 @@
+//! Leipzig 1813's counters on the table: printed die-cut counters (size, NATO symbol,
+//! strength-movement; leaders with their bonuses; supply and depots), stacked on their hexes with
+//! their edges showing, spread out when the pointer rests on a stack (the tooltip lists every
+//! counter of it), waiting counters in trays beside the map; picking a counter up lights the
+//! hexes it may go to with their cost, dropping it asks the rules; a click on a lit hex chooses a
+//! retreat or a target.
+
+use super::super::actions::Action;
+use super::super::data::{Hex, Kind, Side, Size};
+use super::super::plugin::{Counter, CounterAt, Place};
+use super::super::state::{Leipzig, March, What};
+use super::board::{Light, Lights, MapGeometry};
+use crate::engine::plugin::{Request, TableRes};
+use crate::engine::rules::Game;
+use crate::engine::seats::SeatId;
+use crate::engine::table::Act;
+use crate::table::glide::{Dragging, Target};
+use crate::table::printed::{CounterPrint, Prints, Symbol};
+use crate::table::session::Session;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+
+pub const SIZE: f32 = 0.4;
+pub const THICK: f32 = 0.05;
+
+#[derive(Resource)]
+pub struct CounterMeshes {
+    pub token: Handle<Mesh>,
+    pub edge: Handle<StandardMaterial>,
+}
+
+/// The hex whose stack the pointer rests on (spread out).
+#[derive(Resource, Default, PartialEq)]
+pub struct HoveredHex(pub Option<Hex>);
+
+pub fn setup_counters(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.insert_resource(CounterMeshes {
+        token: meshes.add(crate::table::printed::counter_mesh(SIZE, THICK, 0.012)),
+        edge: materials.add(StandardMaterial { base_color: Color::srgb(0.8, 0.76, 0.66), ..default() }),
+    });
+}
+
+fn side_ground(side: Side) -> [u8; 3] {
+    match side {
+        Side::French => [58, 92, 168],
+        Side::Allied => [150, 104, 62],
+    }
+}
+
+/// A counter's print as the eyes see it: a blank is the side's colour with a question mark; a
+/// dispersed counter is shown inverted (its back, marked so).
+pub fn print_of(game: &Leipzig, side: Side, what: What, dispersed: bool) -> CounterPrint {
+    let ground = side_ground(side);
+    let ink = [250, 246, 236];
+    let mut p = match what {
+        What::Blank => CounterPrint { name: "?".into(), symbol: Symbol::None, values: String::new(), ground, ink },
+        What::Leader(n) => {
+            let l = game.sc.leader(side, n);
+            CounterPrint {
+                name: l.map(|l| l.name.clone()).unwrap_or_default(),
+                symbol: Symbol::Leader,
+                values: l
+                    .map(|l| format!("{}·{} ({})", l.offense, l.defense, game.sc.leader_movement))
+                    .unwrap_or_default(),
+                ground: [ground[0] / 2 + 100, ground[1] / 2 + 100, ground[2] / 2 + 100],
+                ink: [30, 24, 18],
+            }
+        }
+        What::Type(t) => {
+            let ty = &game.sc.types[t as usize];
+            match ty.kind {
+                Kind::Supply | Kind::Depot => CounterPrint {
+                    name: if ty.kind == Kind::Supply { "SUPPLY".into() } else { "DEPOT".into() },
+                    symbol: Symbol::None,
+                    values: format!("({})-{}", ty.strength, ty.movement),
+                    ground,
+                    ink,
+                },
+                Kind::Infantry | Kind::Cavalry => CounterPrint {
+                    name: match ty.size {
+                        Size::Division => "XX",
+                        Size::Corps => "XXX",
+                        Size::Army => "XXXX",
+                    }
+                    .into(),
+                    symbol: if ty.kind == Kind::Infantry { Symbol::Infantry } else { Symbol::Cavalry },
+                    values: ty.id.clone(),
+                    ground,
+                    ink,
+                },
+            }
+        }
+    };
+    if dispersed {
+        p.name = "DISPERSED".into();
+        p.ground = p.ground.map(|c| c / 2);
+    }
+    p
+}
+
+/// Gives each counter entity its token.
+pub fn dress_counters(
+    mut commands: Commands,
+    meshes: Option<Res<CounterMeshes>>,
+    new: Query<Entity, (With<Counter>, Without<Mesh3d>)>,
+) {
+    let Some(meshes) = meshes else { return };
+    for e in &new {
+        commands
+            .entity(e)
+            .insert((
+                Mesh3d(meshes.token.clone()),
+                MeshMaterial3d(meshes.edge.clone()),
+                Transform::from_xyz(0.0, -3.0, 0.0),
+                Visibility::Hidden,
+            ))
+            .observe(hover_counter)
+            .observe(|_: On<Pointer<Out>>, mut hovered: ResMut<HoveredHex>, mut session: ResMut<Session>| {
+                hovered.0 = None;
+                session.hovered = None;
+            })
+            .observe(drag_start)
+            .observe(drag_move)
+            .observe(drag_end);
+    }
+}
+
+/// Where each counter lies: stacked on its hex (each a little above and beside the one below,
+/// so every edge shows), spread round its hex while hovered, in its side's tray while waiting.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn place_counters(
+    mut commands: Commands,
+    table: Res<TableRes<Leipzig>>,
+    geo: Option<Res<MapGeometry>>,
+    hovered: Res<HoveredHex>,
+    dragging: Res<Dragging>,
+    mut prints: ResMut<Prints>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut q: Query<(Entity, &Counter, &CounterAt, &mut Visibility, Option<&Target>, &Transform), Changed<CounterAt>>,
+    all: Query<(Entity, &Counter, &CounterAt)>,
+    mut last: Local<Option<(Option<Hex>, usize)>>,
+) {
+    let Some(geo) = geo else { return };
+    let game = &table.0.game;
+    let count = all.iter().count();
+    let relayout = *last != Some((hovered.0, count)) || !q.is_empty();
+    *last = Some((hovered.0, count));
+    // Faces: only for counters whose view changed.
+    for (e, c, at, mut vis, _, _) in &mut q {
+        let side = game.units[c.0 as usize].side;
+        let face = prints.counter(&print_of(game, side, at.what, at.dispersed), &mut images, &mut materials);
+        commands.entity(e).insert(MeshMaterial3d(face));
+        *vis = if at.place == Place::Gone { Visibility::Hidden } else { Visibility::Visible };
+    }
+    if !relayout {
+        return;
+    }
+    let mut stacks: std::collections::BTreeMap<Hex, Vec<(Entity, u16)>> = Default::default();
+    let mut trays: [Vec<(Entity, u16)>; 2] = [Vec::new(), Vec::new()];
+    for (e, c, at) in &all {
+        match at.place {
+            Place::Map(h) => stacks.entry(h).or_default().push((e, c.0)),
+            Place::Waiting => trays[game.units[c.0 as usize].side.index()].push((e, c.0)),
+            Place::Gone => {}
+        }
+    }
+    let mut set = |e: Entity, pos: Vec3| {
+        if dragging.entity == Some(e) {
+            return;
+        }
+        commands.entity(e).insert(Target(Transform::from_translation(pos)));
+    };
+    for (h, mut list) in stacks {
+        // Combat units at the bottom, leaders and supply on top, as players stack them.
+        list.sort_by_key(|&(_, u)| (!game.is_combat(u), u));
+        let centre = geo.world(h);
+        let spread = hovered.0 == Some(h) && list.len() > 1;
+        let n = list.len();
+        for (k, (e, _)) in list.into_iter().enumerate() {
+            let pos = if spread {
+                let a = k as f32 / n as f32 * std::f32::consts::TAU;
+                let r = 0.28 + 0.04 * n as f32;
+                centre + Vec3::new(r * a.cos(), 0.35, r * a.sin())
+            } else {
+                centre + Vec3::new(0.03 * k as f32, THICK / 2.0 + k as f32 * (THICK + 0.004), -0.03 * k as f32)
+            };
+            set(e, pos);
+        }
+    }
+    for (side, tray) in trays.into_iter().enumerate() {
+        let x0 = if side == 0 { -geo.width / 2.0 - 2.6 } else { geo.width / 2.0 + 0.6 };
+        for (k, (e, _)) in tray.into_iter().enumerate() {
+            let pos = Vec3::new(x0 + (k % 4) as f32 * 0.5, THICK / 2.0, -geo.depth / 2.0 + 0.6 + (k / 4) as f32 * 0.5);
+            set(e, pos);
+        }
+    }
+}
+
+/// Resting the pointer on a counter spreads its stack and lists it (the stack inspector).
+fn hover_counter(
+    ev: On<Pointer<Over>>,
+    counters: Query<(&Counter, &CounterAt)>,
+    table: Res<TableRes<Leipzig>>,
+    mut session: ResMut<Session>,
+    mut hovered: ResMut<HoveredHex>,
+) {
+    let Ok((c, at)) = counters.get(ev.entity) else { return };
+    let game = &table.0.game;
+    let viewer = session.viewer;
+    match at.place {
+        Place::Map(h) => {
+            hovered.0 = Some(h);
+            let mut lines = vec![game.hex_name(h)];
+            for (c2, at2) in &counters {
+                if at2.place == Place::Map(h) {
+                    lines.push(format!(
+                        "· {}{}",
+                        game.unit_name(c2.0, viewer),
+                        if at2.dispersed { " (dispersed)" } else { "" }
+                    ));
+                }
+            }
+            session.hovered = Some(lines.join("\n"));
+        }
+        _ => session.hovered = Some(format!("{} (waiting to enter)", game.unit_name(c.0, viewer))),
+    }
+}
+
+/// The hexes a counter may be put on now by the seat at the controls, each with its action and
+/// light: moves (by march), deployment, entry, retreat before combat.
+pub fn counter_targets(
+    table: &crate::engine::table::Table<Leipzig>,
+    seat: Option<SeatId>,
+    u: u16,
+) -> Vec<(Hex, Action, Light, Option<u8>)> {
+    let game = &table.game;
+    if seat.is_none() || game.active_seat() != seat {
+        return Vec::new();
+    }
+    let mut legal = Vec::new();
+    game.legal(Some(&Action::Move { unit: u, to: Hex(0), march: March::Normal, supply: None }), &mut legal);
+    let s = super::super::rules::zoc::Situation::of(game);
+    let costs: std::collections::HashMap<Hex, u8> =
+        game.all_destinations(&s, u).into_iter().map(|(h, c, _)| (h, c)).collect();
+    let mut out: Vec<(Hex, Action, Light, Option<u8>)> = Vec::new();
+    for a in legal.drain(..) {
+        if let Action::Move { to, march, supply, .. } = a {
+            // One action a hex: the march with a supply unit before the tables.
+            if out.iter().any(|(h, ..)| *h == to) {
+                if supply.is_some()
+                    && let Some(slot) = out.iter_mut().find(|(h, ..)| *h == to)
+                {
+                    slot.1 = a.clone();
+                }
+                continue;
+            }
+            let light = match march {
+                March::Normal => Light::Normal,
+                March::Double => Light::Double,
+                March::Triple => Light::Triple,
+            };
+            out.push((to, a.clone(), light, costs.get(&to).copied()));
+        }
+    }
+    for like in [
+        Action::Deploy { unit: u, hex: Hex(0) },
+        Action::Enter { unit: u, hex: Hex(0) },
+        Action::RetreatBefore { unit: u, to: Hex(0) },
+    ] {
+        game.legal(Some(&like), &mut legal);
+        for a in legal.drain(..) {
+            match a {
+                Action::Deploy { unit, hex } | Action::Enter { unit, hex } if unit == u => {
+                    out.push((hex, a, Light::Normal, None))
+                }
+                Action::RetreatBefore { unit, to } if unit == u => out.push((to, a, Light::Retreat, None)),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn drag_start(
+    ev: On<Pointer<DragStart>>,
+    counters: Query<(&Counter, &Transform)>,
+    table: Res<TableRes<Leipzig>>,
+    mut session: ResMut<Session>,
+    mut dragging: ResMut<Dragging>,
+    mut lights: ResMut<Lights>,
+    mut commands: Commands,
+) {
+    if ev.button != PointerButton::Primary {
+        return;
+    }
+    let Ok((c, tf)) = counters.get(ev.entity) else { return };
+    let targets = counter_targets(&table.0, session.seat(), c.0);
+    if targets.is_empty() {
+        let game = &table.0.game;
+        let why = match session.seat() {
+            None => "A spectator cannot move counters".to_string(),
+            Some(_) if game.units[c.0 as usize].side != game.deciding().unwrap_or(Side::French) => {
+                format!("That counter is not yours to move now: {}", game.waiting_for())
+            }
+            Some(seat) => {
+                let probe = Action::Move {
+                    unit: c.0,
+                    to: game.units[c.0 as usize].hex.unwrap_or(Hex(0)),
+                    march: March::Normal,
+                    supply: None,
+                };
+                match game.check(table.0.mode, seat, &probe) {
+                    Err(e) => format!("{e} (rule: {})", e.rule),
+                    Ok(()) => "That counter has nowhere to go".into(),
+                }
+            }
+        };
+        session.refuse(why);
+        return;
+    }
+    lights.hexes = targets.into_iter().map(|(h, _, l, c)| (h, l, c)).collect();
+    dragging.origin = tf.translation;
+    dragging.entity = Some(ev.entity);
+    commands.entity(ev.entity).insert(Pickable::IGNORE);
+}
+
+fn drag_move(
+    ev: On<Pointer<Drag>>,
+    dragging: Res<Dragging>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    mut tfs: Query<&mut Transform>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if dragging.entity != Some(ev.entity) {
+        return;
+    }
+    let Ok((cam, cam_tf)) = cams.single() else { return };
+    let Ok(ray) = cam.viewport_to_world(cam_tf, ev.pointer_location.position) else { return };
+    let Some(d) = ray.intersect_plane(Vec3::Y * 0.9, InfinitePlane3d::new(Vec3::Y)) else { return };
+    if let Ok(mut tf) = tfs.get_mut(ev.entity) {
+        tf.translation = ray.get_point(d);
+        redraw.write(RequestRedraw);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drag_end(
+    ev: On<Pointer<DragEnd>>,
+    mut dragging: ResMut<Dragging>,
+    counters: Query<&Counter>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    geo: Option<Res<MapGeometry>>,
+    table: Res<TableRes<Leipzig>>,
+    mut session: ResMut<Session>,
+    mut lights: ResMut<Lights>,
+    mut requests: MessageWriter<Request<Leipzig>>,
+    mut commands: Commands,
+) {
+    if dragging.entity != Some(ev.entity) {
+        return;
+    }
+    dragging.entity = None;
+    commands.entity(ev.entity).remove::<Pickable>();
+    lights.hexes.clear();
+    let (Ok(c), Some(geo)) = (counters.get(ev.entity), geo) else { return };
+    let pos = cams
+        .single()
+        .ok()
+        .and_then(|(cam, cam_tf)| cam.viewport_to_world(cam_tf, ev.pointer_location.position).ok())
+        .and_then(|ray| ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d)))
+        .unwrap_or(dragging.origin);
+    let Some(hex) = geo.hex_at(pos) else { return };
+    let game = &table.0.game;
+    if game.hex_of(c.0) == Some(hex) {
+        return; // put back where it was
+    }
+    let targets = counter_targets(&table.0, session.seat(), c.0);
+    match targets.into_iter().find(|(h, ..)| *h == hex) {
+        Some((_, action, ..)) => {
+            session.notice = None;
+            let seat = session.seat().unwrap_or(SeatId(0));
+            requests.write(Request::Act { seat, act: Act::Game(action) });
+        }
+        None => {
+            let seat = session.seat().unwrap_or(SeatId(0));
+            let probe = Action::Move { unit: c.0, to: hex, march: March::Normal, supply: None };
+            let why = match game.check(table.0.mode, seat, &probe) {
+                Err(e) => format!("{e} (rule: {})", e.rule),
+                Ok(()) => "not there".into(),
+            };
+            session.refuse(why);
+        }
+    }
+}
+
+/// A click on the map chooses a lit hex: a retreat's way, or the target of the combat panel.
+#[allow(clippy::too_many_arguments)]
+pub fn click_map(
+    ev: On<Pointer<Click>>,
+    geo: Option<Res<MapGeometry>>,
+    table: Res<TableRes<Leipzig>>,
+    session: Res<Session>,
+    mut requests: MessageWriter<Request<Leipzig>>,
+    mut combat: ResMut<super::panels::CombatPick>,
+) {
+    if ev.button != PointerButton::Primary {
+        return;
+    }
+    let (Some(geo), Some(pos)) = (geo, ev.hit.position) else { return };
+    let Some(hex) = geo.hex_at(pos) else { return };
+    let game = &table.0.game;
+    let Some(seat) = session.seat() else { return };
+    if game.active_seat() != Some(seat) {
+        return;
+    }
+    let mut legal = Vec::new();
+    game.legal_actions(table.0.mode, &mut legal);
+    if let Some(a) = legal.iter().find(|a| matches!(a, Action::Retreat { to } if *to == hex)) {
+        requests.write(Request::Act { seat, act: Act::Game(a.clone()) });
+        return;
+    }
+    if legal.iter().any(|a| matches!(a, Action::Declare { target, .. } if *target == hex)) {
+        combat.target = Some(hex);
+    }
+}
+
+/// Lights the hexes a pending retreat may go to, and the combat panel's target.
+pub fn retreat_lights(
+    table: Res<TableRes<Leipzig>>,
+    session: Res<Session>,
+    dragging: Res<Dragging>,
+    combat: Res<super::panels::CombatPick>,
+    mut lights: ResMut<Lights>,
+) {
+    if dragging.entity.is_some() {
+        return;
+    }
+    let game = &table.0.game;
+    let mine = session.seat().is_some() && game.active_seat() == session.seat();
+    let mut want: Vec<(Hex, Light, Option<u8>)> = Vec::new();
+    if mine && !game.pending.is_empty() {
+        let mut legal = Vec::new();
+        game.legal_actions(table.0.mode, &mut legal);
+        want.extend(legal.iter().filter_map(|a| match a {
+            Action::Retreat { to } => Some((*to, Light::Retreat, None)),
+            _ => None,
+        }));
+    }
+    if let Some(t) = combat.target {
+        want.push((t, Light::Target, None));
+    }
+    if lights.hexes != want {
+        lights.hexes = want;
+    }
+}
