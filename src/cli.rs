@@ -40,6 +40,9 @@ pub enum Command {
         /// The size of panels and text (1 as designed; 1.5 to 2 on a 4K screen, 0.8 for a 720p stream).
         #[arg(long, default_value_t = 1.0, value_parser = ui_scale)]
         ui_scale: f32,
+        /// Open the camera on the table's point X,Z from DISTANCE.
+        #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look, allow_hyphen_values = true)]
+        look: Option<[f32; 3]>,
     },
     /// Check scenario and save files; prints file:line:column: message for each error.
     Validate {
@@ -155,10 +158,9 @@ pub fn run() -> i32 {
                 &WindowOptions { pace: 0.7, ui_scale: 1.0, ..Default::default() },
             )
         }
-        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale }) => window(
-            &file,
-            WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None, look: None },
-        ),
+        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale, look }) => {
+            window(&file, WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None, look })
+        }
         Some(Command::Screenshot { file, out, seat, seed, ui_scale, look }) => window(
             &file,
             WindowOptions {

@@ -125,7 +125,8 @@ pub fn dress_counters(
             })
             .observe(drag_start)
             .observe(drag_move)
-            .observe(drag_end);
+            .observe(drag_end)
+            .observe(click_counter);
     }
 }
 
@@ -399,20 +400,46 @@ fn drag_end(
 }
 
 /// A click on the map chooses a lit hex: a retreat's way, or the target of the combat panel.
-#[allow(clippy::too_many_arguments)]
 pub fn click_map(
     ev: On<Pointer<Click>>,
     geo: Option<Res<MapGeometry>>,
     table: Res<TableRes<Leipzig>>,
     session: Res<Session>,
-    mut requests: MessageWriter<Request<Leipzig>>,
-    mut combat: ResMut<super::panels::CombatPick>,
+    requests: MessageWriter<Request<Leipzig>>,
+    combat: ResMut<super::panels::CombatPick>,
 ) {
     if ev.button != PointerButton::Primary {
         return;
     }
     let (Some(geo), Some(pos)) = (geo, ev.hit.position) else { return };
     let Some(hex) = geo.hex_at(pos) else { return };
+    choose_hex(hex, &table, &session, requests, combat);
+}
+
+/// A click on a counter chooses its hex, as a click on the map there would.
+fn click_counter(
+    ev: On<Pointer<Click>>,
+    counters: Query<&CounterAt>,
+    table: Res<TableRes<Leipzig>>,
+    session: Res<Session>,
+    requests: MessageWriter<Request<Leipzig>>,
+    combat: ResMut<super::panels::CombatPick>,
+) {
+    if ev.button != PointerButton::Primary {
+        return;
+    }
+    if let Ok(CounterAt { place: Place::Map(hex), .. }) = counters.get(ev.entity) {
+        choose_hex(*hex, &table, &session, requests, combat);
+    }
+}
+
+fn choose_hex(
+    hex: Hex,
+    table: &TableRes<Leipzig>,
+    session: &Session,
+    mut requests: MessageWriter<Request<Leipzig>>,
+    mut combat: ResMut<super::panels::CombatPick>,
+) {
     let game = &table.0.game;
     let Some(seat) = session.seat() else { return };
     if game.active_seat() != Some(seat) {

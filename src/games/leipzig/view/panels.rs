@@ -312,7 +312,7 @@ pub fn combat_window(
                 let pct = Leipzig::percent(att, def);
                 let col = g.sc.charts.crt.columns[g.sc.charts.crt.column(pct)];
                 let names: Vec<String> = a.targets.iter().map(|&t| g.hex_name(t)).collect();
-                ui.label(format!("On {} from {}: {} against {} = {pct}% → the {col}% column", names.join(", "), g.hex_name(a.from), half(att), half(def)));
+                ui.label(format!("On {} from {}: {} against {} = {pct}%: the {col}% column", names.join(", "), g.hex_name(a.from), half(att), half(def)));
                 for w in why {
                     ui.label(egui::RichText::new(format!("  · {w}")).small());
                 }
@@ -388,7 +388,7 @@ pub fn combat_window(
             let crt = &g.sc.charts.crt;
             let col = crt.columns[crt.column(pct)];
             ui.separator();
-            ui.label(egui::RichText::new(format!("{} against {} = {pct}% → the {}{col}% column", half(a), half(d), if crt.column(pct) == 0 { "≤" } else { "" })).strong());
+            ui.label(egui::RichText::new(format!("{} against {} = {pct}%: the {}{col}% column", half(a), half(d), if crt.column(pct) == 0 { "≤" } else { "" })).strong());
             let s = super::super::rules::zoc::Situation::of(g);
             let targets = g.attack_targets(&s, from, target);
             let river = !board.is_fortress(from) && board.side(from, target) == super::super::data::Hexside::River;
