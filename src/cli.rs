@@ -51,6 +51,17 @@ pub enum Command {
     },
     /// Re-apply a save's log headless and print the digest of the final table.
     Replay { save: PathBuf },
+    /// Write what one seat (or a spectator) may see of a saved game: its save to hand to that
+    /// player during play, without the seed or the log that would give the other's secrets away.
+    SeatSave {
+        save: PathBuf,
+        /// The seat, by the game's seat names, or spectator.
+        #[arg(long)]
+        seat: String,
+        /// Where to write it (standard output without).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Play complete games headless; one JSON line per game, then a summary line.
     Simulate {
         scenario: PathBuf,
@@ -174,6 +185,7 @@ pub fn run() -> i32 {
         ),
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
+        Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
         Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir }) => {
             let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
             if games > cap {
@@ -222,6 +234,29 @@ pub fn validate(files: &[PathBuf]) -> i32 {
         }
     }
     if bad > 0 { 1 } else { 0 }
+}
+
+pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
+    let text = match registry::open(path).and_then(|(game, _)| game.seat_save(path, seat)) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    match out {
+        None => {
+            println!("{text}");
+            0
+        }
+        Some(out) => match crate::engine::scenario::write_private(out, &text) {
+            Ok(_) => 0,
+            Err(e) => {
+                eprintln!("{}: {e}", out.display());
+                1
+            }
+        },
+    }
 }
 
 pub fn replay(path: &Path) -> i32 {

@@ -47,6 +47,9 @@ pub trait GameEntry: Sync {
     fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String>;
     /// Replays a save headless: the digest of its final table.
     fn replay(&self, save: &Path) -> Result<String, String>;
+    /// A seat's save of a game during play (`engine::save::SeatSave`): what that seat (or a
+    /// spectator) may see of the table a save holds, and nothing else.
+    fn seat_save(&self, save: &Path, seat: &str) -> Result<String, String>;
     /// Plays complete games headless, printing a JSON line per game and a summary; the exit code.
     fn simulate(&self, scenario: &Path, options: &SimOptions) -> i32;
     /// (testing) Random legal actions on a new table, each written to a journal; the exit code.

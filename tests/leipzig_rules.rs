@@ -910,3 +910,30 @@ fn an_illegal_action_names_its_rule_and_leaves_the_table_untouched() {
     assert!(e.to_string().contains("rule:"), "{e}");
     assert_eq!(t.digest(), before);
 }
+
+#[test]
+fn reconnaissance_a_save_handed_to_the_french_player_holds_no_seed_and_no_hidden_counter() {
+    let (g, _) = setup(scenario("1-historical-situation.ron"), 12);
+    let mut t = grognard::engine::table::Table::new(g, 12, Mode::Enforced);
+    t.submit(SeatId(1), grognard::engine::table::Act::Game(Action::DeployRest)).unwrap();
+    let french = Viewer::Seat(SeatId(0));
+    let text = grognard::engine::save::seat_save_of(&t, french);
+    assert!(text.contains("Blank") && !text.contains("log:"), "{}", &text[..300]);
+    let real_chance = ron::to_string(&t.game.rng).unwrap();
+    let seed_words: String = real_chance.chars().filter(|c| c.is_ascii_digit() || *c == ',').collect();
+    let shown: String = text.chars().filter(|c| c.is_ascii_digit() || *c == ',').collect();
+    assert!(!shown.contains(&seed_words), "the table's chance is not in the seat's save");
+    // The same save whatever the hidden counters really are.
+    let mut other = t.clone();
+    let hidden: Vec<usize> = (0..t.game.units.len()).filter(|&u| !t.game.seen_by(u, french)).collect();
+    assert!(hidden.len() > 10);
+    let whats: Vec<What> = hidden.iter().map(|&u| t.game.units[u].what).collect();
+    for (k, &u) in hidden.iter().enumerate() {
+        other.game.units[u].what = whats[(k + 1) % whats.len()];
+    }
+    other.game.rng = TableRng::from_seed(99);
+    assert_ne!(other.digest(), t.digest());
+    assert_eq!(grognard::engine::save::seat_save_of(&other, french), text);
+    // The Allies' own save shows every counter.
+    assert!(!grognard::engine::save::seat_save_of(&t, Viewer::Seat(SeatId(1))).contains("Blank"));
+}

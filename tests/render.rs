@@ -118,3 +118,42 @@ fn victory_and_glory_screenshot_shows_the_map_and_both_armies() {
     let (stickers, blocks) = (count(&img, ch, red), count(&img, ch, wood));
     assert!(stickers > 800 && blocks > 800, "Britain's army: red {stickers}, wood {blocks}");
 }
+
+#[test]
+fn leipzig_screenshot_shows_the_hex_map_rivers_and_both_sides_counters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/leipzig-1813/1-historical-situation.ron");
+    // The Allies deployed around Leipzig, the French about to move.
+    let mut t = grognard::games::leipzig::new_table(std::path::Path::new(scenario), 4).unwrap();
+    t.submit(
+        grognard::engine::seats::SeatId(1),
+        grognard::engine::table::Act::Game(grognard::games::leipzig::Action::DeployRest),
+    )
+    .unwrap();
+    let save = tmp.path().join("leipzig.ron");
+    grognard::games::leipzig::save_of(&t).write(&save).unwrap();
+    let out = tmp.path().join("leipzig.png");
+    let status = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_grognard"), "screenshot"])
+        .arg(&save)
+        .arg("--out")
+        .arg(&out)
+        .args(["--seat", "french", "--look", "-5.4,0,6"])
+        .env("GROGNARD_HOME", tmp.path())
+        .status()
+        .expect("xvfb-run is installed (see the README)");
+    assert!(status.success());
+    if let Some(keep) = std::env::var_os("GROGNARD_KEEP_SHOT") {
+        std::fs::copy(&out, keep).unwrap();
+    }
+    let (img, ch, _, _) = read_png(&out);
+    let total = img.len() / ch;
+    let paper = count(&img, ch, |r, g, b| r > 200 && g > 190 && b > 150 && r >= b);
+    assert!(paper > total / 5, "the printed map: {paper} of {total}");
+    let river = count(&img, ch, |r, g, b| b > 140 && b as u16 > r as u16 + 60 && g > 80);
+    assert!(river > 1500, "rivers along the hexsides: {river}");
+    // The French counters (blue) and the Allied blanks (brown) near Leipzig.
+    let french = count(&img, ch, |r, g, b| b > 140 && r < 110 && g < 140 && b as u16 > r as u16 + 60);
+    let allied = count(&img, ch, |r, g, b| r > 130 && (80..140).contains(&g) && b < 100 && r as u16 > b as u16 + 60);
+    assert!(french > 1000 && allied > 1000, "french {french}, allied {allied}");
+}

@@ -72,6 +72,48 @@ pub fn save_of<G: Game>(table: &Table<G>) -> SaveFile<G::Action> {
     }
 }
 
+/// What one seat may take away from a table during play: no seed and no action log (replayed,
+/// they would give every secret back), only the table as that seat may see it now.
+#[derive(Serialize)]
+pub struct SeatSave<'a, V> {
+    pub format: u32,
+    pub game: &'a str,
+    pub scenario: ScenarioRef,
+    pub viewer: crate::engine::seats::Viewer,
+    /// How many actions the game has had.
+    pub actions: usize,
+    pub view: &'a V,
+}
+
+/// A seat's save of a table, through `viewer`'s eyes (`Game::observe`), as RON.
+pub fn seat_save_of<G: Game>(table: &Table<G>, viewer: crate::engine::seats::Viewer) -> String {
+    let view = table.game.observe(viewer);
+    let save = SeatSave {
+        format: FORMAT_VERSION,
+        game: G::ID,
+        scenario: table.game.scenario(),
+        viewer,
+        actions: table.records.len(),
+        view: &view,
+    };
+    ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::new().depth_limit(4)).expect("views serialize")
+}
+
+/// The eyes of a seat named on the command line (by the game's seat names, any case), or of a
+/// spectator.
+pub fn viewer_named<G: Game>(game: &G, name: &str) -> Result<crate::engine::seats::Viewer, String> {
+    use crate::engine::seats::{SeatId, Viewer};
+    if name.eq_ignore_ascii_case("spectator") {
+        return Ok(Viewer::Spectator);
+    }
+    let names = game.seat_names();
+    names
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(name))
+        .map(|i| Viewer::Seat(SeatId(i as u8)))
+        .ok_or_else(|| format!("--seat {name}: expected {} or spectator", names.join(", ").to_lowercase()))
+}
+
 /// Why a save could not be loaded.
 #[derive(Debug)]
 pub enum LoadError {

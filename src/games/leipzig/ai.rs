@@ -89,7 +89,9 @@ pub fn beginner(g: &Leipzig, legal: &[Action]) -> Action {
         return retreat_before(g, legal).unwrap_or(Action::EndRetreats);
     }
     if legal.iter().any(|a| matches!(a, Action::Move { .. } | Action::EndMovement)) {
-        return movement(g, me, legal).unwrap_or_else(|| pick(legal, &Action::EndMovement).unwrap_or(first));
+        return movement(g, me, legal)
+            .or_else(|| pick(legal, &Action::EndMovement))
+            .unwrap_or_else(|| unstack(g, legal).unwrap_or(first));
     }
     if let Some(a) = pick(legal, &Action::EndBuild) {
         return a;
@@ -167,10 +169,20 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
     let s = Situation::of(g);
     let b = &g.sc.board;
     let mut best: Option<(i32, &Action)> = None;
+    let mut goals: std::collections::HashMap<UnitId, Option<Hex>> = Default::default();
+    let mut goal = |g: &Leipzig, s: &Situation, u: UnitId| *goals.entry(u).or_insert_with(|| goal(g, s, u));
     for a in legal {
         let Action::Move { unit, to, march, supply } = a else { continue };
         if *march != March::Normal && supply.is_none() && !g.free_march(*unit) {
             continue; // never the tables
+        }
+        if *march != March::Normal
+            && supply.is_some()
+            && goal(g, &s, *unit)
+                .zip(g.hex_of(*unit))
+                .is_none_or(|(goal, at)| b.distance(goal, at) <= 2 * g.movement(*unit) as u32)
+        {
+            continue; // a supply unit spent on a march only for a long way
         }
         let Some(from) = g.hex_of(*unit) else { continue };
         if b.is_fortress(from) && g.combat_at(from).count() == 1 && g.is_combat(*unit) {
@@ -199,6 +211,21 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
         }
     }
     best.filter(|(s, _)| *s > 0).map(|(_, a)| a.clone())
+}
+
+/// When the Movement Phase may not end (a stack without supply): an ordinary move of a counter
+/// of that stack to the nearest hex it may take.
+fn unstack(g: &Leipzig, legal: &[Action]) -> Option<Action> {
+    let h = g.unfixed_stack()?;
+    let b = &g.sc.board;
+    legal
+        .iter()
+        .filter(|a| matches!(a, Action::Move { unit, march: March::Normal, .. } if g.hex_of(*unit) == Some(h)))
+        .min_by_key(|a| match a {
+            Action::Move { to, .. } => b.distance(h, *to),
+            _ => u32::MAX,
+        })
+        .cloned()
 }
 
 /// The best declared attack at good odds (with supply and leaders), or None.

@@ -115,7 +115,11 @@ impl Leipzig {
                         let free = self.free_march(u);
                         let supplies: Vec<Option<UnitId>> =
                             std::iter::once(None).chain(self.march_supplies(u).into_iter().map(Some)).collect();
-                        for (to, _, march) in self.all_destinations(&s, u) {
+                        let upto = match like {
+                            Some(Action::Move { march, .. }) => *march,
+                            _ => March::Triple,
+                        };
+                        for (to, _, march) in self.all_destinations(&s, u, upto) {
                             if march == March::Normal || free {
                                 out.push(Action::Move { unit: u, to, march, supply: None });
                             } else {
@@ -350,7 +354,7 @@ impl Leipzig {
 
     /// What the table waits for, in words (for refusals and the prompt).
     pub fn waiting_for(&self) -> String {
-        let who = self.deciding().map(|s| s.name()).unwrap_or("nobody");
+        let Some(who) = self.deciding().map(|s| s.name()) else { return "the end: the game is over".into() };
         let what = match (self.pending.first(), self.step) {
             (Some(Pending::Retreat { .. }), _) => "retreat",
             (Some(Pending::Scatter { .. }), _) => "scattered counter's retreat",
@@ -364,7 +368,7 @@ impl Leipzig {
             (_, Step::RetreatBefore) => "retreats before combat",
             (_, Step::DefendSupply) => "supply for the defence",
             (_, Step::Resolve) => "resolution of the attacks",
-            (_, Step::Over) => "nothing (the game is over)",
+            (_, Step::Over) => "end",
         };
         format!("the {who} player's {what}")
     }

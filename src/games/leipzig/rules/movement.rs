@@ -72,6 +72,7 @@ impl Leipzig {
         let garrison_hex: Option<Hex> =
             (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten();
         let others_at_start = s.combat[start.0 as usize].saturating_sub(combat as u8);
+        let armistice = self.armistice_on();
         r.cost[start.0 as usize] = 0;
         // Costs are small integers: a bucket queue.
         let mut buckets: Vec<Vec<Hex>> = vec![Vec::new(); budget as usize + 1];
@@ -94,7 +95,7 @@ impl Leipzig {
                 if cavalry && h != start && s.enemy_zoc(side, h) == Zoc::Partial {
                     leave += t.partial_zoc_leave;
                 }
-                for (_, nb) in b.neighbours(h) {
+                for (d, nb) in b.neighbours(h) {
                     let ni = nb.0 as usize;
                     if s.enemy_on(side, nb) || (!austria && b.austria[ni] && !unit.austrian) {
                         continue;
@@ -102,7 +103,7 @@ impl Leipzig {
                     if garrison_hex == Some(nb) && !unit.garrison {
                         continue;
                     }
-                    if self.armistice_on()
+                    if armistice
                         && b.allied_side[ni] != (side == Side::Allied)
                         && b.allied_side[hi] == (side == Side::Allied)
                         && !b.is_fortress(nb)
@@ -124,7 +125,7 @@ impl Leipzig {
                         Terrain::Pass => t.pass_from_open,
                     };
                     let mut cost = enter + leave;
-                    if b.side(h, nb) == Hexside::River {
+                    if b.sides[hi][d] == Hexside::River {
                         cost += t.river;
                     }
                     if combat && s.side[ni] == Some(side) && s.combat[ni] > 0 && !b.is_fortress(nb) {
@@ -154,19 +155,19 @@ impl Leipzig {
     /// The hexes a counter may end its move on with `march`, with their cost (Movement; Stacking,
     /// case B; Forced March: only beyond what the smaller allowance reaches).
     pub fn destinations(&self, s: &Situation, u: UnitId, march: March) -> Vec<(Hex, u8)> {
-        self.all_destinations(s, u).into_iter().filter(|d| d.2 == march).map(|(h, c, _)| (h, c)).collect()
+        self.all_destinations(s, u, march).into_iter().filter(|d| d.2 == march).map(|(h, c, _)| (h, c)).collect()
     }
 
-    /// Every destination of a counter with the march that reaches it: one search at the
-    /// largest allowance it may attempt, each hex under the smallest march whose allowance covers
-    /// its cost.
-    pub fn all_destinations(&self, s: &Situation, u: UnitId) -> Vec<(Hex, u8, March)> {
+    /// Every destination of a counter up to the march `upto`, with the march that reaches it:
+    /// one search at the largest allowance asked for that it may attempt, each hex under the
+    /// smallest march whose allowance covers its cost.
+    pub fn all_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Vec<(Hex, u8, March)> {
         if !self.can_move(u) {
             return Vec::new();
         }
         let ma = self.movement(u) as u16;
         let spent = self.units[u as usize].spent as u16;
-        let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 };
+        let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 }.min(upto.factor() as u16);
         let budget = (ma * top).saturating_sub(spent).min(250) as u8;
         let r = self.reach(s, u, budget);
         let side = self.units[u as usize].side;

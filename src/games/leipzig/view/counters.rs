@@ -247,7 +247,7 @@ pub fn counter_targets(
     game.legal(Some(&Action::Move { unit: u, to: Hex(0), march: March::Normal, supply: None }), &mut legal);
     let s = super::super::rules::zoc::Situation::of(game);
     let costs: std::collections::HashMap<Hex, u8> =
-        game.all_destinations(&s, u).into_iter().map(|(h, c, _)| (h, c)).collect();
+        game.all_destinations(&s, u, March::Triple).into_iter().map(|(h, c, _)| (h, c)).collect();
     let mut out: Vec<(Hex, Action, Light, Option<u8>)> = Vec::new();
     for a in legal.drain(..) {
         if let Action::Move { to, march, supply, .. } = a {
