@@ -322,3 +322,12 @@ fn victory_and_glory_files_mutated_never_panic_and_validate_means_playable() {
     report("Victory & Glory", &f);
     assert!(f.problems.is_empty(), "{} problems, first: {}", f.problems.len(), f.problems[0]);
 }
+
+#[test]
+fn leipzig_files_mutated_never_panic_and_validate_means_playable() {
+    // Every accepted case plays random games on the eight scenarios a part file concerns: far
+    // costlier than the card games, so a two-hundredth of their cases.
+    let f = fuzz_game("leipzig-1813", cases() / 200, 3 + 2 * seed());
+    report("Leipzig 1813", &f);
+    assert!(f.problems.is_empty(), "{} problems, first: {}", f.problems.len(), f.problems[0]);
+}

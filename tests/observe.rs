@@ -203,7 +203,7 @@ fn leipzig_views_show_no_hidden_allied_counter_to_the_french_or_spectators() {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/leipzig-1813").join(file);
         let sc = Arc::new(leipzig::LzScenario::load(&path).unwrap());
         let positions = every_position(
-            cases(1),
+            cases(4),
             |seed| leipzig::table_on(sc.clone(), seed),
             |g, rng| {
                 for viewer in VIEWERS {

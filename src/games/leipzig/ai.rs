@@ -42,6 +42,49 @@ pub fn choose(view: impl FnOnce() -> LzView, legal: &[Action], player: LzPlayer,
     }
 }
 
+/// A random legal action drawn without listing every move: a counter that can move is one more
+/// choice beside the other actions; drawn, one of its destinations (and march, and supply unit)
+/// is drawn in turn. Cheap where the full list needs a search of the map for every counter.
+pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
+    let mut others = Vec::new();
+    g.legal_but_moves(&mut others);
+    let movers: Vec<UnitId> = if g.step == super::state::Step::Move && g.pending.is_empty() {
+        g.on_map(g.side).filter(|&u| g.can_move(u)).collect()
+    } else {
+        Vec::new()
+    };
+    let s = Situation::of(g);
+    for _ in 0..4 * (others.len() + movers.len()) {
+        let k = rng.below(others.len() + movers.len());
+        if k < others.len() {
+            return Some(others[k].clone());
+        }
+        let u = movers[k - others.len()];
+        // The march first (its allowance most often), then a hex it reaches: a search only as
+        // wide as that march.
+        let march = match rng.below(10) {
+            0..=6 => March::Normal,
+            7 | 8 => March::Double,
+            _ => March::Triple,
+        };
+        let dests: Vec<(Hex, u8, March)> =
+            g.all_destinations(&s, u, march).into_iter().filter(|d| d.2 == march).collect();
+        if dests.is_empty() {
+            continue;
+        }
+        let (to, _, march) = dests[rng.below(dests.len())];
+        let supply = if march == March::Normal || g.free_march(u) {
+            None
+        } else {
+            let sup = g.march_supplies(u);
+            let k = rng.below(sup.len() + 1);
+            sup.get(k).copied()
+        };
+        return Some(Action::Move { unit: u, to, march, supply });
+    }
+    others.first().cloned()
+}
+
 fn pick(legal: &[Action], want: &Action) -> Option<Action> {
     legal.iter().find(|a| *a == want).cloned()
 }

@@ -79,7 +79,7 @@ pub fn counters_of(view: &Leipzig) -> Vec<CounterAt> {
 
 /// Spawns a counter entity for every counter of the table (breakdowns add counters), and keeps
 /// their components and the phase in step with the table.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
     table: Option<Res<TableRes<Leipzig>>>,

@@ -217,7 +217,7 @@ impl Leipzig {
 }
 
 pub fn half(h: u32) -> String {
-    if h % 2 == 0 { format!("{}", h / 2) } else { format!("{}.5", h / 2) }
+    if h.is_multiple_of(2) { format!("{}", h / 2) } else { format!("{}.5", h / 2) }
 }
 
 pub fn side_named(name: &str) -> Option<Side> {

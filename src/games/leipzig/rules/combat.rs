@@ -6,6 +6,7 @@ use super::zoc::{Situation, Zoc, supply_near};
 use crate::games::leipzig::actions::{Event, Loss, gone_for};
 use crate::games::leipzig::data::{CrtResult, Hex, Hexside, Side, Terrain};
 use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, Step, UnitId, What};
+use crate::games::leipzig::text::half;
 
 /// Attacks from one hex enumerate every subset of its units up to this many combat units; a
 /// larger stack offers all of them or one at a time.
@@ -297,10 +298,9 @@ impl Leipzig {
                 && b.side(from, n) != Hexside::River
                 && (s.enemy_zoc(side, n) == Zoc::None || s.side[n.0 as usize] == Some(side))
                 && (self.austria_open() || !b.austria[n.0 as usize])
-                && !(self.is_cavalry(u) && b.terrain(n) == Terrain::Pass && false)
         };
         let ma = self.movement(u) as usize;
-        let (dist, _) = self.layers(h, ma, |a, n| open(a, n), |_| 0);
+        let (dist, _) = self.layers(h, ma, open, |_| 0);
         (0..b.len()).filter(|&i| dist[i] == ma as u16).map(|i| Hex(i as u16)).collect()
     }
 
@@ -506,12 +506,9 @@ impl Leipzig {
     pub fn scatter(&mut self, u: UnitId, ev: &mut Vec<Event>) {
         let Some(from) = self.hex_of(u) else { return };
         let mut pieces = vec![u];
-        loop {
-            let Some(i) =
-                pieces.iter().position(|&p| self.is_combat(p) && self.ty(p).is_some_and(|t| t.breaks_into.is_some()))
-            else {
-                break;
-            };
+        while let Some(i) =
+            pieces.iter().position(|&p| self.is_combat(p) && self.ty(p).is_some_and(|t| t.breaks_into.is_some()))
+        {
             let p = pieces.remove(i);
             let into = self.split(p, 0);
             ev.push(Event::BrokeDown { unit: p, into: into.clone() });
@@ -717,8 +714,4 @@ impl Leipzig {
     pub fn combat_step_done(&self) -> bool {
         matches!(self.step, Step::Resolve) && self.attacks.iter().all(|a| a.resolved) && self.pending.is_empty()
     }
-}
-
-fn half(h: u32) -> String {
-    if h % 2 == 0 { format!("{}", h / 2) } else { format!("{}.5", h / 2) }
 }

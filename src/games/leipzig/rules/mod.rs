@@ -46,6 +46,16 @@ impl Leipzig {
     /// The legal actions now; with `like`, only those of the same kind and counter or hex (what a
     /// check needs, so checking an action costs one unit's search, not the whole list).
     pub fn legal(&self, like: Option<&Action>, out: &mut Vec<Action>) {
+        self.legal_listing(like, true, out);
+    }
+
+    /// Every legal action but the moves of counters (cheap: no search of the map), for a random
+    /// player that picks a counter first and then one of its destinations.
+    pub fn legal_but_moves(&self, out: &mut Vec<Action>) {
+        self.legal_listing(None, false, out);
+    }
+
+    fn legal_listing(&self, like: Option<&Action>, moves: bool, out: &mut Vec<Action>) {
         out.clear();
         if self.step == Step::Over {
             return;
@@ -107,7 +117,7 @@ impl Leipzig {
                 if wants(&Action::Build { units: Vec::new() }) && !self.moved_any {
                     out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
                 }
-                if wants(&Action::Move { unit: 0, to: Hex(0), march: March::Normal, supply: None }) {
+                if moves && wants(&Action::Move { unit: 0, to: Hex(0), march: March::Normal, supply: None }) {
                     for &u in &units {
                         if !self.can_move(u) {
                             continue;

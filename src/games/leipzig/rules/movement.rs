@@ -421,6 +421,12 @@ impl Leipzig {
         }
         let b = &self.sc.board;
         let left = self.movement(u).saturating_sub(self.units[u as usize].spent);
+        // Every hex costs one at least: a counter farther from the edge than its points left
+        // cannot get off it (no search needed).
+        let at = self.units[u as usize].hex.expect("on the map");
+        if (b.columns - 1 - b.col_row(at).0) as u16 + 1 > left as u16 {
+            return false;
+        }
         let r = self.reach(s, u, left.saturating_sub(1));
         let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
         must_support.is_empty()
@@ -495,7 +501,7 @@ impl Leipzig {
 
     /// Every set of stacked counters that may be combined now, each with a Movement Point left.
     pub fn build_sets(&self) -> Vec<Vec<UnitId>> {
-        if !(self.step == crate::games::leipzig::state::Step::Build || !self.moved_any) {
+        if self.step != crate::games::leipzig::state::Step::Build && self.moved_any {
             return Vec::new();
         }
         let mut out = Vec::new();
