@@ -23,7 +23,9 @@ impl Leipzig {
     /// Whether `viewer` may see what counter `u` is.
     pub fn seen_by(&self, u: usize, viewer: Viewer) -> bool {
         let unit = &self.units[u];
-        if unit.side == Side::French || !self.reconnaissance() || unit.revealed {
+        // Nothing stays hidden once the game is over.
+        if unit.side == Side::French || !self.reconnaissance() || unit.revealed || self.step == super::state::Step::Over
+        {
             return true;
         }
         viewer == Viewer::Seat(super::rules::seat_of(Side::Allied))
