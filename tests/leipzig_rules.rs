@@ -937,3 +937,219 @@ fn reconnaissance_a_save_handed_to_the_french_player_holds_no_seed_and_no_hidden
     // The Allies' own save shows every counter.
     assert!(!grognard::engine::save::seat_save_of(&t, Viewer::Seat(SeatId(1))).contains("Blank"));
 }
+
+#[test]
+fn supply_case_c_supply_used_in_combat_goes_at_the_end_of_the_combat_phase_a_depot_leaving_a_supply_unit() {
+    let mut g = summer();
+    let h = open_ground(&g, 2);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let south = nb(&g, h, 3);
+    let depot = put(&mut g, Side::French, "D", south);
+    put(&mut g, Side::Allied, "2-5", t);
+    g.step = Step::Declare;
+    act(&mut g, Action::Declare { from: h, units: vec![a], target: t, supply: Some(depot) });
+    assert!(g.units[depot as usize].on_map(), "still there during the phase");
+    act(&mut g, Action::EndDeclarations);
+    while g.step == Step::RetreatBefore || g.step == Step::DefendSupply {
+        let mut list = Vec::new();
+        g.legal_actions(Mode::Enforced, &mut list);
+        act(&mut g, list.last().unwrap().clone());
+    }
+    g.rng = rolling(&[1]);
+    let mut list = Vec::new();
+    while g.side == Side::French && !matches!(g.step, Step::Enter | Step::Move) {
+        g.legal_actions(Mode::Enforced, &mut list);
+        act(&mut g, list[0].clone());
+    }
+    assert!(!g.units[depot as usize].on_map(), "the depot was used");
+    let replaced = g.on_map(Side::French).filter(|&u| g.ty(u).is_some_and(|t| t.id == "S")).count();
+    assert_eq!(replaced, 1, "a depot used as a source of supply leaves a supply unit");
+}
+
+#[test]
+fn fortress_and_siege_case_b_six_divisions_stack_in_a_fortress_without_supply_a_seventh_needs_it() {
+    let mut g = summer();
+    let f = place(&g, "Magdeburg");
+    put(&mut g, Side::French, "5-4", f);
+    put(&mut g, Side::French, "5-4", f);
+    let out =
+        g.sc.board
+            .neighbours(f)
+            .find(|&(_, n)| g.sc.board.side(f, n) == Hexside::Open && g.sc.board.terrain(n) == Terrain::Clear)
+            .unwrap()
+            .1;
+    let third = put(&mut g, Side::French, "5-4", out);
+    assert!(cost_to(&g, third, f).is_some(), "three corps, six divisions: no supply needed");
+    g.units[third as usize].what = What::Type(g.sc.type_index("18-2").unwrap());
+    let far = g.units[third as usize].hex.unwrap();
+    let _ = far;
+    assert!(cost_to(&g, third, f).is_none(), "an army on top of two corps is ten divisions");
+}
+
+#[test]
+fn fortress_and_siege_case_e_a_sortie_attacks_every_adjacent_enemy_hex_at_basic_strength() {
+    let mut g = summer();
+    let f = place(&g, "Magdeburg");
+    let a = put(&mut g, Side::French, "5-4", f);
+    leader(&mut g, Side::French, 1, f);
+    let open: Vec<Hex> =
+        g.sc.board
+            .neighbours(f)
+            .filter(|&(_, n)| g.sc.board.side(f, n) == Hexside::Open)
+            .map(|(_, n)| n)
+            .take(2)
+            .collect();
+    for &n in &open {
+        put(&mut g, Side::Allied, "2-5", n);
+    }
+    g.step = Step::Declare;
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    let sorties: Vec<&Action> = list.iter().filter(|x| matches!(x, Action::Declare { .. })).collect();
+    assert!(!sorties.is_empty());
+    assert!(
+        sorties.iter().all(
+            |x| matches!(x, Action::Declare { units, supply: None, .. } if !units.iter().any(|&u| g.is_leader(u)))
+        ),
+        "basic strength: no leader, no supply needed"
+    );
+    act(&mut g, Action::Declare { from: f, units: vec![a], target: open[0], supply: None });
+    assert_eq!(g.attacks[0].targets.len(), 2, "every adjacent Enemy hex at once");
+    assert!(g.attacks[0].sortie);
+}
+
+#[test]
+fn combat_case_c_a_unit_attacks_once_and_a_hex_is_attacked_again_only_from_another_hex() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let b = put(&mut g, Side::French, "5-4", h);
+    put(&mut g, Side::French, "S", h);
+    let other = nb(&g, t, 1);
+    let c = put(&mut g, Side::French, "5-4", other);
+    put(&mut g, Side::Allied, "2-5", t);
+    g.step = Step::Declare;
+    act(&mut g, Action::Declare { from: h, units: vec![a], target: t, supply: None });
+    let e = refused(&g, Action::Declare { from: h, units: vec![a], target: t, supply: None });
+    assert_eq!(e.rule, "Combat");
+    let e = refused(&g, Action::Declare { from: h, units: vec![b], target: t, supply: None });
+    assert_eq!(e.rule, "Combat", "from the same hex the stack attacks together or not at all");
+    act(&mut g, Action::Declare { from: other, units: vec![c], target: t, supply: None });
+    assert_eq!(g.attacks.len(), 2);
+}
+
+#[test]
+fn how_to_use_the_crt_the_attacker_advances_only_across_a_river_or_into_a_fortress() {
+    // Open ground: a Dx leaves the hex empty and nobody advances.
+    let mut g = summer();
+    let h = open_ground(&g, 2);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "18-2", h);
+    put(&mut g, Side::French, "18-2", h);
+    let d = put(&mut g, Side::Allied, "2-5", t);
+    let crt = g.sc.charts.crt.clone();
+    let pct = Leipzig::percent(g.attack_strength(&[a], false, false).0, g.defense_strength(&[t], false, false).0);
+    let die = (1..=6)
+        .find(|&r| matches!(crt.rows[r as usize - 1][crt.column(pct)], CrtResult::Dx | CrtResult::Auto))
+        .unwrap();
+    declare_and_resolve(&mut g, h, vec![a], t, None, die);
+    assert!(!g.units[d as usize].on_map());
+    assert!(g.pending.is_empty(), "no advance on open ground");
+    // Across a river: the attacker may advance.
+    let mut g = summer();
+    let (x, y) = river_side(&g, Hexside::River);
+    let a = put(&mut g, Side::French, "18-2", x);
+    let d = put(&mut g, Side::Allied, "2-5", y);
+    let pct = Leipzig::percent(g.attack_strength(&[a], false, false).0, g.defense_strength(&[y], false, true).0);
+    let die = (1..=6)
+        .find(|&r| matches!(crt.rows[r as usize - 1][crt.column(pct)], CrtResult::Dx | CrtResult::Auto))
+        .unwrap();
+    declare_and_resolve(&mut g, x, vec![a], y, None, die);
+    assert!(!g.units[d as usize].on_map());
+    act(&mut g, Action::Advance);
+    assert_eq!(g.hex_of(a), Some(y));
+}
+
+#[test]
+fn combat_case_k_a_dispersal_ends_after_one_complete_friendly_movement_and_combat_phase() {
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let mut ev = Vec::new();
+    g.disperse(u, &mut ev); // dispersed in the French Movement Phase (as by a forced march)
+    act(&mut g, Action::EndMovement);
+    act(&mut g, Action::EndDeclarations); // the French Combat Phase passes
+    assert!(g.units[u as usize].dispersed.is_some());
+    // The Allied player-turn, then the next French Movement Phase: the unit may not move.
+    let mut list = Vec::new();
+    while g.side == Side::Allied || g.step != Step::Move {
+        g.legal_actions(Mode::Enforced, &mut list);
+        let a = list
+            .iter()
+            .find(|a| matches!(a, Action::EndMovement | Action::EndDeclarations | Action::EndBuild))
+            .cloned()
+            .unwrap_or(list[0].clone());
+        act(&mut g, a);
+    }
+    assert!(!g.can_move(u), "dispersed: it does not move in the next Movement Phase");
+    act(&mut g, Action::EndMovement);
+    assert!(g.units[u as usize].dispersed.is_none(), "recovered: it may attack in this Combat Phase");
+}
+
+#[test]
+fn how_to_win_esm_a_complete_group_off_the_east_edge_scores_and_a_partial_one_does_not() {
+    let mut g = empty("1-historical-situation.ron");
+    g.turn = 13;
+    let b = &g.sc.board;
+    let edge = (0..b.len() as u16)
+        .map(Hex)
+        .find(|&h| {
+            b.on_edge(h, grognard::games::leipzig::data::Edge::East)
+                && b.terrain(h) == Terrain::Clear
+                && b.allied_side[h.0 as usize]
+        })
+        .unwrap();
+    let before = g.victory_points(false)[0];
+    let army = put(&mut g, Side::French, "18-2", edge);
+    let nap = leader(&mut g, Side::French, 1, edge);
+    let s = put(&mut g, Side::French, "S", edge);
+    act(&mut g, Action::Exit { unit: army });
+    act(&mut g, Action::Exit { unit: nap });
+    assert_eq!(g.victory_points(false)[0], before, "six divisions and a leader are not yet a group");
+    act(&mut g, Action::Exit { unit: s });
+    assert_eq!(g.victory_points(false)[0], before + 6, "ESM: six points for the group");
+}
+
+#[test]
+fn reinforcements_due_at_a_city_held_by_the_enemy_do_not_appear() {
+    let mut g = empty("1-historical-situation.ron");
+    g.turn = 1;
+    let berlin = place(&g, "Berlin");
+    put(&mut g, Side::French, "2-5", berlin);
+    g.side = Side::French;
+    g.step = Step::Resolve;
+    let mut ev = Vec::new();
+    g.end_combat(&mut ev); // the Allied player-turn of turn 1 begins: 1i and S are due at Berlin
+    assert!(ev.iter().any(|e| matches!(e, Event::Delayed { side: Side::Allied, .. })), "{ev:?}");
+    assert_eq!(g.arriving().count(), 0);
+}
+
+#[test]
+fn austrian_intervention_when_french_combat_losses_are_twice_the_allies_from_turn_6() {
+    let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    g.turn = 6;
+    g.side = Side::Allied;
+    g.step = Step::Resolve;
+    g.combat_losses = [4, 2];
+    let mut ev = Vec::new();
+    g.end_combat(&mut ev);
+    assert!(g.austria_at_war && ev.iter().any(|e| matches!(e, Event::AustriaIntervenes)));
+    assert_eq!(
+        g.step,
+        Step::Deploy(Side::Allied),
+        "the Austrian army deploys around Prague at the start of the next turn"
+    );
+    assert!(g.to_deploy(Side::Allied).count() >= 7);
+}

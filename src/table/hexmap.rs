@@ -19,6 +19,10 @@ pub enum HexTerrain {
     Pass,
 }
 
+/// The painter's own version, part of a cached picture's name: a change to the painting makes
+/// every cached map stale.
+pub const PAINTER: u32 = 2;
+
 /// What a hex map is painted from. Hexes are numbered row by row (`row * columns + column`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HexMapSpec {
@@ -129,6 +133,7 @@ pub fn paint(spec: &HexMapSpec) -> Pixmap {
     }
     let id = Transform::identity();
     let r = spec.radius;
+    let mut printer = Printer::new();
     // Terrain.
     for (i, t) in spec.terrain.iter().enumerate() {
         let corners = spec.corners(i);
@@ -181,6 +186,13 @@ pub fn paint(spec: &HexMapSpec) -> Pixmap {
     let thin = Stroke { width: (r * 0.035).max(1.0), ..Stroke::default() };
     for i in 0..spec.terrain.len() {
         p.stroke_path(&hex_path(&spec.corners(i)), &grid, &thin, id, None);
+    }
+    // Hex numbers, small, at the top of each hex, as on the printed map (under the rivers).
+    let number_px = r * 0.3;
+    for i in 0..spec.terrain.len() {
+        let (x, y) = spec.centre(i);
+        let label = format!("{:02}{:02}", i % spec.columns + 1, i / spec.columns + 1);
+        printer.line(&mut p, Face::Regular, number_px, &label, x, y - r * 0.55, Align::Centre, [70, 60, 45, 150]);
     }
     // Rivers along hexsides, bridges across them.
     let water = paint_of([52, 96, 168], 235);
@@ -244,14 +256,6 @@ pub fn paint(spec: &HexMapSpec) -> Pixmap {
             }
             _ => {}
         }
-    }
-    // Hex numbers, small, at the top of each hex, as on the printed map.
-    let mut printer = Printer::new();
-    let number_px = r * 0.3;
-    for i in 0..spec.terrain.len() {
-        let (x, y) = spec.centre(i);
-        let label = format!("{:02}{:02}", i % spec.columns + 1, i / spec.columns + 1);
-        printer.line(&mut p, Face::Regular, number_px, &label, x, y - r * 0.55, Align::Centre, [70, 60, 45, 150]);
     }
     // Names: major places larger and bold, set under their hex with a paper halo.
     for (hex, name, major) in &spec.names {
@@ -322,20 +326,20 @@ mod tests {
             radius: 20.0,
             terrain: vec![
                 HexTerrain::Clear,
-                HexTerrain::Mountain,
+                HexTerrain::Clear,
                 HexTerrain::Clear,
                 HexTerrain::Fortress,
                 HexTerrain::Clear,
                 HexTerrain::Clear,
                 HexTerrain::City,
-                HexTerrain::Clear,
+                HexTerrain::Mountain,
                 HexTerrain::Clear,
                 HexTerrain::Clear,
                 HexTerrain::Pass,
                 HexTerrain::Clear,
             ],
             foreign: vec![false; 12],
-            rivers: vec![(0, 4, false), (5, 6, true)],
+            rivers: vec![(6, 10, false), (5, 9, true)],
             borders: Vec::new(),
             lines: Vec::new(),
             names: vec![(3, "Fort".into(), true)],
@@ -359,11 +363,12 @@ mod tests {
         let s = tiny();
         let p = paint(&s);
         let px = |x: f32, y: f32| p.pixel(x as u32, y as u32).expect("inside");
-        let ((ax, ay), (bx, by)) = s.side(0, 4).unwrap();
+        // Away from the cartouche in the north-west corner.
+        let ((ax, ay), (bx, by)) = s.side(6, 10).unwrap();
         let river = px((ax + bx) / 2.0, (ay + by) / 2.0);
-        assert!(river.blue() > river.red() + 40, "blue water: {river:?}");
-        let (mx, my) = s.centre(1);
+        assert!(river.blue() as u16 > river.red() as u16 + 40, "blue water: {river:?}");
+        let (mx, my) = s.centre(7);
         let m = px(mx + 6.0, my + 6.0);
-        assert!(m.red() > m.blue() + 30 && m.red() < 210, "brown mountain: {m:?}");
+        assert!(m.red() as u16 > m.blue() as u16 + 30 && m.red() < 210, "brown mountain: {m:?}");
     }
 }

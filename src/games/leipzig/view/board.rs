@@ -153,7 +153,7 @@ pub fn setup_map(
     let geo = MapGeometry::of(&game.sc.board);
     let spec = map_spec(game);
     let started = std::time::Instant::now();
-    let key = format!("hexmap-{}", crate::engine::digest::digest_of(&spec));
+    let key = format!("hexmap-{}-{}", crate::table::hexmap::PAINTER, crate::engine::digest::digest_of(&spec));
     let (map, cached) =
         crate::table::paint::cached(&key, &crate::table::paint::cache_dir(), || crate::table::hexmap::paint(&spec));
     info!(
