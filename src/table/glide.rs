@@ -70,3 +70,24 @@ pub fn glide(
         cues.write(super::sound::Cue::SetDown);
     }
 }
+
+/// The piece in the player's hand follows the pointer, riding well above the table so that its
+/// shadow under it shows where it would land (an observer of `Pointer<Drag>` on a game's pieces).
+pub fn carry(
+    ev: On<Pointer<Drag>>,
+    dragging: Res<Dragging>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    mut tfs: Query<&mut Transform>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if dragging.entity != Some(ev.entity) {
+        return;
+    }
+    let Ok((cam, cam_tf)) = cams.single() else { return };
+    let Ok(ray) = cam.viewport_to_world(cam_tf, ev.pointer_location.position) else { return };
+    let Some(d) = ray.intersect_plane(Vec3::Y * 0.9, InfinitePlane3d::new(Vec3::Y)) else { return };
+    if let Ok(mut tf) = tfs.get_mut(ev.entity) {
+        tf.translation = ray.get_point(d);
+        redraw.write(RequestRedraw);
+    }
+}

@@ -66,10 +66,7 @@ impl GameEntry for Entry {
     }
 
     fn seat_save(&self, path: &Path, seat: &str) -> Result<String, String> {
-        let save = SaveFile::<Action>::read(path).map_err(|e| e.to_string())?;
-        let table = load_save(&save, path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let viewer = crate::engine::save::viewer_named(&table.game, seat)?;
-        Ok(crate::engine::save::seat_save_of(&table, viewer))
+        crate::engine::save::seat_save_file(path, seat, load_save)
     }
 
     fn simulate(&self, path: &Path, o: &SimOptions) -> i32 {

@@ -16,7 +16,6 @@ use crate::table::glide::{Dragging, PlaceSet, Target};
 use crate::table::printed::{PrintedFace, Prints, print_sides};
 use crate::table::session::Session;
 use bevy::prelude::*;
-use bevy::window::RequestRedraw;
 
 pub fn side_color(side: Side, pale: bool) -> Color {
     match (side, pale) {
@@ -215,7 +214,7 @@ fn dress_pieces(
                 army.0 = None;
             })
             .observe(drag_start)
-            .observe(drag_move)
+            .observe(crate::table::glide::carry)
             .observe(drag_end);
         if let Some(army) = marker_of {
             // A troop marker's face: its army's name, printed on the chip's top.
@@ -551,26 +550,6 @@ fn drag_start(
     dragging.entity = Some(e);
     // The dragged piece must not hide the fields under it from the pointer.
     commands.entity(e).insert(Pickable::IGNORE);
-}
-
-fn drag_move(
-    ev: On<Pointer<Drag>>,
-    dragging: Res<Dragging>,
-    cams: Query<(&Camera, &GlobalTransform)>,
-    mut tfs: Query<&mut Transform>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    if dragging.entity != Some(ev.entity) {
-        return;
-    }
-    let Ok((cam, cam_tf)) = cams.single() else { return };
-    let Ok(ray) = cam.viewport_to_world(cam_tf, ev.pointer_location.position) else { return };
-    // The piece in hand rides well above the table, its shadow under it showing where it would land.
-    let Some(d) = ray.intersect_plane(Vec3::Y * 0.9, InfinitePlane3d::new(Vec3::Y)) else { return };
-    if let Ok(mut tf) = tfs.get_mut(ev.entity) {
-        tf.translation = ray.get_point(d);
-        redraw.write(RequestRedraw);
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -18,7 +18,6 @@ use crate::table::glide::{Dragging, Target};
 use crate::table::printed::{CounterPrint, Prints, Symbol};
 use crate::table::session::Session;
 use bevy::prelude::*;
-use bevy::window::RequestRedraw;
 
 pub const SIZE: f32 = 0.4;
 pub const THICK: f32 = 0.05;
@@ -124,7 +123,7 @@ pub fn dress_counters(
                 session.hovered = None;
             })
             .observe(drag_start)
-            .observe(drag_move)
+            .observe(crate::table::glide::carry)
             .observe(drag_end)
             .observe(click_counter);
     }
@@ -328,25 +327,6 @@ fn drag_start(
     dragging.origin = tf.translation;
     dragging.entity = Some(ev.entity);
     commands.entity(ev.entity).insert(Pickable::IGNORE);
-}
-
-fn drag_move(
-    ev: On<Pointer<Drag>>,
-    dragging: Res<Dragging>,
-    cams: Query<(&Camera, &GlobalTransform)>,
-    mut tfs: Query<&mut Transform>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    if dragging.entity != Some(ev.entity) {
-        return;
-    }
-    let Ok((cam, cam_tf)) = cams.single() else { return };
-    let Ok(ray) = cam.viewport_to_world(cam_tf, ev.pointer_location.position) else { return };
-    let Some(d) = ray.intersect_plane(Vec3::Y * 0.9, InfinitePlane3d::new(Vec3::Y)) else { return };
-    if let Ok(mut tf) = tfs.get_mut(ev.entity) {
-        tf.translation = ray.get_point(d);
-        redraw.write(RequestRedraw);
-    }
 }
 
 #[allow(clippy::too_many_arguments)]
