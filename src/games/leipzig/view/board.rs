@@ -124,7 +124,6 @@ pub fn map_spec(game: &Leipzig) -> HexMapSpec {
 /// The lit hexes and their materials.
 #[derive(Resource)]
 pub struct Overlay {
-    pub hex: Handle<Mesh>,
     pub normal: Handle<StandardMaterial>,
     pub double: Handle<StandardMaterial>,
     pub triple: Handle<StandardMaterial>,
@@ -188,7 +187,6 @@ pub fn setup_map(
         materials.add(StandardMaterial { base_color: c, alpha_mode: AlphaMode::Blend, unlit: true, ..default() })
     };
     commands.insert_resource(Overlay {
-        hex: meshes.add(RegularPolygon::new(RADIUS * 0.92, 6)),
         normal: lit(&mut materials, Color::srgba(0.1, 0.85, 0.95, 0.38)),
         double: lit(&mut materials, Color::srgba(0.98, 0.7, 0.1, 0.38)),
         triple: lit(&mut materials, Color::srgba(0.95, 0.25, 0.15, 0.38)),
@@ -229,6 +227,7 @@ pub fn draw_lights(
     geo: Option<Res<MapGeometry>>,
     table: Res<TableRes<Leipzig>>,
     old: Query<Entity, With<Lit>>,
+    mut meshes: ResMut<Assets<Mesh>>,
 ) {
     let (Some(overlay), Some(geo)) = (overlay, geo) else { return };
     if !lights.is_changed() && !table.is_changed() {
@@ -248,8 +247,8 @@ pub fn draw_lights(
             }
         }
     }
-    // Flat-topped: the polygon's first corner points along +x.
-    let flat = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2) * Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    // One mesh a colour: hundreds of lit hexes are a few draws, not hundreds of entities.
+    let mut groups: Vec<(Handle<StandardMaterial>, Vec<Hex>)> = Vec::new();
     for (h, light, _) in all {
         let mat = match light {
             Light::Normal => overlay.normal.clone(),
@@ -259,12 +258,45 @@ pub fn draw_lights(
             Light::Target => overlay.target.clone(),
             Light::Zoc(s) => overlay.zoc[s].clone(),
         };
+        match groups.iter_mut().find(|(m, _)| *m == mat) {
+            Some((_, list)) => list.push(h),
+            None => groups.push((mat, vec![h])),
+        }
+    }
+    for (mat, hexes) in groups {
         commands.spawn((
             Lit,
-            Mesh3d(overlay.hex.clone()),
+            Mesh3d(meshes.add(hexes_mesh(&geo, &hexes))),
             MeshMaterial3d(mat),
-            Transform::from_translation(geo.world(h) + Vec3::Y * -0.03).with_rotation(flat),
+            Transform::from_xyz(0.0, -0.03, 0.0),
             Pickable::IGNORE,
         ));
     }
+}
+
+/// Flat-topped hexagons (a little inside their hex) on the table, as one mesh.
+fn hexes_mesh(geo: &MapGeometry, hexes: &[Hex]) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{Indices, PrimitiveTopology};
+    let mut positions: Vec<[f32; 3]> = Vec::with_capacity(hexes.len() * 7);
+    let mut indices: Vec<u32> = Vec::with_capacity(hexes.len() * 18);
+    for &h in hexes {
+        let c = geo.world(h);
+        let base = positions.len() as u32;
+        positions.push(c.to_array());
+        for k in 0..6 {
+            let a = k as f32 * std::f32::consts::FRAC_PI_3;
+            positions.push([c.x + RADIUS * 0.92 * a.cos(), 0.0, c.z + RADIUS * 0.92 * a.sin()]);
+        }
+        for k in 0..6u32 {
+            // Counter-clockwise seen from above (+y), so the faces look up.
+            indices.extend([base, base + 1 + (k + 1) % 6, base + 1 + k]);
+        }
+    }
+    let n = positions.len();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; n])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; n])
+        .with_inserted_indices(Indices::U32(indices))
 }
