@@ -119,7 +119,7 @@ pub fn track(
                 }
             });
             let mut notes = vec![format!("VP French {} · Allied {}", vp[0], vp[1])];
-            if g.reconnaissance() {
+            if g.reconnaissance() && g.step != Step::Over {
                 notes.push("reconnaissance: Allied counters are blanks to the French".into());
             }
             if g.armistice_on() {
