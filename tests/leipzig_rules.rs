@@ -1153,3 +1153,56 @@ fn austrian_intervention_when_french_combat_losses_are_twice_the_allies_from_tur
     );
     assert!(g.to_deploy(Side::Allied).count() >= 7);
 }
+
+#[test]
+fn armistice_every_unit_withdraws_towards_its_side_of_the_line_and_none_recrosses_it() {
+    let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    g.units.clear();
+    g.pending.clear();
+    g.turn = 6;
+    g.side = Side::French;
+    g.step = Step::Move;
+    g.armistice = Some(6);
+    g.austria_at_war = true;
+    let b = &g.sc.board;
+    // A French division deep on the Allied side, well away from any fortress.
+    let stray = (0..b.len() as u16)
+        .map(Hex)
+        .find(|&h| b.from_side[0][h.0 as usize] >= 4 && b.terrain(h) == Terrain::Clear)
+        .expect("a hex far on the Allied side");
+    let u = put(&mut g, Side::French, "2-5", stray);
+    let e = refused(&g, Action::EndMovement);
+    assert_eq!(e.rule, "Special Campaign-Game Rules: Armistice", "{e}");
+    let dests = dests(&g, u, March::Normal);
+    assert!(!dests.is_empty());
+    let here = g.sc.board.from_side[0][stray.0 as usize];
+    for (h, _) in &dests {
+        let d = g.sc.board.from_side[0][h.0 as usize];
+        assert!(d < here || g.sc.board.is_fortress(*h), "every move brings it nearer its side");
+    }
+    // On its own side, a unit may not cross back.
+    let mut g2 = g.clone();
+    g2.units.clear();
+    let home = (0..g2.sc.board.len() as u16)
+        .map(Hex)
+        .find(|&h| {
+            let b = &g2.sc.board;
+            b.armistice_side(h, Side::French)
+                && b.terrain(h) == Terrain::Clear
+                && b.neighbours(h).any(|(_, n)| {
+                    !b.armistice_side(n, Side::French) && b.terrain(n) == Terrain::Clear && !b.is_fortress(n)
+                })
+        })
+        .unwrap();
+    let v = put(&mut g2, Side::French, "1-8", home);
+    assert!(
+        dests_of(&g2, v)
+            .iter()
+            .all(|(h, _)| g2.sc.board.armistice_side(*h, Side::French) || g2.sc.board.is_fortress(*h))
+    );
+    act(&mut g2, Action::EndMovement);
+}
+
+fn dests_of(g: &Leipzig, u: UnitId) -> Vec<(Hex, u8)> {
+    dests(g, u, March::Normal)
+}

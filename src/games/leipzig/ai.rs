@@ -82,7 +82,19 @@ pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
         };
         return Some(Action::Move { unit: u, to, march, supply });
     }
-    others.first().cloned()
+    // Nothing drawn (a counter that must move only has forced marches left): the first move of
+    // any counter, else the first other action.
+    movers
+        .iter()
+        .find_map(|&u| {
+            g.all_destinations(&s, u, March::Triple).first().map(|&(to, _, march)| Action::Move {
+                unit: u,
+                to,
+                march,
+                supply: None,
+            })
+        })
+        .or_else(|| others.first().cloned())
 }
 
 fn pick(legal: &[Action], want: &Action) -> Option<Action> {
@@ -259,8 +271,20 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
 /// When the Movement Phase may not end (a stack without supply): an ordinary move of a counter
 /// of that stack to the nearest hex it may take.
 fn unstack(g: &Leipzig, legal: &[Action]) -> Option<Action> {
-    let h = g.unfixed_stack()?;
     let b = &g.sc.board;
+    // A counter astray across the armistice line: the move that brings it nearest its side.
+    if let Some(u) = g.armistice_stray() {
+        let side = g.units[u as usize].side;
+        return legal
+            .iter()
+            .filter(|a| matches!(a, Action::Move { unit, march: March::Normal, .. } if *unit == u))
+            .min_by_key(|a| match a {
+                Action::Move { to, .. } => b.from_side[side.index()][to.0 as usize],
+                _ => u16::MAX,
+            })
+            .cloned();
+    }
+    let h = g.unfixed_stack()?;
     legal
         .iter()
         .filter(|a| matches!(a, Action::Move { unit, march: March::Normal, .. } if g.hex_of(*unit) == Some(h)))

@@ -257,9 +257,18 @@ pub struct Board {
     pub bridges: Vec<(String, String, Hex, Hex)>,
     pub passes: Vec<(String, Hex)>,
     pub ranges: Vec<(String, Hex)>,
+    /// How many hexes each hex lies from the [French, Allied] side of the armistice line (0 on
+    /// it): the French side south-west of the line and outside Austria, the Allied side north-east
+    /// of it and Austria (the line's second part once Austria has intervened).
+    pub from_side: [Vec<u16>; 2],
 }
 
 impl Board {
+    /// Whether `h` lies on `side`'s side of the armistice line.
+    pub fn armistice_side(&self, h: Hex, side: Side) -> bool {
+        self.from_side[side.index()][h.0 as usize] == 0
+    }
+
     pub fn len(&self) -> usize {
         self.terrain.len()
     }
@@ -974,6 +983,7 @@ fn build_board(path: &Path, text: &str, f: BoardFile) -> Result<Board, DataError
         bridges: Vec::new(),
         passes: Vec::new(),
         ranges: Vec::new(),
+        from_side: [Vec::new(), Vec::new()],
     };
     // Flat-topped hexes, even printed columns (odd 0-based) half a hex lower: the six neighbours.
     board.neighbours = (0..cols * rows)
@@ -1068,6 +1078,36 @@ fn build_board(path: &Path, text: &str, f: BoardFile) -> Result<Board, DataError
     }
     for (name, hex) in &f.ranges {
         board.ranges.push((name.clone(), hex_of(hex, "ranges", &board)?));
+    }
+    // Distances to each side of the armistice line, breadth first over the grid.
+    for side in Side::BOTH {
+        let n = board.len();
+        let mut dist = vec![u16::MAX; n];
+        let mut frontier: Vec<Hex> = (0..n as u16)
+            .map(Hex)
+            .filter(|h| {
+                let north = board.allied_side[h.0 as usize] || board.austria[h.0 as usize];
+                north == (side == Side::Allied)
+            })
+            .collect();
+        for h in &frontier {
+            dist[h.0 as usize] = 0;
+        }
+        let mut d = 0;
+        while !frontier.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for h in frontier {
+                for (_, nb) in board.neighbours(h) {
+                    if dist[nb.0 as usize] == u16::MAX {
+                        dist[nb.0 as usize] = d;
+                        next.push(nb);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        board.from_side[side.index()] = dist;
     }
     Ok(board)
 }

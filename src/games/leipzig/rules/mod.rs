@@ -159,7 +159,7 @@ impl Leipzig {
                         }
                     }
                 }
-                if wants(&Action::EndMovement) && self.unfixed_stack().is_none() {
+                if wants(&Action::EndMovement) && self.unfixed_stack().is_none() && self.armistice_stray().is_none() {
                     out.push(Action::EndMovement);
                 }
             }
@@ -347,6 +347,13 @@ impl Leipzig {
             Action::Armistice => LzError::new(
                 rule::ARMISTICE,
                 "the French may call one armistice, in the campaign game, after Game-Turn 3, at the beginning of their Player-Turn",
+            ),
+            Action::EndMovement if self.step == Step::Move && self.armistice_stray().is_some() => LzError::new(
+                rule::ARMISTICE,
+                format!(
+                    "{} must withdraw towards its side of the armistice line before the Movement Phase ends",
+                    self.name(self.armistice_stray().expect("checked"))
+                ),
             ),
             Action::EndMovement => match self.unfixed_stack() {
                 Some(h) if self.step == Step::Move => LzError::new(

@@ -103,11 +103,8 @@ impl Leipzig {
                     if garrison_hex == Some(nb) && !unit.garrison {
                         continue;
                     }
-                    if armistice
-                        && b.allied_side[ni] != (side == Side::Allied)
-                        && b.allied_side[hi] == (side == Side::Allied)
-                        && !b.is_fortress(nb)
-                    {
+                    // No recrossing the line once on one's own side (Armistice).
+                    if armistice && b.armistice_side(h, side) && !b.armistice_side(nb, side) && !b.is_fortress(nb) {
                         continue;
                     }
                     let enter = match b.terrain(nb) {
@@ -198,7 +195,13 @@ impl Leipzig {
             if !must_support.iter().all(|&m| m == h || b.adjacent(m, h)) {
                 continue;
             }
-            if self.armistice_on() && b.allied_side[i] != (side == Side::Allied) && !b.is_fortress(h) {
+            // During the armistice a move ends on its own side, in a fortress, or nearer its side.
+            let from_side = &b.from_side[side.index()];
+            if self.armistice_on()
+                && from_side[i] > 0
+                && !b.is_fortress(h)
+                && from_side[i] >= from_side[r.start.0 as usize]
+            {
                 continue;
             }
             out.push((h, c, march));
@@ -609,6 +612,22 @@ impl Leipzig {
             self.lose(u, Loss::Overrun, ev);
         }
         self.overrun.push(target);
+    }
+
+    /// A counter of the phasing side on the other side of the armistice line, outside a fortress,
+    /// that could still move towards its own side (Armistice: all units must withdraw).
+    pub fn armistice_stray(&self) -> Option<UnitId> {
+        if !self.armistice_on() {
+            return None;
+        }
+        let s = Situation::of(self);
+        let b = &self.sc.board;
+        self.on_map(self.side).find(|&u| {
+            let h = self.units[u as usize].hex.expect("on the map");
+            !b.armistice_side(h, self.side)
+                && !b.is_fortress(h)
+                && !self.all_destinations(&s, u, March::Triple).is_empty()
+        })
     }
 
     /// Stacks of the phasing side that break the stacking rule and have a counter that could
