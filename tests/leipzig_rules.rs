@@ -1206,3 +1206,45 @@ fn armistice_every_unit_withdraws_towards_its_side_of_the_line_and_none_recrosse
 fn dests_of(g: &Leipzig, u: UnitId) -> Vec<(Hex, u8)> {
     dests(g, u, March::Normal)
 }
+
+#[test]
+fn armistice_allied_units_leave_by_the_east_edge_and_come_back_in_austria_eight_turns_later() {
+    let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    g.units.clear();
+    g.pending.clear();
+    g.turn = 6;
+    g.side = Side::Allied;
+    g.step = Step::Move;
+    g.armistice = Some(6);
+    g.austria_at_war = true;
+    let b = &g.sc.board;
+    let edge = (0..b.len() as u16)
+        .map(Hex)
+        .find(|&h| {
+            b.on_edge(h, grognard::games::leipzig::data::Edge::East)
+                && b.allied_side[h.0 as usize]
+                && b.terrain(h) == Terrain::Clear
+        })
+        .unwrap();
+    let u = put(&mut g, Side::Allied, "2-5", edge);
+    let ev = act(&mut g, Action::Exit { unit: u });
+    assert!(ev.iter().any(|e| matches!(e, Event::Detour { back: 14, .. })), "{ev:?}");
+    assert!(matches!(g.units[u as usize].status, Status::Away { back: 14, .. }));
+    // Without the armistice there is no way round.
+    let (mut h, _) = setup(scenario("8-the-campaign.ron"), 5);
+    h.units.clear();
+    h.turn = 6;
+    h.side = Side::Allied;
+    h.step = Step::Move;
+    let v = put(&mut h, Side::Allied, "2-5", edge);
+    assert!(refused(&h, Action::Exit { unit: v }).rule.contains("Victory"));
+    // Eight turns later it enters on the east edge in Austria.
+    g.turn = 14;
+    g.side = Side::French;
+    g.step = Step::Resolve;
+    let mut ev = Vec::new();
+    g.end_combat(&mut ev);
+    assert_eq!(g.step, Step::Enter);
+    let entries = g.entry_hexes(u);
+    assert!(!entries.is_empty() && entries.iter().all(|&x| g.sc.board.austria[x.0 as usize]));
+}

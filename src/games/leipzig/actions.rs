@@ -219,6 +219,11 @@ pub enum Event {
     Exited {
         unit: UnitId,
     },
+    /// An Allied counter off the map during the armistice, back on turn `back` on the other side.
+    Detour {
+        unit: UnitId,
+        back: u8,
+    },
     CityTaken {
         city: String,
         side: Side,

@@ -416,6 +416,9 @@ pub enum Entry {
     City(String),
     /// The south edge west of the Austrian border (Bavaria's defection).
     SouthEdgeWestOfAustria,
+    /// The east edge in Austria, or north-east of the armistice line (the armistice's way round).
+    EastEdgeAustria,
+    EastEdgeNorth,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -68,7 +68,7 @@ pub fn counters_of(view: &Leipzig) -> Vec<CounterAt> {
         .map(|u| CounterAt {
             place: match (&u.status, u.hex) {
                 (Status::OnMap, Some(h)) => Place::Map(h),
-                (Status::Deploy { .. } | Status::Arriving(_), _) => Place::Waiting,
+                (Status::Deploy { .. } | Status::Arriving(_) | Status::Away { .. }, _) => Place::Waiting,
                 _ => Place::Gone,
             },
             what: u.what,

@@ -45,6 +45,12 @@ pub enum Status {
     },
     /// Arriving as a reinforcement this player-turn, at this entry.
     Arriving(Entry),
+    /// Off the map during the armistice (the Allies' way round by the east or the south), back on
+    /// this Game-Turn at this entry.
+    Away {
+        back: u8,
+        at: Entry,
+    },
     OnMap,
     Gone(Gone),
 }

@@ -47,7 +47,7 @@ impl Leipzig {
                 };
                 format!("Move {} to {}{how}", n(unit), h(to))
             }
-            Action::Exit { unit } => format!("Move {} off the east edge", n(unit)),
+            Action::Exit { unit } => format!("Move {} off the map", n(unit)),
             Action::Overrun { from, target } => format!("Eliminate {} automatically from {}", h(target), h(from)),
             Action::ContinueMarch => "Roll the subsidiary table".into(),
             Action::HaltMarch => "Halt the march here".into(),
@@ -201,6 +201,10 @@ impl Leipzig {
                 None => format!("{} used up", n(depot)),
             },
             Event::Exited { unit } => format!("{} leaves the map by the east edge", n(unit)),
+            Event::Detour { unit, back } => format!(
+                "{} leaves the map during the armistice, back on the other side of the line on turn {back}",
+                n(unit)
+            ),
             Event::CityTaken { city, side } => format!("{city} taken by the {}", side.name()),
             Event::ArmisticeDeclared { turn } => format!("the French announce an armistice on turn {turn}"),
             Event::ArmisticeEnds => "the armistice ends: normal bloody play resumes".into(),

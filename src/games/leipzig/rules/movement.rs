@@ -417,9 +417,33 @@ impl Leipzig {
         self.update_owners(ev);
     }
 
-    /// A counter on the east edge with a Movement Point left may leave the map (ESM).
+    /// The edge a counter may leave the map by now, if any: the French by the east edge in the
+    /// scenarios that count ESM groups; during the armistice an Allied counter north-east of the
+    /// line by the east edge, one in Austria by the south edge (Armistice).
+    pub fn exit_edge(&self, u: UnitId) -> Option<crate::games::leipzig::data::Edge> {
+        use crate::games::leipzig::data::Edge;
+        let unit = &self.units[u as usize];
+        let h = unit.hex?;
+        match unit.side {
+            Side::French => self.sc.victory.esm.map(|_| Edge::East),
+            Side::Allied if self.armistice_on() => {
+                let b = &self.sc.board;
+                if b.austria[h.0 as usize] {
+                    Some(Edge::South)
+                } else if b.allied_side[h.0 as usize] {
+                    Some(Edge::East)
+                } else {
+                    None
+                }
+            }
+            Side::Allied => None,
+        }
+    }
+
+    /// A counter that can reach its exit edge with a Movement Point left may leave the map.
     pub fn can_exit(&self, s: &Situation, u: UnitId) -> bool {
-        if self.sc.victory.esm.is_none() || self.units[u as usize].side != Side::French || !self.can_move(u) {
+        let Some(edge) = self.exit_edge(u) else { return false };
+        if self.units[u as usize].side != self.side || !self.can_move(u) {
             return false;
         }
         let b = &self.sc.board;
@@ -427,21 +451,41 @@ impl Leipzig {
         // Every hex costs one at least: a counter farther from the edge than its points left
         // cannot get off it (no search needed).
         let at = self.units[u as usize].hex.expect("on the map");
-        if (b.columns - 1 - b.col_row(at).0) as u16 + 1 > left as u16 {
+        let (c, r) = b.col_row(at);
+        let away = match edge {
+            crate::games::leipzig::data::Edge::East => b.columns - 1 - c,
+            crate::games::leipzig::data::Edge::South => b.rows - 1 - r,
+            crate::games::leipzig::data::Edge::North => r,
+            crate::games::leipzig::data::Edge::West => c,
+        };
+        if away as u16 + 1 > left as u16 {
             return false;
         }
         let r = self.reach(s, u, left.saturating_sub(1));
         let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
         must_support.is_empty()
             && r.cost.iter().enumerate().any(|(i, &c)| {
-                c != UNREACHED
-                    && b.on_edge(Hex(i as u16), crate::games::leipzig::data::Edge::East)
-                    && (!r.stop[i] || Hex(i as u16) == r.start)
+                c != UNREACHED && b.on_edge(Hex(i as u16), edge) && (!r.stop[i] || Hex(i as u16) == r.start)
             })
     }
 
     pub fn apply_exit(&mut self, u: UnitId, ev: &mut Vec<Event>) {
         self.moved_any = true;
+        if self.units[u as usize].side == Side::Allied {
+            // The way round: back on the other side of the line eight turns later.
+            let from_austria = self.units[u as usize].hex.is_some_and(|h| self.sc.board.austria[h.0 as usize]);
+            let at = if from_austria {
+                crate::games::leipzig::data::Entry::EastEdgeNorth
+            } else {
+                crate::games::leipzig::data::Entry::EastEdgeAustria
+            };
+            let back = self.turn + 8;
+            let unit = &mut self.units[u as usize];
+            unit.moved = true;
+            unit.status = Status::Away { back, at };
+            ev.push(Event::Detour { unit: u, back });
+            return;
+        }
         let slot = match self.units[u as usize].what {
             What::Leader(_) => 1,
             _ if self.is_supply(u) => 2,

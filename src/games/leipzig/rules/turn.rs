@@ -202,6 +202,14 @@ impl Leipzig {
         if side == Side::French && self.rebellion {
             self.rebellion_levy(ev);
         }
+        // Counters away on the armistice's way round come back on their turn.
+        for u in self.units.iter_mut().filter(|u| u.side == side) {
+            if let Status::Away { back, at } = &u.status
+                && *back <= self.turn
+            {
+                u.status = Status::Arriving(at.clone());
+            }
+        }
         self.bring_reinforcements(ev);
         if side == Side::French && self.reconnaissance() {
             self.reveal_adjacent(ev);
@@ -259,12 +267,17 @@ impl Leipzig {
                 all.filter(|&h| b.on_edge(h, Edge::South) && b.col_row(h).0 < first_austria).collect()
             }
             Entry::City(c) => b.place(c).into_iter().collect(),
+            Entry::EastEdgeAustria => all.filter(|&h| b.on_edge(h, Edge::East) && b.austria[h.0 as usize]).collect(),
+            Entry::EastEdgeNorth => all.filter(|&h| b.on_edge(h, Edge::East) && b.allied_side[h.0 as usize]).collect(),
         };
         let austria = self.austria_open();
         hexes.retain(|&h| {
             self.side_at(h) != Some(side.other())
                 && !(self.is_cavalry(u) && b.terrain(h) == Terrain::Mountain)
-                && (austria || !b.austria[h.0 as usize] || self.units[u as usize].austrian)
+                && (austria
+                    || !b.austria[h.0 as usize]
+                    || self.units[u as usize].austrian
+                    || matches!(entry, Entry::EastEdgeAustria))
         });
         hexes
     }
