@@ -599,7 +599,7 @@ fn combat_case_k_scattering_breaks_down_to_divisions_and_none_end_stacked() {
 fn retreat_order_of_preference_b_allied_units_retreat_towards_their_edges() {
     let mut g = summer();
     let h = open_ground(&g, 3);
-    let d = put(&mut g, Side::Allied, "2-5", h);
+    put(&mut g, Side::Allied, "2-5", h);
     let s = Situation::of(&g);
     let opts = g.retreat_options(&s, Side::Allied, h, 2, false);
     let here = g.sc.board.edge_distance(h, Side::Allied);
@@ -610,7 +610,6 @@ fn retreat_order_of_preference_b_allied_units_retreat_towards_their_edges() {
     );
     let f = g.retreat_options(&s, Side::French, h, 2, false);
     assert!(f.iter().all(|&x| g.sc.board.col_row(x).0 < g.sc.board.col_row(h).0), "French retreat west");
-    let _ = d;
 }
 
 #[test]
@@ -982,8 +981,6 @@ fn fortress_and_siege_case_b_six_divisions_stack_in_a_fortress_without_supply_a_
     let third = put(&mut g, Side::French, "5-4", out);
     assert!(cost_to(&g, third, f).is_some(), "three corps, six divisions: no supply needed");
     g.units[third as usize].what = What::Type(g.sc.type_index("18-2").unwrap());
-    let far = g.units[third as usize].hex.unwrap();
-    let _ = far;
     assert!(cost_to(&g, third, f).is_none(), "an army on top of two corps is ten divisions");
 }
 

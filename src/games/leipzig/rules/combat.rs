@@ -5,7 +5,7 @@
 use super::zoc::{Situation, Zoc, supply_near};
 use crate::games::leipzig::actions::{Event, Loss, gone_for};
 use crate::games::leipzig::data::{CrtResult, Hex, Hexside, Side, Terrain};
-use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, Step, UnitId, What};
+use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, UnitId, What};
 use crate::games::leipzig::text::half;
 
 /// Attacks from one hex enumerate every subset of its units up to this many combat units; a
@@ -708,10 +708,5 @@ impl Leipzig {
                 }
             }
         }
-    }
-
-    /// The next step of the Combat Phase once the current one is done.
-    pub fn combat_step_done(&self) -> bool {
-        matches!(self.step, Step::Resolve) && self.attacks.iter().all(|a| a.resolved) && self.pending.is_empty()
     }
 }

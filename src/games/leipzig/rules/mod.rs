@@ -13,7 +13,7 @@ pub use turn::setup;
 
 use super::actions::{Action, Event, LzError, rule};
 use super::data::{Hex, Side};
-use super::state::{Leipzig, March, Pending, Status, Step, UnitId};
+use super::state::{Leipzig, March, Pending, Step, UnitId};
 use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::save::ScenarioRef;
 use crate::engine::seats::{SeatId, Viewer};
@@ -463,10 +463,9 @@ impl Game for Leipzig {
         if list.contains(action) { Ok(()) } else { Err(self.explain(action)) }
     }
 
-    fn apply(&mut self, seat: SeatId, action: Checked<'_, Action>, ev: &mut Vec<Event>) -> bool {
+    fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action>, ev: &mut Vec<Event>) -> bool {
         let rng_before = self.rng.clone();
         let before = self.deciding();
-        let _ = seat;
         match (*action).clone() {
             Action::Deploy { unit, hex } => self.apply_deploy(unit, hex, ev),
             Action::DeployRest => self.apply_deploy_rest(ev),
@@ -527,9 +526,4 @@ impl Game for Leipzig {
     fn winner(&self) -> Option<SeatId> {
         self.winner.map(seat_of)
     }
-}
-
-/// Whether a counter is anywhere a player can see it (for the status line).
-pub fn on_table(g: &Leipzig, u: UnitId) -> bool {
-    matches!(g.units[u as usize].status, Status::OnMap)
 }

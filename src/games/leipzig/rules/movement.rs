@@ -374,10 +374,8 @@ impl Leipzig {
 
     fn finish_move(&mut self, u: UnitId, path: &[(Hex, u8)], upto: usize, march: March, ev: &mut Vec<Event>) {
         let from = path[0].0;
-        let spent_before = self.units[u as usize].spent;
         self.move_along(u, path, upto);
         let (to, cost) = path[upto];
-        let _ = spent_before;
         ev.push(Event::Moved { unit: u, from, to, cost, march });
         self.after_move(u, &path[..=upto], ev);
     }

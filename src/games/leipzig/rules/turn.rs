@@ -47,9 +47,8 @@ pub fn setup(sc: Arc<LzScenario>, seed: u64) -> (Leipzig, Vec<Event>) {
     // The Allies' counters first, each group's ids in a drawn order so that an id tells the
     // French nothing of what a blank is (Reconnaissance).
     for side in [Side::Allied, Side::French] {
-        for (gi, group) in sc.groups.iter().enumerate().filter(|(_, g)| g.side == side) {
+        for (gi, _) in sc.groups.iter().enumerate().filter(|(_, g)| g.side == side) {
             g.add_group(gi as u16, false, &mut ev);
-            let _ = group;
         }
     }
     ev.push(Event::TurnBegins { turn: g.turn });
