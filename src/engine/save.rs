@@ -99,14 +99,22 @@ pub fn seat_save_of<G: Game>(table: &Table<G>, viewer: crate::engine::seats::Vie
     ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::new().depth_limit(4)).expect("views serialize")
 }
 
+/// The table a save file holds, replayed by the game's own `load`; errors name the file.
+pub fn replay_file<G: Game>(
+    path: &Path,
+    load: impl FnOnce(&SaveFile<G::Action>, &Path) -> Result<Table<G>, LoadError>,
+) -> Result<Table<G>, String> {
+    let save = SaveFile::<G::Action>::read(path).map_err(|e| e.to_string())?;
+    load(&save, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// A seat's save of the game a save file holds, replayed by the game's own `load`.
 pub fn seat_save_file<G: Game>(
     path: &Path,
     seat: &str,
     load: impl FnOnce(&SaveFile<G::Action>, &Path) -> Result<Table<G>, LoadError>,
 ) -> Result<String, String> {
-    let save = SaveFile::<G::Action>::read(path).map_err(|e| e.to_string())?;
-    let table = load(&save, path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let table = replay_file(path, load)?;
     let viewer = viewer_named(&table.game, seat)?;
     Ok(seat_save_of(&table, viewer))
 }

@@ -91,3 +91,21 @@ pub fn carry(
         redraw.write(RequestRedraw);
     }
 }
+
+/// Where on the table (its plane, y = 0) the pointer at `screen` points, if anywhere.
+pub fn table_point(cams: &Query<(&Camera, &GlobalTransform)>, screen: Vec2) -> Option<Vec3> {
+    let (cam, cam_tf) = cams.single().ok()?;
+    let ray = cam.viewport_to_world(cam_tf, screen).ok()?;
+    ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d))
+}
+
+/// The piece `entity` is let go, if it was the one in hand: the hand is empty and the piece can be
+/// picked again. Whether it was in hand.
+pub fn let_go(dragging: &mut Dragging, commands: &mut Commands, entity: Entity) -> bool {
+    if dragging.entity != Some(entity) {
+        return false;
+    }
+    dragging.entity = None;
+    commands.entity(entity).remove::<Pickable>();
+    true
+}

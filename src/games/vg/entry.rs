@@ -60,9 +60,7 @@ impl GameEntry for Entry {
     }
 
     fn replay(&self, path: &Path) -> Result<String, String> {
-        let save = SaveFile::<Action>::read(path).map_err(|e| e.to_string())?;
-        let table = load_save(&save, path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(table.digest())
+        crate::engine::save::replay_file(path, load_save).map(|t| t.digest())
     }
 
     fn seat_save(&self, path: &Path, seat: &str) -> Result<String, String> {

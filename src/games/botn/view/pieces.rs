@@ -564,19 +564,12 @@ fn drag_end(
     mut requests: MessageWriter<Request<Botn>>,
     mut commands: Commands,
 ) {
-    if dragging.entity != Some(ev.entity) {
+    if !crate::table::glide::let_go(&mut dragging, &mut commands, ev.entity) {
         return;
     }
-    dragging.entity = None;
-    commands.entity(ev.entity).remove::<Pickable>();
     let game = &table.0.game;
     // Where the pointer let go, on the table.
-    let pos = cams
-        .single()
-        .ok()
-        .and_then(|(cam, cam_tf)| cam.viewport_to_world(cam_tf, ev.pointer_location.position).ok())
-        .and_then(|ray| ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d)))
-        .unwrap_or(dragging.origin);
+    let pos = crate::table::glide::table_point(&cams, ev.pointer_location.position).unwrap_or(dragging.origin);
     // The field nearest the drop point, if the drop is on one.
     let field = (0..game.sc.fields.len() as u16)
         .map(SpaceId)

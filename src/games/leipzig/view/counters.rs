@@ -342,19 +342,12 @@ fn drag_end(
     mut requests: MessageWriter<Request<Leipzig>>,
     mut commands: Commands,
 ) {
-    if dragging.entity != Some(ev.entity) {
+    if !crate::table::glide::let_go(&mut dragging, &mut commands, ev.entity) {
         return;
     }
-    dragging.entity = None;
-    commands.entity(ev.entity).remove::<Pickable>();
     lights.hexes.clear();
     let (Ok(c), Some(geo)) = (counters.get(ev.entity), geo) else { return };
-    let pos = cams
-        .single()
-        .ok()
-        .and_then(|(cam, cam_tf)| cam.viewport_to_world(cam_tf, ev.pointer_location.position).ok())
-        .and_then(|ray| ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d)))
-        .unwrap_or(dragging.origin);
+    let pos = crate::table::glide::table_point(&cams, ev.pointer_location.position).unwrap_or(dragging.origin);
     let Some(hex) = geo.hex_at(pos) else { return };
     let game = &table.0.game;
     if game.hex_of(c.0) == Some(hex) {
