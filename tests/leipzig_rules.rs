@@ -8,7 +8,7 @@ use grognard::engine::seats::{SeatId, Viewer};
 use grognard::games::leipzig::actions::{Action, Event};
 use grognard::games::leipzig::data::{CrtResult, Hex, Hexside, LzScenario, Side, Terrain};
 use grognard::games::leipzig::rules::{seat_of, setup, zoc::Situation};
-use grognard::games::leipzig::state::{Leipzig, March, Status, Step, UnitId, What};
+use grognard::games::leipzig::state::{Leipzig, March, Pending, Status, Step, UnitId, What};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -552,6 +552,13 @@ fn crt_half_ex_the_defender_eliminated_the_attacker_loses_half_the_divisions_rou
         .expect("a ½ex at this column");
     declare_and_resolve(&mut g, h, vec![a, b], t, None, die);
     assert!(!g.units[d as usize].on_map(), "the defender is eliminated");
+    assert_eq!(g.pending, vec![Pending::Lose { attack: Some(0), divisions: 1 }], "half of 2, the attacker's choice");
+    // The French player picks a corps: it is broken down, and he picks one of its divisions.
+    act(&mut g, Action::Remove { unit: b });
+    let piece = g.at(h).find(|&u| g.divisions(u) == 1).expect("a division of the broken-down corps");
+    act(&mut g, Action::Remove { unit: piece });
+    assert!(g.pending.is_empty());
+    assert!(g.units[a as usize].on_map(), "the other corps is untouched");
     let left: u16 = g.at(h).map(|u| g.divisions(u)).sum();
     assert_eq!(left, 4 - 1, "the defender lost 2 divisions: the attacker loses 1 (a 5-4 broken down, one 2-5 gone)");
     assert_eq!(g.unit_vp[Side::French.index()], 2, "one point a division destroyed");
@@ -858,14 +865,14 @@ fn campaign_german_rebellion_begins_on_turn_15_unless_an_armistice_was_called() 
     g.side = Side::Allied;
     g.step = Step::Resolve;
     let mut ev = Vec::new();
-    g.end_combat(&mut ev);
+    g.finish_combat(&mut ev);
     assert!(g.rebellion && ev.iter().any(|e| matches!(e, Event::Rebellion)));
     let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
     g.turn = 14;
     g.armistice = Some(4);
     g.side = Side::Allied;
     g.step = Step::Resolve;
-    g.end_combat(&mut Vec::new());
+    g.finish_combat(&mut Vec::new());
     assert!(!g.rebellion);
 }
 
@@ -895,7 +902,7 @@ fn special_game_rules_bavarian_defection_when_the_french_fall_behind() {
     g.step = Step::Resolve;
     g.unit_vp[1] = 30;
     let mut ev = Vec::new();
-    g.end_combat(&mut ev);
+    g.finish_combat(&mut ev);
     assert!(g.bavaria && ev.iter().any(|e| matches!(e, Event::BavariaDefects)));
     assert!(g.extra.iter().any(|r| r.turn == 27 && r.infantry == 6 && r.cavalry == 2));
 }
@@ -1070,6 +1077,101 @@ fn how_to_use_the_crt_the_attacker_advances_only_across_a_river_or_into_a_fortre
 }
 
 #[test]
+fn how_to_use_the_crt_the_attacker_chooses_which_of_his_units_advance() {
+    let mut g = summer();
+    let crt = g.sc.charts.crt.clone();
+    let (x, y) = river_side(&g, Hexside::River);
+    let a = put(&mut g, Side::French, "18-2", x);
+    let b = put(&mut g, Side::French, "5-4", x);
+    let c = put(&mut g, Side::French, "2-5", x);
+    let d = put(&mut g, Side::Allied, "2-5", y);
+    let pct = Leipzig::percent(g.attack_strength(&[a, b, c], false, false).0, g.defense_strength(&[y], false, true).0);
+    let die = (1..=6)
+        .find(|&r| matches!(crt.rows[r as usize - 1][crt.column(pct)], CrtResult::Dx | CrtResult::Auto))
+        .unwrap();
+    declare_and_resolve(&mut g, x, vec![a, b, c], y, None, die);
+    assert!(!g.units[d as usize].on_map());
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    for u in [a, b, c] {
+        assert!(list.contains(&Action::AdvanceOne { unit: u }), "{list:?}");
+    }
+    // The corps and the division cross; the army stays to hold the bank.
+    act(&mut g, Action::AdvanceOne { unit: b });
+    act(&mut g, Action::AdvanceOne { unit: c });
+    act(&mut g, Action::StayPut);
+    assert!(g.pending.is_empty());
+    assert_eq!((g.hex_of(a), g.hex_of(b), g.hex_of(c)), (Some(x), Some(y), Some(y)));
+    // A counter that did not attack may not advance.
+    let mut g = summer();
+    let a = put(&mut g, Side::French, "18-2", x);
+    let other = put(&mut g, Side::French, "2-5", x);
+    put(&mut g, Side::Allied, "2-5", y);
+    declare_and_resolve(&mut g, x, vec![a], y, None, die);
+    let e = refused(&g, Action::AdvanceOne { unit: other });
+    assert_eq!(e.rule, "Combat");
+}
+
+#[test]
+fn supply_case_c_the_player_chooses_which_supply_unit_keeps_a_stack_together() {
+    let mut g = summer();
+    let h = open_ground(&g, 2);
+    put(&mut g, Side::French, "5-4", h);
+    put(&mut g, Side::French, "2-5", h);
+    let (n0, n3) = (nb(&g, h, 0), nb(&g, h, 3));
+    let s1 = put(&mut g, Side::French, "S", n0);
+    let depot = put(&mut g, Side::French, "D", n3);
+    act(&mut g, Action::EndMovement);
+    act(&mut g, Action::EndDeclarations);
+    assert_eq!(g.step, Step::Consume, "the stack on {h:?} has two supply units to choose from");
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    assert_eq!(list, vec![Action::UseSupply { unit: s1 }, Action::UseSupply { unit: depot }]);
+    // He keeps his supply unit and spends the depot (it becomes a supply unit where it stood).
+    let ev = act(&mut g, Action::UseSupply { unit: depot });
+    assert!(ev.iter().any(|e| matches!(e, Event::DepotReplaced { depot: x, supply: Some(_) } if *x == depot)));
+    assert!(g.units[s1 as usize].on_map(), "the supply unit not chosen stays");
+    assert!(!g.units[depot as usize].on_map());
+    assert_eq!(g.side, Side::Allied, "the French player-turn is over");
+    // With one supply unit next to it there is nothing to choose.
+    let mut g = summer();
+    put(&mut g, Side::French, "5-4", h);
+    put(&mut g, Side::French, "2-5", h);
+    let only = put(&mut g, Side::French, "S", n0);
+    act(&mut g, Action::EndMovement);
+    act(&mut g, Action::EndDeclarations);
+    assert_eq!(g.side, Side::Allied);
+    assert!(!g.units[only as usize].on_map(), "the only supply unit is used up");
+}
+
+#[test]
+fn german_rebellion_the_french_player_chooses_the_two_divisions_he_removes() {
+    let mut g = empty("8-the-campaign.ron");
+    let h = open_ground(&g, 3);
+    let corps = put(&mut g, Side::French, "5-4", h);
+    let (n1, n2) = (nb(&g, h, 0), nb(&g, nb(&g, h, 0), 0));
+    let div = put(&mut g, Side::French, "2-5", n1);
+    let army = put(&mut g, Side::French, "18-2", n2);
+    g.rebellion = true;
+    g.side = Side::Allied;
+    g.step = Step::Resolve;
+    g.finish_combat(&mut Vec::new()); // the next turn's French player-turn begins
+    assert_eq!(g.deciding(), Some(Side::French));
+    assert_eq!(g.pending, vec![Pending::Lose { attack: None, divisions: 2 }]);
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    for u in [corps, div, army] {
+        assert!(list.contains(&Action::Remove { unit: u }), "any French combat unit: {list:?}");
+    }
+    // Not the smallest first: he gives up the corps and keeps the division.
+    act(&mut g, Action::Remove { unit: corps });
+    assert!(g.pending.is_empty(), "two divisions removed");
+    assert!(!g.units[corps as usize].on_map());
+    assert!(g.units[div as usize].on_map() && g.units[army as usize].on_map());
+    assert_eq!(g.unit_vp[Side::Allied.index()], 0, "the rebellion's levy scores nothing");
+}
+
+#[test]
 fn combat_case_k_a_dispersal_ends_after_one_complete_friendly_movement_and_combat_phase() {
     let mut g = summer();
     let h = open_ground(&g, 1);
@@ -1128,9 +1230,27 @@ fn reinforcements_due_at_a_city_held_by_the_enemy_do_not_appear() {
     g.side = Side::French;
     g.step = Step::Resolve;
     let mut ev = Vec::new();
-    g.end_combat(&mut ev); // the Allied player-turn of turn 1 begins: 1i and S are due at Berlin
+    g.finish_combat(&mut ev); // the Allied player-turn of turn 1 begins: 1i and S are due at Berlin
     assert!(ev.iter().any(|e| matches!(e, Event::Delayed { side: Side::Allied, .. })), "{ev:?}");
     assert_eq!(g.arriving().count(), 0);
+}
+
+#[test]
+fn reinforcements_bring_the_rest_in_places_every_arrival_on_an_entry_hex_of_its_own() {
+    let mut g = empty("1-historical-situation.ron");
+    g.turn = 1;
+    g.side = Side::French;
+    g.step = Step::Resolve;
+    g.finish_combat(&mut Vec::new()); // the Allied player-turn of turn 1: 1i and S due at Berlin
+    let arriving: Vec<UnitId> = g.arriving().collect();
+    assert_eq!(arriving.len(), 2);
+    assert_eq!(g.step, Step::Enter);
+    act(&mut g, Action::EnterRest);
+    let berlin = place(&g, "Berlin");
+    for u in arriving {
+        assert_eq!(g.hex_of(u), Some(berlin), "the chart's city is their only entry hex");
+    }
+    assert_eq!(g.step, Step::Move);
 }
 
 #[test]
@@ -1141,7 +1261,7 @@ fn austrian_intervention_when_french_combat_losses_are_twice_the_allies_from_tur
     g.step = Step::Resolve;
     g.combat_losses = [4, 2];
     let mut ev = Vec::new();
-    g.end_combat(&mut ev);
+    g.finish_combat(&mut ev);
     assert!(g.austria_at_war && ev.iter().any(|e| matches!(e, Event::AustriaIntervenes)));
     assert_eq!(
         g.step,
@@ -1240,7 +1360,7 @@ fn armistice_allied_units_leave_by_the_east_edge_and_come_back_in_austria_eight_
     g.side = Side::French;
     g.step = Step::Resolve;
     let mut ev = Vec::new();
-    g.end_combat(&mut ev);
+    g.finish_combat(&mut ev);
     assert_eq!(g.step, Step::Enter);
     let entries = g.entry_hexes(u);
     assert!(!entries.is_empty() && entries.iter().all(|&x| g.sc.board.austria[x.0 as usize]));

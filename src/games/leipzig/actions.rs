@@ -20,6 +20,8 @@ pub enum Action {
         unit: UnitId,
         hex: Hex,
     },
+    /// Bring every reinforcement still arriving onto the first of its entry hexes.
+    EnterRest,
     /// The French announce the armistice (campaign game, after turn 3, before moving).
     Armistice,
     /// Break a counter down into the next smaller ones (one MP a step).
@@ -78,9 +80,22 @@ pub enum Action {
     Retreat {
         to: Hex,
     },
-    /// Advance the attackers into the hex the defender left, or stay.
+    /// Advance every attacker still waiting into the hex the defender left, or one of them (the
+    /// others may follow), or stay.
     Advance,
+    AdvanceOne {
+        unit: UnitId,
+    },
     StayPut,
+    /// Remove this counter for a loss the owner chooses (the attacker's half of a ½ex, the German
+    /// rebellion's two divisions); a larger counter than the divisions owed is broken down.
+    Remove {
+        unit: UnitId,
+    },
+    /// Use up this supply unit to keep a stack together this turn (Supply, C).
+    UseSupply {
+        unit: UnitId,
+    },
 }
 
 /// Why a counter was lost, for the log.

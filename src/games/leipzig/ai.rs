@@ -5,7 +5,8 @@
 //! the troops, never forced-marches on the tables (only with a supply unit), attacks at 200% or
 //! better (300% against a fortress) with its leaders and a supply unit, takes every automatic
 //! elimination, retreats before combat from an attack of 300% or more, supplies every defence,
-//! and advances after combat.
+//! advances after combat with every unit, loses its smallest counters first and uses up a
+//! supply unit before a depot.
 
 use super::actions::Action;
 use super::data::{Hex, Side};
@@ -113,6 +114,20 @@ pub fn beginner(g: &Leipzig, legal: &[Action]) -> Action {
         if let Some(a) = pick(legal, &want) {
             return a;
         }
+    }
+    if legal.iter().any(|a| matches!(a, Action::Remove { .. })) {
+        // The smallest counters go first: the fewest divisions broken down.
+        return best_by(legal, |a| match a {
+            Action::Remove { unit } => -(i32::from(g.divisions(*unit)) * 1000 + *unit as i32),
+            _ => i32::MIN,
+        });
+    }
+    if legal.iter().any(|a| matches!(a, Action::UseSupply { .. })) {
+        // A supply unit before a depot (a depot is worth two), then the first listed.
+        return best_by(legal, |a| match a {
+            Action::UseSupply { unit } => -(i32::from(super::rules::zoc::supply_rank(g, *unit)) * 1000 + *unit as i32),
+            _ => i32::MIN,
+        });
     }
     if let Some(a) = legal.iter().find(|a| matches!(a, Action::Overrun { .. })) {
         return a.clone();

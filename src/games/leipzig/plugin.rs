@@ -24,7 +24,7 @@ impl LzPhase {
         match game.step {
             Step::Deploy(_) => LzPhase::Deploy,
             Step::Enter | Step::Move | Step::March | Step::Build => LzPhase::Movement,
-            Step::Declare | Step::RetreatBefore | Step::DefendSupply | Step::Resolve => LzPhase::Combat,
+            Step::Declare | Step::RetreatBefore | Step::DefendSupply | Step::Resolve | Step::Consume => LzPhase::Combat,
             Step::Over => LzPhase::GameOver,
         }
     }

@@ -161,6 +161,9 @@ pub enum Step {
     DefendSupply,
     /// Combat IV: the attacker resolves the attacks in the order he wishes.
     Resolve,
+    /// The Combat Phase's end: the phasing player chooses which supply unit each stack uses up
+    /// where more than one keeps it together (Supply, C).
+    Consume,
     Over,
 }
 
@@ -185,17 +188,12 @@ pub enum Pending {
     Retreat { units: Vec<UnitId>, from: Hex, hexes: u8 },
     /// A scattered unit retreats its full Movement Allowance and may end on no other unit.
     Scatter { unit: UnitId, from: Hex },
-    /// The attacker may advance into a hex the defender left (across a river, or a fortress).
-    Advance { units: Vec<UnitId>, into: Hex },
-}
-
-impl Pending {
-    pub fn units(&self) -> &[UnitId] {
-        match self {
-            Pending::Retreat { units, .. } | Pending::Advance { units, .. } => units,
-            Pending::Scatter { unit, .. } => std::slice::from_ref(unit),
-        }
-    }
+    /// The attacker may advance into a hex the defender left (across a river, or a fortress):
+    /// the units of attack `attack` still in its hex, any of them, one by one.
+    Advance { attack: u8, into: Hex },
+    /// Divisions to remove, the owner choosing which: the attacker's half of a ½ex (from the
+    /// units of attack `Some(i)`), or the German rebellion's two French divisions (`None`).
+    Lose { attack: Option<u8>, divisions: u16 },
 }
 
 #[derive(Clone, Debug, Serialize)]

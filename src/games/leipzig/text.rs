@@ -76,8 +76,26 @@ impl Leipzig {
                 format!("Resolve the attack on {t}")
             }
             Action::Retreat { to } => format!("Retreat to {}", h(to)),
-            Action::Advance => "Advance into the hex".into(),
+            Action::EnterRest => "Bring the rest in".into(),
+            Action::Advance => "Advance all into the hex".into(),
+            Action::AdvanceOne { unit } => format!("Advance {}", n(unit)),
             Action::StayPut => "Stay put".into(),
+            Action::Remove { unit } => {
+                let d = self.divisions(*unit);
+                let owed = match self.pending.first() {
+                    Some(super::state::Pending::Lose { divisions, .. }) => *divisions,
+                    _ => d,
+                };
+                if d > owed {
+                    format!("Break down {} to lose a part", n(unit))
+                } else {
+                    format!("Lose {} ({d} division{})", n(unit), if d == 1 { "" } else { "s" })
+                }
+            }
+            Action::UseSupply { unit } => {
+                let at = self.hex_of(*unit).map(|x| h(&x)).unwrap_or_default();
+                format!("Use up {} at {at}", n(unit))
+            }
         }
     }
 
@@ -94,7 +112,17 @@ impl Leipzig {
                 None => format!("Game over: a draw at {} victory points each", vp[0]),
             };
         }
-        format!("Turn {}: {}", self.turn, self.waiting_for())
+        let detail = match self.pending.first() {
+            Some(super::state::Pending::Lose { divisions, .. }) => {
+                format!(" — {divisions} division{} to remove", if *divisions == 1 { "" } else { "s" })
+            }
+            Some(super::state::Pending::Advance { into, .. }) => format!(" into {}", self.hex_name(*into)),
+            _ => match (self.step, self.stack_supply()) {
+                (super::state::Step::Consume, Err((h, _))) => format!(" — the stack on {}", self.hex_name(h)),
+                _ => String::new(),
+            },
+        };
+        format!("Turn {}: {}{detail}", self.turn, self.waiting_for())
     }
 
     pub fn status(&self) -> String {

@@ -379,11 +379,7 @@ impl Leipzig {
         if targets.is_empty() || !attackers.iter().any(|&u| self.is_combat(u)) {
             // The defender left before combat: the attacker may occupy across a river or a fortress.
             if targets.is_empty() && (a.river || a.targets.iter().any(|&t| b.is_fortress(t))) && a.targets.len() == 1 {
-                let movers: Vec<UnitId> =
-                    attackers.iter().copied().filter(|&u| self.units[u as usize].dispersed.is_none()).collect();
-                if !movers.is_empty() {
-                    self.pending.push(Pending::Advance { units: movers, into: a.targets[0] });
-                }
+                self.pending.push(Pending::Advance { attack: idx as u8, into: a.targets[0] });
             }
             return;
         }
@@ -457,46 +453,54 @@ impl Leipzig {
                     for &u in &defenders {
                         self.lose(u, Loss::Combat, ev);
                     }
-                    self.attacker_losses(idx, lost.div_ceil(2), ev);
+                    // The attacker chooses which of his attacking divisions go (Pending::Lose).
+                    self.pending.push(Pending::Lose { attack: Some(idx as u8), divisions: lost.div_ceil(2) });
                     vacated = true;
                 }
                 _ => {}
             }
         }
         if vacated && (a.river || any_fortress) && targets.len() == 1 && result != CrtResult::As {
-            let movers: Vec<UnitId> = self.attacks[idx]
-                .units
-                .iter()
-                .copied()
-                .filter(|&u| self.hex_of(u) == Some(a.from) && self.units[u as usize].dispersed.is_none())
-                .collect();
-            if !movers.is_empty() {
-                self.pending.push(Pending::Advance { units: movers, into: targets[0] });
-            }
+            self.pending.push(Pending::Advance { attack: idx as u8, into: targets[0] });
         }
     }
 
-    /// ½ex: the attacker loses `divisions` divisions from the attacking units, smallest first,
-    /// breaking a larger counter down where needed.
-    fn attacker_losses(&mut self, idx: usize, mut divisions: u16, ev: &mut Vec<Event>) {
-        let from = self.attacks[idx].from;
-        while divisions > 0 {
-            let mut group: Vec<UnitId> = self.attacks[idx]
-                .units
-                .iter()
-                .copied()
-                .filter(|&u| self.hex_of(u) == Some(from) && self.is_combat(u))
-                .collect();
-            group.sort_by_key(|&u| (self.divisions(u), u));
-            let Some(&u) = group.first() else { break };
-            let d = self.divisions(u);
-            if d <= divisions {
-                self.lose(u, Loss::Combat, ev);
-                divisions -= d;
-            } else {
-                let into = self.split(u, 0);
-                ev.push(Event::BrokeDown { unit: u, into: into.clone() });
-                self.attacks[idx].units.extend(into);
+    /// The counters that may advance after attack `attack`: its units still in the attacking
+    /// hex and not dispersed (pieces of a counter broken down for a ½ex among them).
+    pub fn advancers(&self, attack: u8) -> Vec<UnitId> {
+        let a = &self.attacks[attack as usize];
+        a.units
+            .iter()
+            .copied()
+            .filter(|&u| self.hex_of(u) == Some(a.from) && self.units[u as usize].dispersed.is_none())
+            .collect()
+    }
+
+    /// The counters a pending loss may take: the attack's combat units still in its hex (½ex), or
+    /// every French combat unit on the map (German Rebellion).
+    pub fn loss_candidates(&self, attack: Option<u8>) -> Vec<UnitId> {
+        match attack {
+            Some(i) => {
+                let a = &self.attacks[i as usize];
+                a.units.iter().copied().filter(|&u| self.hex_of(u) == Some(a.from) && self.is_combat(u)).collect()
+            }
+            None => self.on_map(Side::French).filter(|&u| self.is_combat(u)).collect(),
+        }
+    }
+
+    /// The owner removes a counter for a pending loss; a counter of more divisions than are still
+    /// owed is broken down instead, and he chooses again among the pieces and the rest.
+    pub fn apply_remove(&mut self, u: UnitId, ev: &mut Vec<Event>) {
+        let Some(&Pending::Lose { attack, divisions }) = self.pending.first() else { unreachable!("a loss waits") };
+        let d = self.divisions(u);
+        if d <= divisions {
+            self.lose(u, if attack.is_some() { Loss::Combat } else { Loss::Rebellion }, ev);
+            self.pending[0] = Pending::Lose { attack, divisions: divisions - d };
+        } else {
+            let into = self.split(u, 0);
+            ev.push(Event::BrokeDown { unit: u, into: into.clone() });
+            if let Some(i) = attack {
+                self.attacks[i as usize].units.extend(into);
             }
         }
     }
@@ -558,15 +562,16 @@ impl Leipzig {
                 let side = self.units[*unit as usize].side;
                 Some(self.retreat_options(s, side, *from, self.movement(*unit), true))
             }
-            Pending::Advance { .. } => Some(Vec::new()),
+            Pending::Advance { .. } | Pending::Lose { .. } => Some(Vec::new()),
         }
     }
 
     pub fn pending_side(&self) -> Option<Side> {
-        let p = self.pending.first()?;
-        Some(match p {
-            Pending::Advance { .. } => self.side,
-            _ => self.units[p.units()[0] as usize].side,
+        Some(match self.pending.first()? {
+            Pending::Advance { .. } | Pending::Lose { attack: Some(_), .. } => self.side,
+            Pending::Lose { attack: None, .. } => Side::French,
+            Pending::Retreat { units, .. } => self.units[units[0] as usize].side,
+            Pending::Scatter { unit, .. } => self.units[*unit as usize].side,
         })
     }
 
@@ -583,7 +588,7 @@ impl Leipzig {
                 self.units[unit as usize].hex = Some(to);
                 ev.push(Event::Scattered { unit, from, to });
             }
-            Pending::Advance { .. } => unreachable!("an advance is not a retreat"),
+            Pending::Advance { .. } | Pending::Lose { .. } => unreachable!("not a retreat"),
         }
         self.update_owners(ev);
     }
@@ -595,16 +600,27 @@ impl Leipzig {
             let s = Situation::of(self);
             let Some(opts) = self.pending_options(&s) else { return };
             match &self.pending[0] {
-                Pending::Advance { units, into } => {
-                    if self.side_at(*into).is_some() || units.iter().all(|&u| !self.units[u as usize].on_map()) {
+                Pending::Advance { attack, into } => {
+                    if self.side_at(*into) == Some(self.side.other()) || self.advancers(*attack).is_empty() {
+                        self.pending.remove(0);
+                        continue;
+                    }
+                    return;
+                }
+                Pending::Lose { attack, divisions } => {
+                    if *divisions == 0 || self.loss_candidates(*attack).is_empty() {
                         self.pending.remove(0);
                         continue;
                     }
                     return;
                 }
                 p => {
-                    let alive: Vec<UnitId> =
-                        p.units().iter().copied().filter(|&u| self.units[u as usize].on_map()).collect();
+                    let units = match p {
+                        Pending::Retreat { units, .. } => units.clone(),
+                        Pending::Scatter { unit, .. } => vec![*unit],
+                        _ => unreachable!("matched above"),
+                    };
+                    let alive: Vec<UnitId> = units.into_iter().filter(|&u| self.units[u as usize].on_map()).collect();
                     if alive.is_empty() {
                         self.pending.remove(0);
                         continue;
@@ -622,16 +638,22 @@ impl Leipzig {
         }
     }
 
-    pub fn apply_advance(&mut self, go: bool, ev: &mut Vec<Event>) {
-        let Pending::Advance { units, into } = self.pending.remove(0) else { unreachable!("an advance waits") };
-        if go {
-            let movers: Vec<UnitId> = units.into_iter().filter(|&u| self.units[u as usize].on_map()).collect();
-            for &u in &movers {
-                self.units[u as usize].hex = Some(into);
+    /// Advance after combat: every counter still waiting (`unit` None) or one of them; the others
+    /// may follow. Staying put ends the advance.
+    pub fn apply_advance(&mut self, unit: Option<UnitId>, ev: &mut Vec<Event>) {
+        let Some(&Pending::Advance { attack, into }) = self.pending.first() else { unreachable!("an advance waits") };
+        let movers = match unit {
+            Some(u) => vec![u],
+            None => {
+                self.pending.remove(0);
+                self.advancers(attack)
             }
-            ev.push(Event::Advanced { units: movers, into });
-            self.update_owners(ev);
+        };
+        for &u in &movers {
+            self.units[u as usize].hex = Some(into);
         }
+        ev.push(Event::Advanced { units: movers, into });
+        self.update_owners(ev);
     }
 
     /// Removes a counter from the game; enemy divisions and leaders score (Victory: Div.).
@@ -656,16 +678,33 @@ impl Leipzig {
         }
     }
 
-    /// The Combat Phase's end: supply used up, the depots replaced by a supply unit (Supply, C).
-    pub fn consume_supply(&mut self, ev: &mut Vec<Event>) {
+    /// The supply units that keep each stack together this turn, stack by stack: one already
+    /// used up (for combat, a march, or chosen for another stack) where there is one, else the
+    /// only one near it. Returns them, or the first choice the player has to make: the stack's
+    /// hex and the supply units he may use up for it (Supply, C).
+    pub fn stack_supply(&self) -> Result<Vec<UnitId>, (Hex, Vec<UnitId>)> {
         let s = Situation::of(self);
-        // One supply unit for each stack (or group of stacks) it keeps together.
+        let mut used: Vec<UnitId> = Vec::new();
         for h in super::zoc::stacks_needing_supply(self, &s, self.side) {
-            let mut near = supply_near(self, self.side, h);
-            near.sort_by_key(|&u| (!self.units[u as usize].used.any(), super::zoc::supply_rank(self, u), u));
-            if let Some(&u) = near.first() {
-                self.units[u as usize].used.stacking = true;
+            let near = supply_near(self, self.side, h);
+            if near.iter().any(|&u| self.units[u as usize].used.any() || used.contains(&u)) {
+                continue;
             }
+            match near.len() {
+                0 => {}
+                1 => used.push(near[0]),
+                _ => return Err((h, near)),
+            }
+        }
+        Ok(used)
+    }
+
+    /// The Combat Phase's end: one supply unit used up for each stack (or group of stacks) it
+    /// keeps together, the others used for combat or a march, the depots replaced by a supply
+    /// unit (Supply, C). Every choice of the player is made before (`Action::UseSupply`).
+    pub fn consume_supply(&mut self, ev: &mut Vec<Event>) {
+        for u in self.stack_supply().expect("every choice made before the supply is used up") {
+            self.units[u as usize].used.stacking = true;
         }
         let used: Vec<UnitId> = self.on_map(self.side).filter(|&u| self.units[u as usize].used.any()).collect();
         for u in used {

@@ -63,7 +63,14 @@ impl Leipzig {
         let s = Situation::of(self);
         if !self.pending.is_empty() {
             match &self.pending[0] {
-                Pending::Advance { .. } => out.extend([Action::Advance, Action::StayPut]),
+                Pending::Advance { attack, .. } => {
+                    out.push(Action::Advance);
+                    out.extend(self.advancers(*attack).into_iter().map(|unit| Action::AdvanceOne { unit }));
+                    out.push(Action::StayPut);
+                }
+                Pending::Lose { attack, .. } => {
+                    out.extend(self.loss_candidates(*attack).into_iter().map(|unit| Action::Remove { unit }));
+                }
                 _ => {
                     for to in self.pending_options(&s).unwrap_or_default() {
                         out.push(Action::Retreat { to });
@@ -98,6 +105,7 @@ impl Leipzig {
                     for hex in self.entry_hexes(u) {
                         out.push(Action::Enter { unit: u, hex });
                     }
+                    out.push(Action::EnterRest);
                 }
             }
             Step::Move => {
@@ -211,6 +219,11 @@ impl Leipzig {
                         .map(|(i, _)| Action::Resolve { attack: i as u8 }),
                 );
             }
+            Step::Consume => {
+                if let Err((_, near)) = self.stack_supply() {
+                    out.extend(near.into_iter().map(|unit| Action::UseSupply { unit }));
+                }
+            }
             Step::Over => {}
         }
     }
@@ -224,6 +237,14 @@ impl Leipzig {
                 Action::Retreat { .. } => LzError::new(
                     rule::RETREAT,
                     "that hex is not a retreat the Retreat Order of Preference allows (fewest Enemy-controlled hexes, towards the own edge, the full distance, never across an unbridged river, into mountains or onto units)",
+                ),
+                Action::AdvanceOne { .. } => LzError::new(
+                    rule::COMBAT,
+                    "only the attack's own units still in its hex, not dispersed, advance after combat",
+                ),
+                Action::Remove { .. } => LzError::new(
+                    rule::COMBAT,
+                    "the loss is taken from the attacking units still in their hex (½ex), or from the French combat units on the map (German Rebellion)",
                 ),
                 _ => step_rule("that"),
             };
@@ -355,6 +376,13 @@ impl Leipzig {
                     self.name(self.armistice_stray().expect("checked"))
                 ),
             ),
+            Action::UseSupply { .. } => match self.stack_supply() {
+                Err((h, _)) if self.step == Step::Consume => LzError::new(
+                    rule::SUPPLY,
+                    format!("the stack on {} uses up one of the supply units on or next to it", self.sc.board.label(h)),
+                ),
+                _ => step_rule("choosing a supply unit"),
+            },
             Action::EndMovement => match self.unfixed_stack() {
                 Some(h) if self.step == Step::Move => LzError::new(
                     rule::STACKING,
@@ -376,6 +404,8 @@ impl Leipzig {
             (Some(Pending::Retreat { .. }), _) => "retreat",
             (Some(Pending::Scatter { .. }), _) => "scattered counter's retreat",
             (Some(Pending::Advance { .. }), _) => "advance after combat",
+            (Some(Pending::Lose { attack: Some(_), .. }), _) => "choice of the attacker's losses (½ex)",
+            (Some(Pending::Lose { attack: None, .. }), _) => "choice of the divisions the German rebellion takes",
             (_, Step::Deploy(_)) => "deployment",
             (_, Step::Enter) => "reinforcements",
             (_, Step::Move) => "Movement Phase",
@@ -385,6 +415,7 @@ impl Leipzig {
             (_, Step::RetreatBefore) => "retreats before combat",
             (_, Step::DefendSupply) => "supply for the defence",
             (_, Step::Resolve) => "resolution of the attacks",
+            (_, Step::Consume) => "choice of the supply units its stacks use up",
             (_, Step::Over) => "end",
         };
         format!("the {who} player's {what}")
@@ -401,7 +432,7 @@ impl Leipzig {
             match self.step {
                 Step::Deploy(side) if self.to_deploy(side).next().is_none() => self.next_deploy(ev),
                 Step::Enter if self.arriving().next().is_none() => self.step = Step::Move,
-                Step::Declare if self.armistice_on() => self.end_combat(ev),
+                Step::Declare if self.armistice_on() => self.end_combat(),
                 Step::RetreatBefore => {
                     let s = Situation::of(self);
                     let any = self.on_map(self.side.other()).any(|u| !self.retreat_before_options(&s, u).is_empty());
@@ -411,7 +442,8 @@ impl Leipzig {
                     self.step = Step::DefendSupply;
                 }
                 Step::DefendSupply if self.next_defense().is_none() => self.step = Step::Resolve,
-                Step::Resolve if self.attacks.iter().all(|a| a.resolved) => self.end_combat(ev),
+                Step::Resolve if self.attacks.iter().all(|a| a.resolved) => self.end_combat(),
+                Step::Consume if self.stack_supply().is_ok() => self.finish_combat(ev),
                 Step::Move | Step::Build
                     if self.on_map(self.side).next().is_none() && self.arriving().next().is_none() =>
                 {
@@ -493,7 +525,7 @@ impl Game for Leipzig {
             Action::Declare { from, units, target, supply } => self.apply_declare(from, &units, target, supply, ev),
             Action::EndDeclarations => {
                 if self.attacks.is_empty() {
-                    self.end_combat(ev);
+                    self.end_combat();
                 } else {
                     ev.push(Event::PhaseBegins { side: self.side.other(), step: "Retreat before combat".into() });
                     self.step = Step::RetreatBefore;
@@ -504,8 +536,14 @@ impl Game for Leipzig {
             Action::DefendSupply { hex, supply } => self.apply_defend_supply(hex, supply, ev),
             Action::Resolve { attack } => self.apply_resolve(attack as usize, ev),
             Action::Retreat { to } => self.apply_retreat(to, ev),
-            Action::Advance => self.apply_advance(true, ev),
-            Action::StayPut => self.apply_advance(false, ev),
+            Action::EnterRest => self.apply_enter_rest(ev),
+            Action::Advance => self.apply_advance(None, ev),
+            Action::AdvanceOne { unit } => self.apply_advance(Some(unit), ev),
+            Action::StayPut => {
+                self.pending.remove(0);
+            }
+            Action::Remove { unit } => self.apply_remove(unit, ev),
+            Action::UseSupply { unit } => self.units[unit as usize].used.stacking = true,
         }
         self.advance(ev);
         self.rng != rng_before || self.deciding() != before || ev.iter().any(|e| matches!(e, Event::Revealed { .. }))

@@ -4,9 +4,9 @@
 
 use super::zoc::{Situation, besieger};
 use crate::engine::rng::TableRng;
-use crate::games::leipzig::actions::{Event, Loss};
+use crate::games::leipzig::actions::Event;
 use crate::games::leipzig::data::{Edge, Entry, Hex, Kind, LzScenario, Placement, ReinforcementRow, Side, Terrain};
-use crate::games::leipzig::state::{Leipzig, Status, Step, UnitId, What};
+use crate::games::leipzig::state::{Leipzig, Pending, Status, Step, UnitId, What};
 use std::sync::Arc;
 
 /// A new table: the Allies deploy first, then the French, then the French move first.
@@ -199,7 +199,7 @@ impl Leipzig {
         self.moved_any = false;
         ev.push(Event::PhaseBegins { side, step: "Movement Phase".into() });
         if side == Side::French && self.rebellion {
-            self.rebellion_levy(ev);
+            self.rebellion_levy();
         }
         // Counters away on the armistice's way round come back on their turn.
         for u in self.units.iter_mut().filter(|u| u.side == side) {
@@ -279,6 +279,24 @@ impl Leipzig {
                     || matches!(entry, Entry::EastEdgeAustria))
         });
         hexes
+    }
+
+    /// Every arriving counter onto one of its entry hexes: the least crowded, nearest the middle
+    /// of its entry (or withdrawn, if none is left).
+    pub fn apply_enter_rest(&mut self, ev: &mut Vec<Event>) {
+        while let Some(u) = { self.arriving().next() } {
+            let hexes = self.entry_hexes(u);
+            let mid = hexes.len() / 2;
+            let best =
+                hexes.iter().enumerate().min_by_key(|&(i, &h)| (self.at(h).count(), i.abs_diff(mid))).map(|(_, &h)| h);
+            match best {
+                Some(h) => self.apply_enter(u, h, ev),
+                None => {
+                    self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Withdrawn);
+                    ev.push(Event::Delayed { side: self.side, count: 1, why: "no free hex to enter".into() });
+                }
+            }
+        }
     }
 
     pub fn apply_enter(&mut self, u: UnitId, h: Hex, ev: &mut Vec<Event>) {
@@ -370,21 +388,9 @@ impl Leipzig {
         }
     }
 
-    /// German Rebellion: the French remove two divisions a turn, the smallest first.
-    fn rebellion_levy(&mut self, ev: &mut Vec<Event>) {
-        let mut left = 2u16;
-        while left > 0 {
-            let mut units: Vec<UnitId> = self.on_map(Side::French).filter(|&u| self.is_combat(u)).collect();
-            units.sort_by_key(|&u| (self.divisions(u), u));
-            let Some(&u) = units.first() else { return };
-            if self.divisions(u) <= left {
-                left -= self.divisions(u);
-                self.lose(u, Loss::Rebellion, ev);
-            } else {
-                let into = self.split(u, 0);
-                ev.push(Event::BrokeDown { unit: u, into });
-            }
-        }
+    /// German Rebellion: the French Player removes two divisions a turn, his choice which.
+    fn rebellion_levy(&mut self) {
+        self.pending.push(Pending::Lose { attack: None, divisions: 2 });
     }
 
     /// The end of the Movement Phase: forced-march supply used up, dispersals counted.
@@ -427,7 +433,12 @@ impl Leipzig {
     }
 
     /// The end of the Combat Phase and of the player-turn.
-    pub fn end_combat(&mut self, ev: &mut Vec<Event>) {
+    pub fn end_combat(&mut self) {
+        self.step = Step::Consume;
+    }
+
+    /// After the last choice of supply: supply used up, the phase counted, the next player-turn.
+    pub fn finish_combat(&mut self, ev: &mut Vec<Event>) {
         self.consume_supply(ev);
         self.count_phase(false, ev);
         if self.side == Side::French {
