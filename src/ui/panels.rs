@@ -13,6 +13,9 @@ use crate::table::{Span, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+/// The longest press that still counts as a click, in seconds.
+const CLICK_SECONDS: f64 = 3.0;
+
 #[allow(clippy::too_many_arguments)]
 pub fn panels<G: TableGame>(
     mut contexts: EguiContexts,
@@ -31,6 +34,12 @@ pub fn panels<G: TableGame>(
     }
     if (ctx.zoom_factor() - session.ui_scale).abs() > 1e-3 {
         ctx.set_zoom_factor(session.ui_scale);
+    }
+    // A click is a press let go within the limit: egui's 0.8 s is shorter than one frame of a
+    // software renderer (llvmpipe draws a large table in about a second), where the press and the
+    // release land in frames of their own and a button would ignore its click.
+    if ctx.options(|o| o.input_options.max_click_duration) < CLICK_SECONDS {
+        ctx.options_mut(|o| o.input_options.max_click_duration = CLICK_SECONDS);
     }
     crate::table::layout::add_serif(&ctx);
     let pointer = ctx.input(|i| i.pointer.hover_pos());

@@ -2,8 +2,9 @@
 //! beginner. The beginner decides on its seat's view (blanks guessed as infantry corps): it
 //! marches each counter towards the nearest city worth points that the Enemy holds (or its own
 //! city under threat), keeps combat units next to a supply unit, brings supply and leaders after
-//! the troops, never forced-marches on the tables (only with a supply unit), attacks at 200% or
-//! better (300% against a fortress) with its leaders and a supply unit, takes every automatic
+//! the troops, never forced-marches on the tables (only a combat unit, with a supply unit),
+//! attacks at 200% or better (300% against a fortress; a sortie against every hex it strikes)
+//! with its leaders and a supply unit, takes every automatic
 //! elimination, retreats before combat from an attack of 300% or more, supplies every defence,
 //! advances after combat with every unit, loses its smallest counters first and uses up a
 //! supply unit before a depot.
@@ -246,6 +247,9 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
         if *march != March::Normal && supply.is_none() && !g.free_march(*unit) {
             continue; // never the tables
         }
+        if *march != March::Normal && supply.is_some() && !g.is_combat(*unit) {
+            continue; // a leader or a supply unit keeps up without spending supply
+        }
         if *march != March::Normal
             && supply.is_some()
             && goal(g, &s, *unit)
@@ -312,15 +316,20 @@ fn unstack(g: &Leipzig, legal: &[Action]) -> Option<Action> {
 
 /// The best declared attack at good odds (with supply and leaders), or None.
 fn declare(g: &Leipzig, legal: &[Action]) -> Option<Action> {
+    let s = Situation::of(g);
+    let b = &g.sc.board;
     let mut best: Option<(u32, usize, &Action)> = None;
     for a in legal {
         let Action::Declare { from, units, target, supply } = a else { continue };
-        let (att, _) =
-            g.attack_strength(units, supply.is_some() || g.sc.board.is_fortress(*from), g.sc.board.is_fortress(*from));
-        let river = g.sc.board.side(*from, *target) == super::data::Hexside::River;
-        let (def, _) = g.defense_strength(&[*target], g.defender_could_supply(*target), river);
+        let sortie = b.is_fortress(*from);
+        let (att, _) = g.attack_strength(units, supply.is_some() || sortie, sortie);
+        // A sortie strikes every adjacent Enemy hex at once: the odds are against them all.
+        let targets = g.attack_targets(&s, *from, *target);
+        let river = !sortie && b.side(*from, *target) == super::data::Hexside::River;
+        let supplied = targets.iter().all(|&t| g.defender_could_supply(t));
+        let (def, _) = g.defense_strength(&targets, supplied, river);
         let pct = Leipzig::percent(att, def);
-        let need = if g.sc.board.is_fortress(*target) { 300 } else { 200 };
+        let need = if targets.iter().any(|&t| b.is_fortress(t)) { 300 } else { 200 };
         if pct < need {
             continue;
         }

@@ -118,8 +118,10 @@ pub fn dress_counters(
                 Visibility::Hidden,
             ))
             .observe(hover_counter)
-            .observe(|_: On<Pointer<Out>>, mut hovered: ResMut<HoveredHex>, mut session: ResMut<Session>| {
-                hovered.0 = None;
+            // Leaving a counter does not close its spread stack (the pointer crosses the gaps
+            // between the spread counters on its way to one): `keep_spread` closes it when the
+            // pointer leaves the ring.
+            .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| {
                 session.hovered = None;
             })
             .observe(drag_start)
@@ -184,7 +186,7 @@ pub fn place_counters(
         for (k, (e, _)) in list.into_iter().enumerate() {
             let pos = if spread {
                 let a = k as f32 / n as f32 * std::f32::consts::TAU;
-                let r = 0.28 + 0.04 * n as f32;
+                let r = spread_radius(n);
                 centre + Vec3::new(r * a.cos(), 0.35, r * a.sin())
             } else {
                 centre + Vec3::new(0.03 * k as f32, THICK / 2.0 + k as f32 * (THICK + 0.004), -0.03 * k as f32)
@@ -198,6 +200,37 @@ pub fn place_counters(
             let pos = Vec3::new(x0 + (k % 4) as f32 * 0.5, THICK / 2.0, -geo.depth / 2.0 + 0.6 + (k / 4) as f32 * 0.5);
             set(e, pos);
         }
+    }
+}
+
+/// How far round its hex a stack of `n` counters spreads.
+fn spread_radius(n: usize) -> f32 {
+    0.28 + 0.04 * n as f32
+}
+
+/// A spread stack stays open while the pointer is over its ring (or a piece of it is in hand),
+/// and closes when the pointer leaves it.
+pub fn keep_spread(
+    mut hovered: ResMut<HoveredHex>,
+    geo: Option<Res<MapGeometry>>,
+    windows: Query<&Window>,
+    cams: Query<(&Camera, &GlobalTransform)>,
+    dragging: Res<Dragging>,
+    all: Query<&CounterAt>,
+) {
+    let (Some(h), Some(geo)) = (hovered.0, geo) else { return };
+    if dragging.entity.is_some() {
+        return;
+    }
+    let n = all.iter().filter(|at| at.place == Place::Map(h)).count();
+    let inside = windows
+        .single()
+        .ok()
+        .and_then(|w| w.cursor_position())
+        .and_then(|p| crate::table::glide::table_point(&cams, p))
+        .is_some_and(|p| p.xz().distance(geo.world(h).xz()) <= spread_radius(n) + SIZE);
+    if !inside {
+        hovered.0 = None;
     }
 }
 
@@ -243,7 +276,8 @@ pub fn counter_targets(
         return Vec::new();
     }
     let mut legal = Vec::new();
-    game.legal(Some(&Action::Move { unit: u, to: Hex(0), march: March::Normal, supply: None }), &mut legal);
+    // Every march: a drop beyond the allowance is a forced march (with a supply unit if one is near).
+    game.legal(Some(&Action::Move { unit: u, to: Hex(0), march: March::Triple, supply: None }), &mut legal);
     let s = super::super::rules::zoc::Situation::of(game);
     let costs: std::collections::HashMap<Hex, u8> =
         game.all_destinations(&s, u, March::Triple).into_iter().map(|(h, c, _)| (h, c)).collect();
@@ -456,5 +490,35 @@ pub fn retreat_lights(
     }
     if lights.hexes != want {
         lights.hexes = want;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::table::Act;
+
+    #[test]
+    fn a_counter_dropped_beyond_its_allowance_makes_a_forced_march() {
+        let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/leipzig-1813/1-historical-situation.ron");
+        let mut t = crate::games::leipzig::new_table(std::path::Path::new(scenario), 4).unwrap();
+        t.submit(SeatId(1), Act::Game(Action::DeployRest)).unwrap();
+        let game = &t.game;
+        let mover = game.on_map(Side::French).find(|&u| game.can_move(u) && game.is_combat(u)).expect("a French corps");
+        let targets = counter_targets(&t, Some(SeatId(0)), mover);
+        let forced: Vec<&(Hex, Action, Light, Option<u8>)> =
+            targets.iter().filter(|(_, _, light, _)| *light != Light::Normal).collect();
+        assert!(!forced.is_empty(), "hexes beyond the allowance are lit and take a drop");
+        for (hex, action, light, _) in forced {
+            let Action::Move { to, march, .. } = action else { panic!("a move: {action:?}") };
+            assert_eq!(to, hex);
+            assert_eq!(*light == Light::Double, *march == March::Double);
+            assert!(game.check(crate::engine::rules::Mode::Enforced, SeatId(0), action).is_ok());
+        }
+        assert!(
+            targets
+                .iter()
+                .any(|(_, a, l, _)| *l == Light::Normal && matches!(a, Action::Move { march: March::Normal, .. }))
+        );
     }
 }

@@ -124,6 +124,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
                 Update,
                 (
                     counters::dress_counters,
+                    counters::keep_spread,
                     counters::place_counters,
                     counters::retreat_lights,
                     board::draw_lights,
