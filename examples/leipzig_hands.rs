@@ -5,7 +5,8 @@
 //! panel's attack as it first offers it, a resolution, a lit retreat) — and prints the gesture
 //! in window pixels for the default camera at 1280×800. It never acts on the table itself.
 //!
-//! Usage: `cargo run --example leipzig_hands -- JOURNAL`. Prints one line: `over`, `wait`,
+//! Usage: `cargo run --example leipzig_hands -- JOURNAL [LABEL...]` (LABELs: gestures the window
+//! did not take, to leave aside). Prints one line: `over`, `wait`,
 //! `order K N LABEL` (the K-th of the N buttons of the Orders list), `drag HX HY X1 Y1 X2 Y2`
 //! (rest on the stack at HX,HY, pick the counter at X1,Y1, drop it at X2,Y2), `click X Y`,
 //! or `declare X Y` (click the target, then the panel's Declare button).
@@ -111,15 +112,7 @@ fn drop_moves(g: &Leipzig, legal: &[Action]) -> Vec<Action> {
 /// The attack the Combat panel first offers on a target: from the first hex that may attack it,
 /// every ready combat unit there with its leaders, the first supply unit near.
 fn panel_attack(g: &Leipzig, legal: &[Action], target: Hex) -> Option<Action> {
-    let mut froms: Vec<Hex> = legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::Declare { from, target: t, .. } if *t == target => Some(*from),
-            _ => None,
-        })
-        .collect();
-    froms.sort_unstable();
-    let from = *froms.first()?;
+    let from = *Action::attack_froms(legal, target).first()?;
     let fortress = g.sc.board.is_fortress(from);
     let mut units: Vec<u16> = g.at(from).filter(|&u| g.attack_ready(u) && g.is_combat(u)).collect();
     if !fortress {
@@ -128,18 +121,6 @@ fn panel_attack(g: &Leipzig, legal: &[Action], target: Hex) -> Option<Action> {
     let supply = if fortress { None } else { supply_near(g, g.side, from).first().copied() };
     let a = Action::Declare { from, units, target, supply };
     legal.contains(&a).then_some(a)
-}
-
-fn in_orders(a: &Action) -> bool {
-    !matches!(
-        a,
-        Action::Move { .. }
-            | Action::Deploy { .. }
-            | Action::Enter { .. }
-            | Action::RetreatBefore { .. }
-            | Action::Retreat { .. }
-            | Action::Declare { .. }
-    )
 }
 
 fn main() {
@@ -157,10 +138,9 @@ fn main() {
     }
     let mut legal = Vec::new();
     g.legal_actions(Mode::Enforced, &mut legal);
-    // What a person's hands reach: the Orders list (but single entries, which the chart's
-    // "bring the rest in" and "deploy the rest" replace), drops, lit hexes, the panel's attack.
-    let mut reach: Vec<Action> =
-        legal.iter().filter(|a| in_orders(a) && !matches!(a, Action::Enter { .. })).cloned().collect();
+    // What a person's hands reach: the Orders list (where "bring the rest in" and "deploy the
+    // rest" stand for the single entries), drops, lit hexes, the panel's attack.
+    let mut reach: Vec<Action> = legal.iter().filter(|a| !a.on_map()).cloned().collect();
     reach.extend(drop_moves(g, &legal));
     reach.extend(legal.iter().filter(|a| matches!(a, Action::RetreatBefore { .. } | Action::Retreat { .. })).cloned());
     let mut targets: Vec<Hex> = legal
@@ -173,11 +153,17 @@ fn main() {
     targets.sort_unstable();
     targets.dedup();
     reach.extend(targets.into_iter().filter_map(|t| panel_attack(g, &legal, t)));
+    // What the hands tried and the window did not take (a counter hidden under another stack's
+    // spread, say): a person would do something else first.
+    let skip: Vec<String> = std::env::args().skip(2).collect();
+    if reach.iter().any(|a| !skip.contains(&g.action_label(a))) {
+        reach.retain(|a| !skip.contains(&g.action_label(a)));
+    }
     let mut rng = TableRng::from_seed(table.records.len() as u64);
     let a = choose(|| g.observe(Viewer::Seat(SeatId(0))), &reach, LzPlayer::Beginner, &mut rng);
-    let orders: Vec<&Action> = legal.iter().filter(|x| in_orders(x)).collect();
+    let orders: Vec<&Action> = legal.iter().filter(|x| !x.on_map()).collect();
     match &a {
-        _ if in_orders(&a) => {
+        _ if !a.on_map() => {
             let k = orders.iter().position(|x| **x == a).expect("listed");
             println!("order {k} {} {}", orders.len(), g.action_label(&a));
         }

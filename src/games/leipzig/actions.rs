@@ -98,6 +98,36 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Whether a player makes this action on the map (dragging a counter, clicking a hex or the
+    /// Combat panel) rather than from the Orders list.
+    pub fn on_map(&self) -> bool {
+        matches!(
+            self,
+            Action::Move { .. }
+                | Action::Deploy { .. }
+                | Action::Enter { .. }
+                | Action::RetreatBefore { .. }
+                | Action::Retreat { .. }
+                | Action::Declare { .. }
+        )
+    }
+
+    /// The hexes whose units may attack `target`, among legal actions, in order.
+    pub fn attack_froms(legal: &[Action], target: Hex) -> Vec<Hex> {
+        let mut froms: Vec<Hex> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Declare { from, target: t, .. } if *t == target => Some(*from),
+                _ => None,
+            })
+            .collect();
+        froms.sort_unstable();
+        froms.dedup();
+        froms
+    }
+}
+
 /// Why a counter was lost, for the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Loss {

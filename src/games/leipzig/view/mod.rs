@@ -51,15 +51,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     }
 
     fn in_orders(&self, action: &Action) -> bool {
-        !matches!(
-            action,
-            Action::Move { .. }
-                | Action::Deploy { .. }
-                | Action::Enter { .. }
-                | Action::RetreatBefore { .. }
-                | Action::Retreat { .. }
-                | Action::Declare { .. }
-        )
+        !action.on_map()
     }
 
     fn prompt(&self) -> String {

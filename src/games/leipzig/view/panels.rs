@@ -329,15 +329,7 @@ pub fn combat_window(
         };
         let mut legal = Vec::new();
         g.legal_actions(table.0.mode, &mut legal);
-        let mut froms: Vec<Hex> = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Declare { from, target: t, .. } if *t == target => Some(*from),
-                _ => None,
-            })
-            .collect();
-        froms.sort_unstable();
-        froms.dedup();
+        let froms = Action::attack_froms(&legal, target);
         ui.label(egui::RichText::new(format!("Target: {}", g.hex_name(target))).strong());
         if froms.is_empty() {
             ui.label("No hex-group of yours may attack it now.");
