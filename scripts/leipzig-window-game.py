@@ -196,7 +196,6 @@ def main():
             n = journal_lines(journal)
             if n != seen:
                 seen, idle_since = n, time.time()
-                strikes = {}
             skip = [label for label, count in strikes.items() if count >= 2]
             line = subprocess.run([hands, journal, *skip], capture_output=True, text=True).stdout.strip()
             if line == "over":
@@ -223,7 +222,7 @@ def main():
                     failures += 1
                     grab(os.path.join(out, f"fail-{gestures:04d}.png"))
                     record.write(f"        (button {k} of {count} not found: {line})\n")
-                    if failures > 40:
+                    if failures > 200:
                         raise SystemExit(f"button {k} of {count} not found: {line}")
                     continue
                 if turn_shot and turn_shot != last_turn_shot:
@@ -267,7 +266,7 @@ def main():
                     # The click did not reach the target (the window was busy): try again.
                     failures += 1
                     record.write(f"        (no Declare button yet: {line})\n")
-                    if failures > 40:
+                    if failures > 200:
                         raise SystemExit(f"no Declare button: {line}")
                     continue
                 top, bottom = found[-2]
@@ -298,7 +297,7 @@ def main():
                 strikes[label] = strikes.get(label, 0) + 1
                 grab(os.path.join(out, f"missed-{gestures:04d}.png"))
                 record.write(f"        (not taken: {line})\n")
-                if failures > 80:
+                if failures > 200:
                     raise SystemExit("too many gestures not taken")
     finally:
         record.write(f"gestures {gestures}, not taken {failures}, {time.time() - started:.0f} s\n")
