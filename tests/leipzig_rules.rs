@@ -1271,16 +1271,22 @@ fn austrian_intervention_when_french_combat_losses_are_twice_the_allies_from_tur
     assert!(g.to_deploy(Side::Allied).count() >= 7);
 }
 
-#[test]
-fn armistice_every_unit_withdraws_towards_its_side_of_the_line_and_none_recrosses_it() {
+/// The campaign's empty map during an armistice called on turn 6, `side` to move.
+fn armistice_on(side: Side) -> Leipzig {
     let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
     g.units.clear();
     g.pending.clear();
     g.turn = 6;
-    g.side = Side::French;
+    g.side = side;
     g.step = Step::Move;
     g.armistice = Some(6);
     g.austria_at_war = true;
+    g
+}
+
+#[test]
+fn armistice_every_unit_withdraws_towards_its_side_of_the_line_and_none_recrosses_it() {
+    let mut g = armistice_on(Side::French);
     let b = &g.sc.board;
     // A French division deep on the Allied side, well away from any fortress.
     let stray = (0..b.len() as u16)
@@ -1326,14 +1332,7 @@ fn dests_of(g: &Leipzig, u: UnitId) -> Vec<(Hex, u8)> {
 
 #[test]
 fn armistice_allied_units_leave_by_the_east_edge_and_come_back_in_austria_eight_turns_later() {
-    let (mut g, _) = setup(scenario("8-the-campaign.ron"), 5);
-    g.units.clear();
-    g.pending.clear();
-    g.turn = 6;
-    g.side = Side::Allied;
-    g.step = Step::Move;
-    g.armistice = Some(6);
-    g.austria_at_war = true;
+    let mut g = armistice_on(Side::Allied);
     let b = &g.sc.board;
     let edge = (0..b.len() as u16)
         .map(Hex)
