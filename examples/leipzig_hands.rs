@@ -156,8 +156,14 @@ fn main() {
     // What the hands tried and the window did not take (a counter hidden under another stack's
     // spread, say): a person would do something else first.
     let skip: Vec<String> = std::env::args().skip(2).collect();
-    if reach.iter().any(|a| !skip.contains(&g.action_label(a))) {
-        reach.retain(|a| !skip.contains(&g.action_label(a)));
+    // A counter the hands could not pick up twice (`unit=N`) is left where it stands.
+    let skipped = |a: &Action| {
+        skip.contains(&g.action_label(a))
+            || matches!(a, Action::Move { unit, .. } | Action::RetreatBefore { unit, .. }
+                if skip.contains(&format!("unit={unit}")))
+    };
+    if reach.iter().any(|a| !skipped(a)) {
+        reach.retain(|a| !skipped(a));
     }
     let mut rng = TableRng::from_seed(table.records.len() as u64);
     let a = choose(|| g.observe(Viewer::Seat(SeatId(0))), &reach, LzPlayer::Beginner, &mut rng);
@@ -170,7 +176,8 @@ fn main() {
         Action::Move { unit, to, .. } | Action::RetreatBefore { unit, to } => {
             let (hover, pick) = counter_points(g, *unit);
             let d = screen(world(g, *to));
-            println!("drag {} {} {} {} {} {} {}", hover.0, hover.1, pick.0, pick.1, d.0, d.1, g.action_label(&a));
+            let (x, y, l) = (d.0, d.1, g.action_label(&a));
+            println!("drag {} {} {} {} {x} {y} unit={unit} {l}", hover.0, hover.1, pick.0, pick.1);
         }
         Action::Retreat { to } => {
             let p = screen(world(g, *to));

@@ -192,7 +192,9 @@ def main():
         strikes = {}
         while True:
             if game.poll() is not None:
-                raise SystemExit("the window closed")
+                # A negative code is the signal that ended it (9: killed, as by the kernel's
+                # out-of-memory killer; 11: a crash).
+                raise SystemExit(f"the window closed (exit status {game.returncode})")
             n = journal_lines(journal)
             if n != seen:
                 seen, idle_since = n, time.time()
@@ -293,7 +295,8 @@ def main():
             if journal_lines(journal) == before:
                 failures += 1
                 tokens = line.split(" ")
-                label = " ".join(tokens[{"drag": 7, "order": 3}.get(word, 3):])
+                # A counter not picked up is struck as a counter (unit=N), whatever its move.
+                label = tokens[7] if word == "drag" else " ".join(tokens[3:])
                 strikes[label] = strikes.get(label, 0) + 1
                 grab(os.path.join(out, f"missed-{gestures:04d}.png"))
                 record.write(f"        (not taken: {line})\n")
