@@ -78,8 +78,12 @@ pub fn scenarios_root() -> PathBuf {
 }
 
 /// The games on the table, the default first.
-pub static GAMES: &[&dyn GameEntry] =
-    &[&crate::games::botn::Entry, &crate::games::vg::Entry, &crate::games::leipzig::Entry];
+pub static GAMES: &[&dyn GameEntry] = &[
+    &crate::games::botn::Entry,
+    &crate::games::vg::Entry,
+    &crate::games::leipzig::Entry,
+    &crate::games::austerlitz::Entry,
+];
 
 pub fn by_id(id: &str) -> Option<&'static dyn GameEntry> {
     GAMES.iter().copied().find(|g| g.id() == id)

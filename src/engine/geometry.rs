@@ -155,7 +155,7 @@ pub enum CellShape {
 }
 
 /// A facing: the eight compass directions; squares use only the four orthogonal ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Facing {
     N,
     NE,

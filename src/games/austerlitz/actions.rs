@@ -1,0 +1,219 @@
+//! What a seat may ask of an Austerlitz table, what the rules report back (every modifier with
+//! its reason), and why an action is refused (naming the rulebook's section).
+
+use super::data::{BatteryResult, Cell, CrtResult, FireResult, Side};
+use super::state::{CmdId, UnitId};
+use crate::engine::geometry::Facing;
+use crate::engine::rules::NamesRule;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Set a unit up on a space of its command's sectors, its front this way.
+    Deploy {
+        unit: UnitId,
+        at: Cell,
+        facing: Facing,
+    },
+    /// Set a command up (on its own, or on one of its side's units).
+    PlaceCommand {
+        command: CmdId,
+        at: Cell,
+    },
+    /// Set every unit and command still to set up at its historical place (or, with the game
+    /// sectors, the first free space of its sectors).
+    DeployRest,
+    /// 1. Fire a gun at a space in its field of fire; `battery` fires at the artillery there
+    /// alone (counter-battery fire, 1 die).
+    Fire {
+        gun: UnitId,
+        target: Cell,
+        battery: bool,
+    },
+    EndFire,
+    /// Move a unit (or turn it in its space) to a space with its front this way.
+    Move {
+        unit: UnitId,
+        to: Cell,
+        facing: Facing,
+    },
+    /// Form a square (1 infantry unit, its full MF) or leave it.
+    Square {
+        unit: UnitId,
+    },
+    /// Attack the units of one space with these units; `charge` for the cavalry among them.
+    Attack {
+        units: Vec<UnitId>,
+        target: Cell,
+        charge: bool,
+    },
+    EndMovement,
+    EndArtillery,
+    MoveCommand {
+        command: CmdId,
+        to: Cell,
+    },
+    /// 4 and 5: the phasing player's turn ends (smoke and his DIS markers come off).
+    EndTurn,
+    /// The winner's retreat: the straight line's direction and the retreating units' new front.
+    Retreat {
+        toward: Facing,
+        facing: Facing,
+    },
+    /// Reactions of the non-phasing player.
+    ReactFire {
+        gun: UnitId,
+    },
+    CounterCharge,
+    OpportunityFire,
+    Decline,
+}
+
+/// What happened, for the log: every die and every modifier with its reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    Deployed {
+        unit: UnitId,
+        at: Cell,
+    },
+    SetUpDone {
+        side: Side,
+    },
+    Moved {
+        unit: UnitId,
+        from: Cell,
+        to: Cell,
+        spent: u8,
+    },
+    Turned {
+        unit: UnitId,
+        facing: Facing,
+    },
+    Formed {
+        unit: UnitId,
+        square: bool,
+    },
+    IceHolds {
+        unit: UnitId,
+        at: Cell,
+        roll: u8,
+    },
+    IceBreaks {
+        unit: UnitId,
+        at: Cell,
+        roll: u8,
+    },
+    Disordered {
+        unit: UnitId,
+        why: String,
+    },
+    Demoralised {
+        unit: UnitId,
+        why: String,
+    },
+    Recovered {
+        unit: UnitId,
+    },
+    Eliminated {
+        unit: UnitId,
+        why: String,
+    },
+    CommandCaptured {
+        command: CmdId,
+        why: String,
+    },
+    Fired {
+        gun: UnitId,
+        target: Cell,
+        range: u8,
+        roll: u8,
+        modifiers: Vec<(i32, String)>,
+        result: FireResult,
+    },
+    CounterBattery {
+        gun: UnitId,
+        target: UnitId,
+        roll: u8,
+        result: BatteryResult,
+    },
+    AttackDeclared {
+        units: Vec<UnitId>,
+        target: Cell,
+        charge: bool,
+    },
+    Combat {
+        attack: i32,
+        defence: i32,
+        modifiers: Vec<(i32, String)>,
+        die: u8,
+        die_modifiers: Vec<(i32, String)>,
+        result: CrtResult,
+    },
+    OpportunityFired {
+        by: UnitId,
+        at: UnitId,
+        die: u8,
+        result: CrtResult,
+    },
+    CounterCharged {
+        unit: UnitId,
+    },
+    Retreated {
+        unit: UnitId,
+        from: Cell,
+        to: Cell,
+    },
+    DavoutRoll {
+        roll: u8,
+        needed: u8,
+        arrives: bool,
+    },
+    GuardCollapse {
+        side: Side,
+        until: u8,
+    },
+    TurnEnded {
+        side: Side,
+        turn: u8,
+    },
+    Victory {
+        winner: Option<Side>,
+        points: [u16; 2],
+        why: String,
+    },
+}
+
+/// The book's sections, as rules errors name them.
+pub mod rule {
+    pub const SETUP: &str = "Set-up";
+    pub const PHASES: &str = "The Phases of a game turn";
+    pub const STACKING: &str = "Set-up: Stacking";
+    pub const MOVEMENT: &str = "Movement";
+    pub const FORMATIONS: &str = "Formations";
+    pub const ARTILLERY: &str = "Artillery";
+    pub const LOS: &str = "Artillery: Line of Sight";
+    pub const CHARGE: &str = "Cavalry Charges and Disorganization";
+    pub const COMBAT: &str = "Combat";
+    pub const RETREAT: &str = "Combat resolution";
+    pub const REACTIONS: &str = "Reactions";
+    pub const VICTORY: &str = "Check for victory";
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message} ({rule})")]
+pub struct AzError {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl AzError {
+    pub fn new(rule: &'static str, message: impl Into<String>) -> Self {
+        Self { rule, message: message.into() }
+    }
+}
+
+impl NamesRule for AzError {
+    fn rule(&self) -> &'static str {
+        self.rule
+    }
+}

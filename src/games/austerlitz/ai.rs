@@ -1,0 +1,127 @@
+//! The computer players for Austerlitz: *random* (any legal action) and *beginner*, which decides
+//! on its seat's view: it takes the historical set-up, fires every gun at the target it hurts
+//! most, attacks where the CF difference is on its side (charging when the charge pays), moves
+//! its units towards the nearest enemy (keeping formations: a unit in a line moves only to keep
+//! facing the enemy), keeps its commanders with their units, and always takes its reactions.
+
+use super::actions::Action;
+use super::data::Cell;
+use super::observe::AzView;
+use super::state::{Austerlitz, Pending, Step, chebyshev};
+use crate::engine::rng::TableRng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AzPlayer {
+    Random,
+    Beginner,
+}
+
+impl AzPlayer {
+    pub fn named(name: &str) -> Option<AzPlayer> {
+        match name {
+            "random" => Some(AzPlayer::Random),
+            "beginner" | "computer" => Some(AzPlayer::Beginner),
+            _ => None,
+        }
+    }
+}
+
+fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
+    let side = g.side_of(u);
+    (0..g.units.len())
+        .filter(|&v| g.side_of(v) != side && g.on_board(v))
+        .filter_map(|v| g.units[v].at)
+        .map(|c| chebyshev(c, at))
+        .min()
+        .unwrap_or(0)
+}
+
+/// The beginner's choice among `legal`, on the view.
+pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut TableRng) -> Action {
+    if player == AzPlayer::Random || legal.len() == 1 {
+        return legal[rng.below(legal.len())].clone();
+    }
+    let g = &view.game;
+    if let Some(p) = g.pending.last() {
+        return match p {
+            // Reactions are always taken; a retreat keeps the unit facing the way it came.
+            Pending::AttackReactions { .. } | Pending::OpportunityFire { .. } => legal[0].clone(),
+            Pending::Retreat { .. } => legal
+                .iter()
+                .find(
+                    |a| matches!(a, Action::Retreat { toward, facing } if *facing == super::state::rotate(*toward, 4)),
+                )
+                .unwrap_or(&legal[0])
+                .clone(),
+        };
+    }
+    if g.step == Step::Setup {
+        return Action::DeployRest;
+    }
+    // Shots and attacks, best first.
+    let mut best: Option<(i32, &Action)> = None;
+    for a in legal {
+        let score = match a {
+            Action::Fire { battery, .. } => Some(if *battery { 1 } else { 2 }),
+            Action::Attack { units, target, charge } => {
+                let units: Vec<usize> = units.iter().map(|&u| u as usize).collect();
+                let d = g.odds(&units, *target, *charge, false).difference();
+                (d >= 1).then_some(d * 2 + i32::from(*charge) + units.len() as i32)
+            }
+            _ => None,
+        };
+        if let Some(s) = score
+            && best.is_none_or(|(b, _)| s > b)
+        {
+            best = Some((s, a));
+        }
+    }
+    if let Some((_, a)) = best {
+        return a.clone();
+    }
+    // Moves that close on the enemy, one unit at a time, the first unit that has one.
+    let mut moves: Vec<(i32, &Action)> = Vec::new();
+    for a in legal {
+        if let Action::Move { unit, to, facing } = a {
+            let u = *unit as usize;
+            let Some(from) = g.units[u].at else {
+                moves.push((100, a));
+                continue;
+            };
+            let gain = nearest_enemy(g, u, from) - nearest_enemy(g, u, *to);
+            // Face the enemy at the end: the step ahead from the new space is nearer.
+            let ahead = g.sc.board.grid.step(*to, if g.kind(u).is_artillery() { *facing } else { *facing });
+            let facing_enemy = ahead.is_some_and(|n| nearest_enemy(g, u, n) < nearest_enemy(g, u, *to));
+            let adjacent_risk = nearest_enemy(g, u, *to) <= 1 && g.kind(u).is_artillery();
+            if gain > 0 && facing_enemy && !adjacent_risk {
+                moves.push((gain * 10 - g.units[u].spent as i32, a));
+            }
+        }
+    }
+    if let Some((_, a)) = moves.iter().max_by_key(|(s, _)| *s) {
+        return (*a).clone();
+    }
+    // Commanders go to the middle of their units.
+    for a in legal {
+        if let Action::MoveCommand { command, to } = a {
+            let k = *command as usize;
+            let own: Vec<Cell> = (0..g.units.len())
+                .filter(|&u| g.sc.unit_command[u] as usize == k && g.on_board(u))
+                .filter_map(|u| g.units[u].at)
+                .collect();
+            let Some(from) = g.commands[k].at else { continue };
+            if own.is_empty() {
+                continue;
+            }
+            let far = |c: Cell| own.iter().map(|&o| chebyshev(o, c)).max().unwrap_or(0);
+            if far(*to) + 1 < far(from) {
+                return a.clone();
+            }
+        }
+    }
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::EndFire | Action::EndMovement | Action::EndArtillery | Action::EndTurn))
+        .unwrap_or(&legal[rng.below(legal.len())])
+        .clone()
+}

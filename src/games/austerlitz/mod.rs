@@ -1,0 +1,67 @@
+//! Austerlitz (*The Battle of the 3 Emperors*): data, state, the rules by rulebook chapter in
+//! `rules/`, what each viewer may see in `observe`, the computer players in `ai`, the registry
+//! entry in `entry`.
+
+pub mod actions;
+pub mod ai;
+pub mod data;
+pub mod entry;
+pub mod observe;
+pub mod rules;
+pub mod state;
+
+pub use actions::{Action, AzError, Event};
+pub use data::{AzScenario, Side};
+pub use entry::Entry;
+pub use observe::AzView;
+pub use state::Austerlitz;
+
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::{LoadError, SaveFile};
+use crate::engine::scenario::DataError;
+use crate::engine::seats::Viewer;
+use crate::engine::table::Table;
+use ai::AzPlayer;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A new table on a scenario file.
+pub fn new_table(path: &Path, seed: u64) -> Result<Table<Austerlitz>, DataError> {
+    Ok(table_on(Arc::new(AzScenario::load(path)?), seed))
+}
+
+pub fn table_on(sc: Arc<AzScenario>, seed: u64) -> Table<Austerlitz> {
+    Table::new(rules::setup(sc, seed), seed, Mode::Enforced)
+}
+
+pub fn save_of(table: &Table<Austerlitz>) -> SaveFile<Action> {
+    crate::engine::save::save_of(table)
+}
+
+/// Replays a save on the scenario it names.
+pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Austerlitz>, LoadError> {
+    crate::engine::save::load_save(
+        save,
+        save_path,
+        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
+        |p| {
+            let sc = AzScenario::load(p)?;
+            let hash = sc.hash.clone();
+            Ok((Arc::new(sc), hash))
+        },
+        |sc| table_on(sc, save.seed),
+    )
+}
+
+/// One complete game, each side played by `players[side]`, each deciding on its own view.
+pub fn play_game(
+    sc: Arc<AzScenario>,
+    seed: u64,
+    players: [AzPlayer; 2],
+    max_actions: usize,
+) -> Result<Table<Austerlitz>, String> {
+    let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0xa05e_1805);
+    crate::engine::autoplay::play_out(table_on(sc, seed), seed, max_actions, |g: &Austerlitz, legal, seat| {
+        ai::choose(&g.observe(Viewer::Seat(seat)), legal, players[seat.0 as usize], &mut chooser)
+    })
+}

@@ -1,0 +1,131 @@
+//! Artillery: fire or move (field artillery), move and fire on the lower MF (horse artillery),
+//! the field of fire, line of sight, range with its additions, 2 dice on the Artillery Table (+1
+//! for 12-pounders, one result lower for a demoralised battery, -1 for a DIS one firing in
+//! defence), counter-battery fire on 1 die, smoke.
+
+use super::super::actions::{AzError, Event, rule};
+use super::super::data::{BatteryResult, Cell, FireTable, Kind};
+use super::super::state::{Austerlitz, Step, rotate};
+
+impl Austerlitz {
+    /// The table a gun fires on: the Horse Artillery Table for a horse battery that moves and
+    /// fires in one turn.
+    pub fn fire_table(&self, g: usize) -> &FireTable {
+        if self.kind(g) == Kind::Horse && self.units[g].moved && self.side_of(g) == self.side {
+            &self.sc.tables.horse_artillery
+        } else {
+            &self.sc.tables.artillery
+        }
+    }
+
+    /// Why gun `g` may not fire at space `target` now (in its own turn), if it may not.
+    pub fn fire_refusal(&self, g: usize, target: Cell, battery: bool) -> Option<AzError> {
+        let e = |m: String| Some(AzError::new(rule::ARTILLERY, m));
+        let unit = &self.units[g];
+        let name = &self.sc.units[g].name;
+        if self.side_of(g) != self.side || !self.on_board(g) || !self.kind(g).is_artillery() {
+            return e(format!("{name} is not one of your guns on the board"));
+        }
+        if unit.fired {
+            return e(format!("{name} has fired this turn (once in its own turn)"));
+        }
+        if unit.dis {
+            return e(format!("{name} is disorganized"));
+        }
+        if unit.square_shielded(self, g) {
+            return e(format!("{name} stands in a square and can't fire"));
+        }
+        match self.step {
+            Step::Fire => {}
+            Step::Move
+                if self.kind(g) == Kind::Horse && unit.moved && unit.spent <= self.sc.units[g].mf.0 + unit.bonus => {}
+            Step::Move if self.kind(g) == Kind::Horse && unit.moved => {
+                return e(format!("{name} moved on its higher MF: horse artillery moves and fires on its lower"));
+            }
+            _ => return e("guns fire in step 1 (horse artillery also after moving)".into()),
+        }
+        let Some(&(_, rows)) = self.field_of_fire(g).iter().find(|(c, _)| *c == target) else {
+            return e(format!("{} is not in {name}'s field of fire", self.sc.board.place_name(target)));
+        };
+        let here = self.units_at(target);
+        if here.is_empty() || self.holder(target) == Some(self.side) {
+            return e("artillery fires at enemy units (never at a lone command)".into());
+        }
+        if let Some((c, what)) = self.los_blocked(g, target) {
+            return Some(AzError::new(
+                rule::LOS,
+                format!("the line of sight is blocked by {what} at {}", self.sc.board.place_name(c)),
+            ));
+        }
+        let range = self.fire_range(rows, target);
+        if self.fire_table(g).result(range, 12).is_none() {
+            return e(format!("out of range: {rows} spaces + woods/town/castle and mist = {range}"));
+        }
+        if battery {
+            let guns: Vec<usize> = here.iter().copied().filter(|&u| self.kind(u).is_artillery()).collect();
+            if guns.is_empty() {
+                return e("counter-battery fire needs enemy artillery in the space".into());
+            }
+            if guns.iter().any(|&u| self.units[u].square_shielded(self, u)) {
+                return e("artillery shielded in a square may not be the target of counter-battery fire".into());
+            }
+        }
+        None
+    }
+
+    /// Every shot a gun may take now.
+    pub fn fire_options(&self, g: usize, out: &mut Vec<(Cell, bool)>) {
+        for (c, _) in self.field_of_fire(g) {
+            for battery in [false, true] {
+                if self.fire_refusal(g, c, battery).is_none() {
+                    out.push((c, battery));
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply_fire(&mut self, g: usize, target: Cell, battery: bool, ev: &mut Vec<Event>) {
+        self.units[g].fired = true;
+        self.units[g].smoke = true;
+        if battery {
+            let gun = self.units_at(target).into_iter().find(|&u| self.kind(u).is_artillery()).expect("checked");
+            let roll = self.rng.d6();
+            let result = self.sc.tables.counter_battery.results[roll as usize - 1];
+            ev.push(Event::CounterBattery { gun: g as u8, target: gun as u8, roll, result });
+            match result {
+                BatteryResult::Turn => self.units[gun].facing = rotate(self.units[gun].facing, 4),
+                BatteryResult::TurnDemoralise => {
+                    self.units[gun].facing = rotate(self.units[gun].facing, 4);
+                    self.demoralise(gun, "counter-battery fire".into(), ev);
+                }
+                BatteryResult::Eliminate => self.eliminate(gun, "counter-battery fire".into(), ev),
+            }
+            return;
+        }
+        let targets = self.units_at(target);
+        self.fire_at(g, target, targets, ev);
+    }
+
+    /// A gun's shot on the Artillery Table at these units of a space (in its own turn or in
+    /// reaction).
+    pub(crate) fn fire_at(&mut self, g: usize, target: Cell, targets: Vec<usize>, ev: &mut Vec<Event>) {
+        let rows = self.field_of_fire(g).iter().find(|(c, _)| *c == target).map_or(1, |x| x.1);
+        let range = self.fire_range(rows, target);
+        let (a, b) = (self.rng.d6(), self.rng.d6());
+        let mut modifiers = Vec::new();
+        if self.kind(g) == Kind::Heavy {
+            modifiers.push((1, "12-pounder".to_string()));
+        }
+        if self.units[g].dis {
+            modifiers.push((-1, "disorganized battery firing in defence".to_string()));
+        }
+        let roll = (a + b) as i32 + modifiers.iter().map(|m| m.0).sum::<i32>();
+        let mut result = self.fire_table(g).result(range, roll).unwrap_or(super::super::data::FireResult::N);
+        if self.is_demoralised(g) {
+            result = result.lower();
+            modifiers.push((0, "demoralised battery: one result lower".to_string()));
+        }
+        ev.push(Event::Fired { gun: g as u8, target, range, roll: a + b, modifiers, result });
+        self.fire_result(g, targets, result, ev);
+    }
+}

@@ -1,0 +1,857 @@
+//! Combat, Cavalry Charges and Disorganization, Demoralization and Reactions: who may attack
+//! what, the CF difference with every modifier and its reason, the die and its modifiers, the
+//! results, the retreats in a straight line chosen by the winner, DIS and demoralisation (twice is
+//! elimination), the Guard's collapse, and the non-phasing player's reactions (infantry and
+//! artillery opportunity fire, the counter-charge).
+
+use super::super::actions::{AzError, Event, rule};
+use super::super::data::{Cell, Crossing, CrtResult, FireResult, Kind, Side, Terrain};
+use super::super::state::{Aspect, Attack, Austerlitz, Formation, Pending, chebyshev};
+use crate::engine::geometry::{CellShape, Facing};
+
+/// The worked-out odds of an attack, before the die.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Odds {
+    pub attack: i32,
+    pub defence: i32,
+    pub modifiers: Vec<(i32, String)>,
+    pub die_modifiers: Vec<(i32, String)>,
+    /// Attacker's adverse results count as N (an artillery or cavalry unit struck in flank or
+    /// rear).
+    pub attacker_safe: bool,
+}
+
+impl Odds {
+    pub fn difference(&self) -> i32 {
+        self.attack - self.defence
+    }
+    pub fn die_modifier(&self) -> i32 {
+        self.die_modifiers.iter().map(|(m, _)| m).sum()
+    }
+}
+
+/// Halved, rounded up (a demoralised unit's CF).
+fn half_up(x: i32) -> i32 {
+    (x + 1) / 2
+}
+
+/// The die modifier of a difference in command ratings: 1-2 → 1, 3-4 → 2, 5-6 → 3.
+pub fn rating_modifier(diff: i32) -> i32 {
+    diff.signum() * ((diff.abs() + 1) / 2).min(3)
+}
+
+impl Austerlitz {
+    /// The unit of a space that fights for it: the infantry where artillery stacks with it.
+    pub fn defender_of(&self, c: Cell) -> Option<usize> {
+        let here = self.units_at(c);
+        here.iter().copied().find(|&u| !self.kind(u).is_artillery()).or(here.first().copied())
+    }
+
+    /// A unit's CF in a fight (before terrain): light infantry in a formation has a line
+    /// infantry's; a demoralised unit's is halved, rounded up.
+    pub fn base_cf(&self, u: usize) -> i32 {
+        let d = &self.sc.units[u];
+        let in_formation = matches!(self.formation_kind(u), Some(Formation::Line | Formation::Column));
+        let cf = match d.line_cf {
+            Some(l) if in_formation => l,
+            _ => d.cf,
+        } as i32;
+        if self.is_demoralised(u) { half_up(cf) } else { cf }
+    }
+
+    /// +1 CF for each other infantry unit of the formation, at most +3; in the phasing player's
+    /// own turn only the units that stood in it when the turn began count.
+    fn formation_bonus(&self, u: usize, attacking: bool) -> (i32, Vec<usize>) {
+        match self.formation(u) {
+            Some((Formation::Line | Formation::Column, members)) => {
+                let counted: Vec<usize> = members
+                    .into_iter()
+                    .filter(|&m| !attacking || self.units[m].formation_at_start.is_some())
+                    .filter(|&m| self.kind(m).is_infantry() || self.kind(m) == Kind::Dragoons)
+                    .collect();
+                ((counted.len() as i32).min(3), counted)
+            }
+            _ => (0, Vec::new()),
+        }
+    }
+
+    /// Whether a cavalry unit may charge `target` (Cavalry charge): it crossed a plain space in
+    /// front of the enemy straight on, and the enemy is not in a square, town, woods, castle,
+    /// behind an uphill contour or a river.
+    pub fn may_charge(&self, u: usize, target: Cell) -> bool {
+        let Some(at) = self.units[u].at else { return false };
+        let b = &self.sc.board;
+        let Some(d) = self.defender_of(target) else { return false };
+        self.kind(u).is_cavalry()
+            && self.units[u].moved
+            && self.units[u].straight
+            && b.space(at).terrain == Terrain::Clear
+            && !self.units[d].square
+            && b.space(target).terrain == Terrain::Clear
+            && !b.uphill(at, target)
+            && b.crossing(at, target) == Crossing::Open
+    }
+
+    /// Why these units may not attack that space, if they may not.
+    pub fn attack_refusal(&self, units: &[usize], target: Cell) -> Option<String> {
+        let side = self.side;
+        match self.holder(target) {
+            Some(s) if s != side => {}
+            _ => return Some("there is no enemy combat unit in that space".into()),
+        }
+        if units.is_empty() {
+            return Some("an attack needs at least one unit".into());
+        }
+        for (i, &u) in units.iter().enumerate() {
+            let unit = &self.units[u];
+            let name = &self.sc.units[u].name;
+            if units[..i].contains(&u) {
+                return Some(format!("{name} is named twice"));
+            }
+            if self.side_of(u) != side || !self.on_board(u) {
+                return Some(format!("{name} is not one of your units on the board"));
+            }
+            if self.kind(u).is_artillery() {
+                return Some(format!("{name}: an artillery unit's CF is used only in defence"));
+            }
+            if unit.attacked {
+                return Some(format!("{name} has had combat this turn"));
+            }
+            if unit.dis {
+                return Some(format!("{name} is disorganized"));
+            }
+            if !self.front_cells(u).contains(&target) {
+                return Some(format!("{name} does not have the target in its front"));
+            }
+            // Cavalry attacks on its lower MF (and the road's 2 where it used the road).
+            if self.kind(u).is_cavalry() && unit.spent > self.sc.units[u].mf.0 + unit.bonus {
+                return Some(format!("{name} moved on its higher MF and may not attack"));
+            }
+            if self.nation_of(u) == super::super::data::Nation::Russian
+                && unit.formation_at_start.is_some()
+                && unit.formation_at_start != self.formation_kind(u)
+            {
+                return Some(format!("{name}: Russian units may not attack after a change of formation in a turn"));
+            }
+        }
+        None
+    }
+
+    /// The CF difference with every modifier and its reason, and the die modifiers.
+    pub fn odds(&self, units: &[usize], target: Cell, charge: bool, counter_charge: bool) -> Odds {
+        let b = &self.sc.board;
+        let d = self.defender_of(target).expect("a defender");
+        let mut mods = Vec::new();
+        let mut attack = 0;
+        let mut formations_counted: Vec<usize> = Vec::new();
+        let mut attacker_safe = false;
+        let mut worst = Aspect::Front;
+        let hill = b.space(target).level > 0;
+        for &u in units {
+            let at = self.units[u].at.expect("on the board");
+            let name = &self.sc.units[u].name;
+            let mut cf = self.base_cf(u);
+            let charging = charge && self.may_charge(u, target);
+            if charging && counter_charge {
+                cf = half_up(self.sc.units[u].cf as i32);
+                mods.push((0, format!("{name}: counter-charged, its basic CF halved to {cf}")));
+            }
+            attack += cf;
+            if charging && !counter_charge {
+                let bonus = match self.kind(u) {
+                    Kind::Dragoons => 1,
+                    Kind::LightCav => 2,
+                    _ => 3,
+                };
+                let mist = if hill { 0 } else { self.sc.tables.mist(self.turn).map_or(0, |m| m.charge as i32) };
+                attack += bonus - mist.min(bonus);
+                mods.push((bonus, format!("{name}: charge")));
+                if mist > 0 {
+                    mods.push((-mist.min(bonus), format!("{name}: mist (turn {})", self.turn)));
+                }
+            }
+            if !formations_counted.contains(&u) {
+                let (bonus, members) = self.formation_bonus(u, true);
+                if bonus > 0 {
+                    attack += bonus;
+                    mods.push((bonus, format!("{name}: formation (+1 a unit, at most +3)")));
+                    formations_counted.extend(members);
+                }
+                formations_counted.push(u);
+            }
+            if b.uphill(at, target) {
+                attack -= 1;
+                mods.push((-1, format!("{name}: attacking uphill")));
+            }
+            if b.crossing(at, target) != Crossing::Open {
+                attack -= 1;
+                mods.push((-1, format!("{name}: attacking across the stream")));
+            }
+            if matches!(self.kind(u), Kind::LightCav | Kind::HeavyCav)
+                && matches!(b.space(target).terrain, Terrain::Town | Terrain::Woods | Terrain::Castle)
+            {
+                attack -= 1;
+                mods.push((-1, format!("{name}: cavalry attacking a town, woods or castle")));
+            }
+            let aspect = self.aspect(d, at);
+            if aspect != Aspect::Front {
+                if self.kind(d).is_artillery() || self.kind(d).is_cavalry() {
+                    attacker_safe = true;
+                }
+                if aspect == Aspect::Rear || worst == Aspect::Front {
+                    worst = aspect;
+                }
+            }
+        }
+        // The defence.
+        let dname = &self.sc.units[d].name;
+        let stacked_infantry = self.kind(d).is_infantry();
+        let mut defence = self.base_cf(d);
+        mods.push((
+            0,
+            format!(
+                "{dname} defends with {defence}{}",
+                if self.is_demoralised(d) { " (demoralised: halved)" } else { "" }
+            ),
+        ));
+        if !self.kind(d).is_artillery() || !stacked_infantry {
+            let (bonus, _) = self.formation_bonus(d, false);
+            if bonus > 0 {
+                defence += bonus;
+                mods.push((-bonus, format!("{dname}: in formation")));
+            }
+        }
+        if self.units[d].square {
+            defence += 1;
+            mods.push((-1, format!("{dname}: square (+1 in defence)")));
+        }
+        match b.space(target).terrain {
+            Terrain::Woods => {
+                defence += 1;
+                mods.push((-1, format!("{dname}: in woods")));
+            }
+            Terrain::Town | Terrain::Castle if stacked_infantry => {
+                defence += 2;
+                mods.push((-2, format!("{dname}: infantry in a town or castle")));
+            }
+            _ => {}
+        }
+        let flank = match worst {
+            Aspect::Front => 0,
+            Aspect::Flank => 1,
+            Aspect::Rear => 2,
+        };
+        if flank > 0 {
+            let doubled = stacked_infantry && self.is_demoralised(d);
+            let m = if doubled { flank * 2 } else { flank };
+            defence -= m;
+            let side = if worst == Aspect::Rear { "rear" } else { "flank" };
+            mods.push((
+                m,
+                format!("attack on the {side}{}", if doubled { " of demoralised infantry (doubled)" } else { "" }),
+            ));
+        }
+        // The die: commanders' ratings, formations against cavalry and guns.
+        let mut die_modifiers = Vec::new();
+        let a_rating = units.iter().map(|&u| self.rating_of(u)).max().unwrap_or(0) as i32;
+        let d_rating = self.rating_of(d) as i32;
+        let rm = rating_modifier(a_rating - d_rating);
+        if rm != 0 {
+            die_modifiers.push((rm, format!("command ratings {a_rating} against {d_rating}")));
+        }
+        let formed = |u: usize| {
+            matches!(self.formation_kind(u), Some(Formation::Line | Formation::Column)) && self.in_command(u)
+        };
+        if units.iter().any(|&u| formed(u)) && (self.kind(d).is_artillery() || self.kind(d).is_cavalry()) {
+            die_modifiers.push((1, "a formation in command range attacks artillery or cavalry".into()));
+        }
+        if units.iter().all(|&u| self.kind(u).is_cavalry()) && stacked_infantry && formed(d) {
+            die_modifiers.push((-1, "cavalry attacks infantry in a formation in command range".into()));
+        }
+        Odds { attack, defence, modifiers: mods, die_modifiers, attacker_safe }
+    }
+
+    /// Every attack the phasing player may declare now: for each enemy space, each set of the
+    /// units that may strike it (all of them, and each alone, and every pair where few), with
+    /// and without the charge.
+    pub fn attack_options(&self, out: &mut Vec<(Vec<usize>, Cell, bool)>) {
+        let side = self.side;
+        let mut targets: Vec<Cell> = Vec::new();
+        for u in 0..self.units.len() {
+            if self.side_of(u) == side && self.on_board(u) && !self.units[u].attacked && !self.kind(u).is_artillery() {
+                for c in self.front_cells(u) {
+                    if self.holder(c).is_some_and(|s| s != side) && !targets.contains(&c) {
+                        targets.push(c);
+                    }
+                }
+            }
+        }
+        targets.sort_unstable();
+        for t in targets {
+            let able: Vec<usize> = (0..self.units.len())
+                .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.attack_refusal(&[u], t).is_none())
+                .collect();
+            let mut sets: Vec<Vec<usize>> = able.iter().map(|&u| vec![u]).collect();
+            if able.len() > 1 {
+                if able.len() <= 4 {
+                    for i in 0..able.len() {
+                        for j in i + 1..able.len() {
+                            sets.push(vec![able[i], able[j]]);
+                        }
+                    }
+                }
+                if able.len() > 2 {
+                    sets.push(able.clone());
+                }
+            }
+            for set in sets {
+                let charge_possible = set.iter().any(|&u| self.may_charge(u, t));
+                for charge in [false, true] {
+                    if charge && !charge_possible {
+                        continue;
+                    }
+                    // No attack below the table's first row.
+                    if self.sc.tables.crt_row(self.odds(&set, t, charge, false).difference()).is_some() {
+                        out.push((set.clone(), t, charge));
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply_attack(&mut self, units: Vec<usize>, target: Cell, charge: bool, ev: &mut Vec<Event>) {
+        ev.push(Event::AttackDeclared { units: units.iter().map(|&u| u as u8).collect(), target, charge });
+        for &u in &units {
+            self.units[u].attacked = true;
+        }
+        let attack = Attack {
+            units: units.iter().map(|&u| u as u8).collect(),
+            target,
+            charge,
+            counter_charge: false,
+            answered: Vec::new(),
+        };
+        if self.reactions(&attack).is_empty() {
+            self.resolve_attack(attack, ev);
+        } else {
+            self.pending.push(Pending::AttackReactions { attack });
+        }
+    }
+
+    /// The reactions the defender may still make to a declared attack: guns (by id) that may fire
+    /// at a charge or at attacking infantry in their field of fire, and the counter-charge (None).
+    pub fn reactions(&self, attack: &Attack) -> Vec<Option<usize>> {
+        let mut out = Vec::new();
+        let defender = self.side.other();
+        if let Some(d) = self.defender_of(attack.target)
+            && self.kind(d).is_cavalry()
+            && attack.charge
+            && !attack.counter_charge
+            && !self.units[d].counter_charged
+            && !self.units[d].dis
+            && attack.units.iter().any(|&u| {
+                let u = u as usize;
+                self.may_charge(u, attack.target)
+                    && self.aspect(d, self.units[u].at.expect("on the board")) == Aspect::Front
+            })
+        {
+            out.push(None);
+        }
+        for g in 0..self.units.len() {
+            if self.side_of(g) != defender || !self.on_board(g) || !self.kind(g).is_artillery() {
+                continue;
+            }
+            if self.units[g].reacted || attack.answered.contains(&(g as u8)) || self.units[g].square_shielded(self, g) {
+                continue;
+            }
+            if !self.reaction_targets(g, attack).is_empty() {
+                out.push(Some(g));
+            }
+        }
+        out
+    }
+
+    /// The attackers a gun may fire at in reaction: charging cavalry (not by a DIS gun), or
+    /// infantry attacking the gun's own space.
+    pub fn reaction_targets(&self, g: usize, attack: &Attack) -> Vec<usize> {
+        let fof = self.field_of_fire(g);
+        attack
+            .units
+            .iter()
+            .map(|&u| u as usize)
+            .filter(|&u| {
+                let Some(at) = self.units[u].at else { return false };
+                let Some(&(_, rows)) = fof.iter().find(|(c, _)| *c == at) else { return false };
+                if self.fire_table(g).result(self.fire_range(rows, at), 12).is_none()
+                    || self.los_blocked(g, at).is_some()
+                {
+                    return false;
+                }
+                let charging = attack.charge && self.may_charge(u, attack.target) && !self.units[g].dis;
+                let infantry_at_gun = self.kind(u).is_infantry() && self.units[g].at == Some(attack.target);
+                charging || infantry_at_gun
+            })
+            .collect()
+    }
+
+    pub(super) fn apply_react_fire(&mut self, g: usize, ev: &mut Vec<Event>) {
+        let Some(Pending::AttackReactions { mut attack }) = self.pending.pop() else { unreachable!("checked") };
+        let target = self.reaction_targets(g, &attack)[0];
+        attack.answered.push(g as u8);
+        self.units[g].reacted = true;
+        self.units[g].smoke = true;
+        let at = self.units[target].at.expect("on the board");
+        self.pending.push(Pending::AttackReactions { attack });
+        self.fire_at(g, at, vec![target], ev);
+    }
+
+    pub(super) fn apply_counter_charge(&mut self, ev: &mut Vec<Event>) {
+        let Some(Pending::AttackReactions { mut attack }) = self.pending.pop() else { unreachable!("checked") };
+        let d = self.defender_of(attack.target).expect("a defender");
+        self.units[d].counter_charged = true;
+        attack.counter_charge = true;
+        ev.push(Event::CounterCharged { unit: d as u8 });
+        self.pending.push(Pending::AttackReactions { attack });
+    }
+
+    /// The reactions are over (declined or spent): the attack is resolved with the units still
+    /// able to make it.
+    pub(super) fn apply_decline_attack_reactions(&mut self, ev: &mut Vec<Event>) {
+        let Some(Pending::AttackReactions { attack }) = self.pending.pop() else { unreachable!("checked") };
+        self.resolve_attack(attack, ev);
+    }
+
+    fn resolve_attack(&mut self, attack: Attack, ev: &mut Vec<Event>) {
+        let target = attack.target;
+        let units: Vec<usize> = attack
+            .units
+            .iter()
+            .map(|&u| u as usize)
+            .filter(|&u| self.on_board(u) && self.front_cells(u).contains(&target))
+            .collect();
+        if units.is_empty() || self.holder(target).is_none_or(|s| s == self.side) {
+            return;
+        }
+        let odds = self.odds(&units, target, attack.charge, attack.counter_charge);
+        let Some(row) = self.sc.tables.crt_row(odds.difference()) else {
+            // Reactions cut the attack below the table: it is called off.
+            return;
+        };
+        let row = row.results.clone();
+        let die = self.rng.d6();
+        let modified = (die as i32 + odds.die_modifier()).clamp(1, 6);
+        let mut result = row[(modified - 1) as usize];
+        if odds.attacker_safe && matches!(result, CrtResult::AE | CrtResult::AR(_)) {
+            result = CrtResult::N;
+        }
+        ev.push(Event::Combat {
+            attack: odds.attack,
+            defence: odds.defence,
+            modifiers: odds.modifiers,
+            die,
+            die_modifiers: odds.die_modifiers,
+            result,
+        });
+        for &u in &units {
+            if attack.charge && self.may_charge_done(u) {
+                self.units[u].charged = true;
+                self.disorder(u, "charged".into(), ev);
+            }
+        }
+        let defenders = self.units_at(target);
+        let attacker_cells: Vec<Cell> = units.iter().filter_map(|&u| self.units[u].at).collect();
+        match result {
+            CrtResult::N => {}
+            CrtResult::AE => {
+                for &u in &units {
+                    self.eliminate(u, "AE on the Attack CRT".into(), ev);
+                }
+            }
+            CrtResult::DE => {
+                for &u in &defenders {
+                    self.eliminate(u, "DE on the Attack CRT".into(), ev);
+                }
+            }
+            CrtResult::AR(n) => {
+                let mut cells = attacker_cells.clone();
+                cells.dedup();
+                for c in cells.into_iter().rev() {
+                    let here: Vec<u8> = self.units_at(c).into_iter().map(|u| u as u8).collect();
+                    self.pending.push(Pending::Retreat {
+                        units: here,
+                        spaces: n,
+                        from: vec![target],
+                        demoralise: n > 3,
+                        chooser: self.side.other(),
+                    });
+                }
+            }
+            CrtResult::DR(n) => {
+                self.pending.push(Pending::Retreat {
+                    units: defenders.iter().map(|&u| u as u8).collect(),
+                    spaces: n,
+                    from: attacker_cells,
+                    demoralise: n > 3,
+                    chooser: self.side,
+                });
+                if n > 3 {
+                    for &u in &units {
+                        self.recover(u, ev);
+                    }
+                }
+            }
+        }
+        self.after_event(ev);
+    }
+
+    /// A charging unit (it met the charge's conditions when it attacked).
+    fn may_charge_done(&self, u: usize) -> bool {
+        self.kind(u).is_cavalry() && self.units[u].straight && self.units[u].moved
+    }
+
+    /// Infantry opportunity fire: a unit moved into the front of an enemy infantry unit without
+    /// having it in its own front to attack.
+    pub(super) fn offer_opportunity_fire(&mut self, u: usize) {
+        let Some(at) = self.units[u].at else { return };
+        if self.units[u].eliminated {
+            return;
+        }
+        let mine = self.front_cells(u);
+        for v in 0..self.units.len() {
+            if self.side_of(v) == self.side || !self.on_board(v) || !self.kind(v).is_infantry() || self.units[v].dis {
+                continue;
+            }
+            let vat = self.units[v].at.expect("on the board");
+            if self.front_cells(v).contains(&at) && !mine.contains(&vat) && self.opportunity_odds(v, u).is_some() {
+                self.pending.push(Pending::OpportunityFire { by: v as u8, at: u as u8 });
+            }
+        }
+    }
+
+    /// The CRT row of an opportunity fire: basic CFs compared.
+    pub fn opportunity_odds(&self, by: usize, at: usize) -> Option<Vec<CrtResult>> {
+        let diff = self.sc.units[by].cf as i32 - self.sc.units[at].cf as i32;
+        self.sc.tables.crt_row(diff).map(|r| r.results.clone())
+    }
+
+    pub(super) fn apply_opportunity_fire(&mut self, fire: bool, ev: &mut Vec<Event>) {
+        let Some(Pending::OpportunityFire { by, at }) = self.pending.pop() else { unreachable!("checked") };
+        if !fire || !self.on_board(at as usize) || !self.on_board(by as usize) {
+            return;
+        }
+        let row = self.opportunity_odds(by as usize, at as usize).expect("offered");
+        let die = self.rng.d6();
+        let result = match row[die as usize - 1] {
+            CrtResult::AE | CrtResult::AR(_) => CrtResult::N,
+            r => r,
+        };
+        ev.push(Event::OpportunityFired { by, at, die, result });
+        let from = vec![self.units[by as usize].at.expect("on the board")];
+        match result {
+            CrtResult::DE => self.eliminate(at as usize, "opportunity fire".into(), ev),
+            CrtResult::DR(n) => {
+                let cell = self.units[at as usize].at.expect("on the board");
+                let here = self.units_at(cell).into_iter().map(|u| u as u8).collect();
+                self.pending.push(Pending::Retreat {
+                    units: here,
+                    spaces: n,
+                    from,
+                    demoralise: n > 3,
+                    chooser: self.side.other(),
+                });
+            }
+            _ => {}
+        }
+        self.after_event(ev);
+    }
+
+    /// The straight lines a retreat may take and the damage of each: (direction, spaces passed,
+    /// damage). Eliminating lines cost most, then each friendly unit disordered or pushed.
+    pub fn retreat_lines(&self, units: &[u8], spaces: u8, from: &[Cell]) -> Vec<(Facing, Vec<Cell>, u32)> {
+        let Some(&first) = units.first() else { return Vec::new() };
+        let Some(start) = self.units[first as usize].at else { return Vec::new() };
+        let b = &self.sc.board;
+        let side = self.side_of(first as usize);
+        let mut out = Vec::new();
+        for d in Facing::ALL {
+            if d.is_diagonal() && b.shape(start) == CellShape::Square {
+                continue;
+            }
+            let Some(n1) = b.grid.step(start, d) else {
+                out.push((d, Vec::new(), 1000));
+                continue;
+            };
+            // Away: the first step takes it further from every victorious unit.
+            if !from.iter().all(|&f| chebyshev(n1, f) > chebyshev(start, f)) {
+                continue;
+            }
+            let mut path = Vec::new();
+            let mut damage = 0;
+            let mut c = start;
+            for _ in 0..spaces {
+                let Some(n) = b.grid.step(c, d) else {
+                    damage += 1000;
+                    break;
+                };
+                let unbridged = b.crossing(c, n) == Crossing::Stream;
+                let enemy = self.holder(n).is_some_and(|s| s != side)
+                    || self.command_at(n).is_some_and(|k| self.sc.commands[k].side != side);
+                let woods =
+                    b.space(n).terrain == Terrain::Woods && units.iter().any(|&u| !self.kind(u as usize).is_infantry());
+                if unbridged || enemy || woods {
+                    damage += 1000;
+                    path.push(n);
+                    break;
+                }
+                damage += self.units_at(n).len() as u32;
+                path.push(n);
+                c = n;
+            }
+            if path.last().is_some_and(|&l| b.space(l).terrain == Terrain::Pond) {
+                damage += 1000;
+            }
+            out.push((d, path, damage));
+        }
+        if out.is_empty() {
+            // Hemmed in, with no line away: the unit is eliminated whichever way.
+            out.push((self.units[first as usize].facing, Vec::new(), 1000));
+        }
+        out
+    }
+
+    /// The least damaging lines (the winner must choose among them).
+    pub fn retreat_choices(&self) -> Vec<(Facing, Vec<Cell>, u32)> {
+        let Some(Pending::Retreat { units, spaces, from, .. }) = self.pending.last() else { return Vec::new() };
+        let lines = self.retreat_lines(units, *spaces, from);
+        let least = lines.iter().map(|l| l.2).min().unwrap_or(0);
+        lines.into_iter().filter(|l| l.2 == least).collect()
+    }
+
+    pub(super) fn apply_retreat(&mut self, toward: Facing, facing: Facing, ev: &mut Vec<Event>) {
+        let (_, path, damage) = self.retreat_choices().into_iter().find(|l| l.0 == toward).expect("checked");
+        let Some(Pending::Retreat { units, demoralise, .. }) = self.pending.pop() else { unreachable!("checked") };
+        let units: Vec<usize> = units.into_iter().map(|u| u as usize).filter(|&u| self.on_board(u)).collect();
+        let Some(&lead) = units.first() else { return };
+        let side = self.side_of(lead);
+        let from = self.units[lead].at.expect("on the board");
+        if damage >= 1000 {
+            for &u in &units {
+                self.eliminate(u, "no retreat but through the enemy, a stream, woods or off the board".into(), ev);
+            }
+            self.after_event(ev);
+            return;
+        }
+        let demoralised_before = units.iter().any(|&u| self.is_demoralised(u));
+        let end = path.last().copied().unwrap_or(from);
+        for (i, &c) in path.iter().enumerate() {
+            for v in self.units_at(c) {
+                if units.contains(&v) || self.side_of(v) != side {
+                    continue;
+                }
+                if i + 1 == path.len() {
+                    // Retreating onto own units pushes them a space further the same way.
+                    self.push_away(v, toward, ev);
+                } else {
+                    self.disorder(v, "a retreat passed over it".into(), ev);
+                }
+                if demoralised_before {
+                    self.demoralise(v, "a demoralised unit retreated over it".into(), ev);
+                }
+            }
+        }
+        for &u in &units {
+            self.units[u].at = Some(end);
+            self.units[u].facing = facing;
+            ev.push(Event::Retreated { unit: u as u8, from, to: end });
+            if self.units[u].square {
+                self.disorder(u, "a square that retreats".into(), ev);
+            }
+            if demoralise {
+                self.demoralise(u, "retreated more than 3 spaces".into(), ev);
+            }
+        }
+        self.after_event(ev);
+    }
+
+    fn push_away(&mut self, v: usize, d: Facing, ev: &mut Vec<Event>) {
+        let c = self.units[v].at.expect("on the board");
+        let next = self.sc.board.grid.step(c, d);
+        match next {
+            Some(n) if self.units_at(n).is_empty() && self.sc.board.space(n).terrain != Terrain::Pond => {
+                self.units[v].at = Some(n);
+                ev.push(Event::Retreated { unit: v as u8, from: c, to: n });
+            }
+            _ => self.disorder(v, "pushed by a retreat with nowhere to go".into(), ev),
+        }
+    }
+
+    pub(crate) fn disorder(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
+        if !self.on_board(u) {
+            return;
+        }
+        if self.units[u].dis {
+            self.eliminate(u, format!("double DIS ({why})"), ev);
+            return;
+        }
+        self.units[u].dis = true;
+        self.units[u].hits_this_turn += 1;
+        ev.push(Event::Disordered { unit: u as u8, why });
+        if self.units[u].hits_this_turn >= 2 {
+            self.eliminate(u, "disorganized or demoralised twice in a turn".into(), ev);
+        }
+    }
+
+    pub(crate) fn demoralise(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
+        if !self.on_board(u) {
+            return;
+        }
+        if self.units[u].demoralised {
+            self.eliminate(u, format!("double demoralisation ({why})"), ev);
+            return;
+        }
+        self.units[u].demoralised = true;
+        self.units[u].hits_this_turn += 1;
+        ev.push(Event::Demoralised { unit: u as u8, why });
+        if self.units[u].hits_this_turn >= 2 {
+            self.eliminate(u, "disorganized or demoralised twice in a turn".into(), ev);
+        }
+    }
+
+    /// A demoralised unit that retreats an enemy more than 3 spaces becomes normal again.
+    pub(crate) fn recover(&mut self, u: usize, ev: &mut Vec<Event>) {
+        if self.units[u].demoralised && !self.units[u].eliminated {
+            self.units[u].demoralised = false;
+            ev.push(Event::Recovered { unit: u as u8 });
+        }
+    }
+
+    pub(crate) fn eliminate(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
+        if self.units[u].eliminated {
+            return;
+        }
+        let at = self.units[u].at;
+        self.units[u].eliminated = true;
+        let side = self.side_of(u);
+        self.eliminated[side.other().index()] += 1;
+        ev.push(Event::Eliminated { unit: u as u8, why });
+        // A command on the space with no unit left is captured.
+        if let Some(c) = at
+            && self.units_at(c).is_empty()
+            && let Some(k) = self.command_at(c)
+            && self.sc.commands[k].side == side
+        {
+            self.capture(k, "the unit it stood on was eliminated".into(), ev);
+        }
+        // The Guard's collapse: all three Guard infantry units of a side gone.
+        let guard: Vec<usize> = (0..self.units.len())
+            .filter(|&v| self.side_of(v) == side && self.sc.units[v].guard && self.kind(v).is_infantry())
+            .collect();
+        if self.sc.units[u].guard
+            && self.kind(u).is_infantry()
+            && guard.len() >= 3
+            && guard.iter().all(|&v| self.units[v].eliminated)
+        {
+            let until = self.turn + 2;
+            self.collapse_until[side.index()] = Some(until);
+            ev.push(Event::GuardCollapse { side, until });
+        }
+    }
+
+    pub(crate) fn capture(&mut self, k: usize, why: String, ev: &mut Vec<Event>) {
+        if self.commands[k].captured {
+            return;
+        }
+        self.commands[k].captured = true;
+        ev.push(Event::CommandCaptured { command: k as u8, why });
+        if self.sc.commands[k].supreme && self.winner.is_none() {
+            let winner = self.sc.commands[k].side.other();
+            self.finish(Some(winner), format!("{} captured", self.sc.commands[k].name), ev);
+        }
+    }
+
+    /// The retreat of a fire result (Resolution of artillery Fire): away from the gun, chosen by
+    /// the firing player.
+    pub(crate) fn fire_result(&mut self, gun: usize, targets: Vec<usize>, result: FireResult, ev: &mut Vec<Event>) {
+        let from = vec![self.units[gun].at.expect("on the board")];
+        match result {
+            FireResult::N => {}
+            FireResult::E => {
+                for u in targets {
+                    self.eliminate(u, "artillery fire: E".into(), ev);
+                }
+            }
+            FireResult::R(n) => {
+                let chooser = self.side_of(gun);
+                let units = targets.iter().filter(|&&u| self.on_board(u)).map(|&u| u as u8).collect::<Vec<_>>();
+                if !units.is_empty() {
+                    self.pending.push(Pending::Retreat { units, spaces: n, from, demoralise: n > 3, chooser });
+                }
+                if n > 3 {
+                    self.recover(gun, ev);
+                }
+            }
+        }
+        self.after_event(ev);
+    }
+
+    /// Who decides the pending decision.
+    pub fn pending_chooser(&self) -> Option<Side> {
+        match self.pending.last()? {
+            Pending::Retreat { chooser, .. } => Some(*chooser),
+            Pending::AttackReactions { .. } | Pending::OpportunityFire { .. } => Some(self.side.other()),
+        }
+    }
+
+    /// Drops decisions nobody can take any more (their units gone).
+    pub(crate) fn after_event(&mut self, _ev: &mut [Event]) {
+        while let Some(p) = self.pending.last() {
+            let stale = match p {
+                Pending::Retreat { units, .. } => units.iter().all(|&u| !self.on_board(u as usize)),
+                Pending::OpportunityFire { by, at } => !self.on_board(*by as usize) || !self.on_board(*at as usize),
+                Pending::AttackReactions { .. } => false,
+            };
+            if stale || self.winner.is_some() {
+                self.pending.pop();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Whether a rule refuses an attack on these grounds: for `explain`.
+    pub fn explain_attack(&self, units: &[usize], target: Cell, charge: bool) -> AzError {
+        if let Some(why) = self.attack_refusal(units, target) {
+            return AzError::new(rule::COMBAT, why);
+        }
+        if charge && !units.iter().any(|&u| self.may_charge(u, target)) {
+            return AzError::new(
+                rule::CHARGE,
+                "no charge: cavalry must cross 1 plain space in front of the enemy without turning there, and the enemy may not be in a square, town, woods, castle, uphill or across the stream",
+            );
+        }
+        let d = self.odds(units, target, charge, false).difference();
+        AzError::new(rule::COMBAT, format!("the CF difference is {d}: below -1 an attack is not allowed by the CRT"))
+    }
+}
+
+impl super::super::state::Unit {
+    /// Artillery stacked in a square may not fire.
+    pub fn square_shielded(&self, g: &Austerlitz, u: usize) -> bool {
+        self.at.is_some_and(|c| g.units_at(c).into_iter().any(|v| v != u && g.units[v].square))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rating_modifier;
+
+    #[test]
+    fn rating_differences_give_one_two_or_three() {
+        assert_eq!(rating_modifier(0), 0);
+        assert_eq!(rating_modifier(1), 1);
+        assert_eq!(rating_modifier(2), 1);
+        assert_eq!(rating_modifier(3), 2);
+        assert_eq!(rating_modifier(-4), -2);
+        assert_eq!(rating_modifier(6), 3);
+    }
+}

@@ -1,0 +1,348 @@
+//! Austerlitz's rules by the rulebook's chapters: set-up and the turn (`turn`), movement and
+//! formations (`movement`), artillery (`artillery`), combat, charges, demoralisation and reactions
+//! (`combat`). Here: the table's start, the one list of legal actions, the check that names the
+//! broken rule, and apply.
+
+pub mod artillery;
+pub mod combat;
+pub mod movement;
+pub mod turn;
+
+use super::actions::{Action, AzError, Event, rule};
+use super::data::{AzScenario, Side};
+use super::state::{Austerlitz, Command, Pending, Step, Unit};
+use crate::engine::geometry::{CellShape, Facing};
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Checked, Game, Mode, Shared};
+use crate::engine::save::ScenarioRef;
+use crate::engine::seats::{SeatId, Viewer};
+use std::sync::Arc;
+
+pub fn seat_of(side: Side) -> SeatId {
+    SeatId(side.index() as u8)
+}
+
+/// A new table: nothing on the board yet; the Allies set up first.
+pub fn setup(sc: Arc<AzScenario>, seed: u64) -> Austerlitz {
+    let units = sc
+        .units
+        .iter()
+        .map(|d| Unit {
+            at: None,
+            facing: d.facing,
+            square: false,
+            dis: false,
+            demoralised: false,
+            eliminated: false,
+            spent: 0,
+            moved: false,
+            attacked: false,
+            fired: false,
+            reacted: false,
+            smoke: false,
+            charged: false,
+            counter_charged: false,
+            straight: false,
+            extra: false,
+            bonus: 0,
+            formation_at_start: None,
+            hits_this_turn: 0,
+        })
+        .collect();
+    let commands = sc.commands.iter().map(|_| Command { at: None, captured: false, moved: false }).collect();
+    Austerlitz {
+        sc: Shared(sc),
+        turn: 0,
+        side: Side::Allied,
+        step: Step::Setup,
+        units,
+        commands,
+        pending: Vec::new(),
+        davout_arrived: false,
+        collapse_until: [None, None],
+        eliminated: [0, 0],
+        winner: None,
+        final_points: None,
+        rng: TableRng::from_seed(seed),
+    }
+}
+
+impl Austerlitz {
+    /// The side that decides now.
+    pub fn deciding(&self) -> Option<Side> {
+        if self.step == Step::Over {
+            return None;
+        }
+        self.pending_chooser().or(Some(self.side))
+    }
+
+    /// Every legal action now: the one list the prompt, the lit spaces, the computer, the fuzzer
+    /// and `check` use.
+    pub fn legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.step == Step::Over {
+            return;
+        }
+        if let Some(p) = self.pending.last() {
+            match p {
+                Pending::Retreat { units, .. } => {
+                    let start = units.first().and_then(|&u| self.units[u as usize].at);
+                    for (d, path, _) in self.retreat_choices() {
+                        let Some(end) = path.last().copied().or(start) else { continue };
+                        for f in Facing::ALL {
+                            if !(f.is_diagonal() && self.sc.board.shape(end) == CellShape::Square) {
+                                out.push(Action::Retreat { toward: d, facing: f });
+                            }
+                        }
+                    }
+                }
+                Pending::AttackReactions { attack } => {
+                    for r in self.reactions(attack) {
+                        out.push(match r {
+                            Some(g) => Action::ReactFire { gun: g as u8 },
+                            None => Action::CounterCharge,
+                        });
+                    }
+                    out.push(Action::Decline);
+                }
+                Pending::OpportunityFire { .. } => {
+                    out.push(Action::OpportunityFire);
+                    out.push(Action::Decline);
+                }
+            }
+            return;
+        }
+        match self.step {
+            Step::Setup => self.deploy_options(out),
+            Step::Fire => {
+                for g in 0..self.units.len() {
+                    let mut shots = Vec::new();
+                    self.fire_options(g, &mut shots);
+                    out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {
+                        gun: g as u8,
+                        target,
+                        battery,
+                    }));
+                }
+                out.push(Action::EndFire);
+            }
+            Step::Move => {
+                for u in 0..self.units.len() {
+                    if self.side_of(u) != self.side || self.kind(u).is_field_artillery() {
+                        continue;
+                    }
+                    let mut moves: Vec<_> = self.reach(u).into_keys().collect();
+                    moves.sort_unstable();
+                    out.extend(moves.into_iter().map(|(to, facing)| Action::Move { unit: u as u8, to, facing }));
+                    if self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
+                        out.push(Action::Square { unit: u as u8 });
+                    }
+                    if self.kind(u) == super::data::Kind::Horse && self.units[u].moved {
+                        let mut shots = Vec::new();
+                        self.fire_options(u, &mut shots);
+                        out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {
+                            gun: u as u8,
+                            target,
+                            battery,
+                        }));
+                    }
+                }
+                let mut attacks = Vec::new();
+                self.attack_options(&mut attacks);
+                out.extend(attacks.into_iter().map(|(units, target, charge)| Action::Attack {
+                    units: units.into_iter().map(|u| u as u8).collect(),
+                    target,
+                    charge,
+                }));
+                out.push(Action::EndMovement);
+            }
+            Step::ArtilleryMove => {
+                for u in 0..self.units.len() {
+                    if self.may_move_artillery(u) {
+                        let mut moves: Vec<_> = self.reach(u).into_keys().collect();
+                        moves.sort_unstable();
+                        out.extend(moves.into_iter().map(|(to, facing)| Action::Move { unit: u as u8, to, facing }));
+                    }
+                }
+                out.push(Action::EndArtillery);
+            }
+            Step::Commands => {
+                for k in 0..self.commands.len() {
+                    if self.sc.commands[k].side == self.side {
+                        out.extend(
+                            self.command_reach(k).into_iter().map(|to| Action::MoveCommand { command: k as u8, to }),
+                        );
+                    }
+                }
+                out.push(Action::EndTurn);
+            }
+            Step::Over => {}
+        }
+    }
+
+    /// Why an action not in the legal list is refused, naming the rule.
+    pub fn explain(&self, a: &Action) -> AzError {
+        let n = self.units.len();
+        let seq = |m: &str| AzError::new(rule::PHASES, m.to_string());
+        if let Some(p) = self.pending.last() {
+            let what = match p {
+                Pending::Retreat { .. } => "a retreat: the winner chooses the least damaging straight line away",
+                Pending::AttackReactions { .. } => "the defender's reactions to the attack",
+                Pending::OpportunityFire { .. } => "the defender's opportunity fire",
+            };
+            return AzError::new(
+                if matches!(p, Pending::Retreat { .. }) { rule::RETREAT } else { rule::REACTIONS },
+                format!("the table waits for {what}"),
+            );
+        }
+        match (a, self.step) {
+            (Action::Deploy { unit, at, facing }, Step::Setup) if (*unit as usize) < n => {
+                self.deploy_refusal(*unit as usize, *at, *facing).unwrap_or_else(|| seq("not now"))
+            }
+            (Action::Fire { gun, target, battery }, _) if (*gun as usize) < n && self.sc.board.contains(*target) => {
+                self.fire_refusal(*gun as usize, *target, *battery).unwrap_or_else(|| seq("not now"))
+            }
+            (Action::Move { unit, to, facing }, Step::Move | Step::ArtilleryMove) if (*unit as usize) < n => {
+                let u = *unit as usize;
+                if let Some(why) = self.cannot_move(u) {
+                    return AzError::new(rule::MOVEMENT, why);
+                }
+                if self.side_of(u) != self.side {
+                    return AzError::new(rule::MOVEMENT, "that is not your unit");
+                }
+                if self.kind(u).is_field_artillery() && self.step == Step::Move {
+                    return seq("field artillery moves in step 3");
+                }
+                if !self.kind(u).is_field_artillery() && self.step == Step::ArtilleryMove {
+                    return seq("step 3 moves field artillery only");
+                }
+                if self.step == Step::ArtilleryMove && !self.may_move_artillery(u) {
+                    return AzError::new(
+                        rule::ARTILLERY,
+                        "field artillery that fired (or has smoke or DIS) can't move",
+                    );
+                }
+                if !self.sc.board.contains(*to) {
+                    return AzError::new(rule::MOVEMENT, "off the board");
+                }
+                if !self.may_stand(u, *to) {
+                    return AzError::new(
+                        rule::STACKING,
+                        "only 1 combat unit a space (1 artillery with 1 infantry), never ending on a pond",
+                    );
+                }
+                AzError::new(
+                    rule::MOVEMENT,
+                    format!(
+                        "{} can't reach {} facing {facing:?} with its MF: units move the way their triangle points, pay 1 to turn (not on a road, nor light infantry or squares), columns turn 45° at most",
+                        self.sc.units[u].name,
+                        self.sc.board.place_name(*to)
+                    ),
+                )
+            }
+            (Action::Attack { units, target, charge }, Step::Move)
+                if units.iter().all(|&u| (u as usize) < n) && self.sc.board.contains(*target) =>
+            {
+                let units: Vec<usize> = units.iter().map(|&u| u as usize).collect();
+                self.explain_attack(&units, *target, *charge)
+            }
+            (Action::Square { unit }, Step::Move) if (*unit as usize) < n => {
+                self.square_allowed(*unit as usize).err().unwrap_or_else(|| seq("not now"))
+            }
+            (Action::MoveCommand { .. }, Step::Commands) => AzError::new(
+                rule::PHASES,
+                "a command moves its MF, never onto enemy units or another command, once a turn",
+            ),
+            _ => seq(&format!("not in this step ({:?}, {} player)", self.step, self.side.name())),
+        }
+    }
+}
+
+impl Game for Austerlitz {
+    type Action = Action;
+    type Event = Event;
+    type Error = AzError;
+    type View = super::observe::AzView;
+
+    const ID: &'static str = super::data::GAME_ID;
+
+    fn scenario(&self) -> ScenarioRef {
+        ScenarioRef { name: self.sc.name.clone(), path: self.sc.path.clone(), hash: self.sc.hash.clone() }
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["French", "Allied"]
+    }
+
+    fn active_seat(&self) -> Option<SeatId> {
+        self.deciding().map(seat_of)
+    }
+
+    fn legal_actions(&self, _mode: Mode, out: &mut Vec<Action>) {
+        self.legal(out);
+    }
+
+    fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), AzError> {
+        let Some(side) = self.deciding() else {
+            return Err(AzError::new(rule::VICTORY, "the game is over"));
+        };
+        if seat_of(side) != seat {
+            return Err(AzError::new(rule::PHASES, format!("it is the {} player's decision", side.name())));
+        }
+        let mut list = Vec::new();
+        self.legal(&mut list);
+        if list.contains(action) { Ok(()) } else { Err(self.explain(action)) }
+    }
+
+    fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action>, ev: &mut Vec<Event>) -> bool {
+        let rng_before = self.rng.clone();
+        let side_before = self.deciding();
+        match (*action).clone() {
+            Action::Deploy { unit, at, facing } => self.apply_deploy(unit as usize, at, facing, ev),
+            Action::PlaceCommand { command, at } => self.apply_place_command(command as usize, at, ev),
+            Action::DeployRest => self.apply_deploy_rest(ev),
+            Action::Fire { gun, target, battery } => self.apply_fire(gun as usize, target, battery, ev),
+            Action::EndFire => self.begin_movement(ev),
+            Action::Move { unit, to, facing } => self.apply_move(unit as usize, to, facing, ev),
+            Action::Square { unit } => self.apply_square(unit as usize, ev),
+            Action::Attack { units, target, charge } => {
+                self.apply_attack(units.into_iter().map(|u| u as usize).collect(), target, charge, ev)
+            }
+            Action::EndMovement => self.step = Step::ArtilleryMove,
+            Action::EndArtillery => self.step = Step::Commands,
+            Action::MoveCommand { command, to } => {
+                let k = command as usize;
+                self.commands[k].at = Some(to);
+                self.commands[k].moved = true;
+            }
+            Action::EndTurn => self.end_turn(ev),
+            Action::Retreat { toward, facing } => self.apply_retreat(toward, facing, ev),
+            Action::ReactFire { gun } => self.apply_react_fire(gun as usize, ev),
+            Action::CounterCharge => self.apply_counter_charge(ev),
+            Action::OpportunityFire => self.apply_opportunity_fire(true, ev),
+            Action::Decline => match self.pending.last() {
+                Some(Pending::AttackReactions { .. }) => self.apply_decline_attack_reactions(ev),
+                _ => self.apply_opportunity_fire(false, ev),
+            },
+        }
+        self.after_event(ev);
+        // A roll, or the hand-over to the other seat, is a commit point.
+        self.rng != rng_before || self.deciding() != side_before
+    }
+
+    fn observe(&self, viewer: Viewer) -> super::observe::AzView {
+        super::observe::AzView::of(self, viewer)
+    }
+
+    fn rng(&mut self) -> &mut TableRng {
+        &mut self.rng
+    }
+
+    fn is_over(&self) -> bool {
+        self.step == Step::Over
+    }
+
+    fn winner(&self) -> Option<SeatId> {
+        self.winner.map(seat_of)
+    }
+}

@@ -1,0 +1,422 @@
+//! Movement (and Formations' square, and the commands of step 4): every space and facing a unit
+//! can reach with its MF, the path it takes, and what the path does on the way (the ice of the
+//! ponds, friendly units crossed put in DIS, lone enemy commands captured).
+
+use super::super::actions::{AzError, Event, rule};
+use super::super::data::{Cell, Crossing, Kind, Terrain};
+use super::super::state::{Austerlitz, Formation, angle, chebyshev, rotate};
+use crate::engine::geometry::{CellShape, Facing};
+use std::collections::HashMap;
+
+/// How a unit gets to a space with a facing: what it spent and what it passed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reach {
+    pub spent: u8,
+    /// Spaces entered, in order (the last is the destination).
+    pub path: Vec<Cell>,
+    /// Whether the last step was straight on, with no turn in the space before it (a charge).
+    pub straight: bool,
+    /// The stepping used the column's extra MF: the unit must attack from there.
+    pub extra: bool,
+    /// The road's extra MF earned on the way (0 to 2).
+    pub bonus: u8,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    cell: Cell,
+    facing: Facing,
+    spent: u8,
+    road: u8,
+}
+
+#[derive(Clone)]
+struct Node {
+    path: Vec<Cell>,
+    ponds: u8,
+    crossed: u8,
+    straight: bool,
+}
+
+impl Austerlitz {
+    /// The MF a unit may spend this turn (before the road's 2): cavalry's higher factor (its
+    /// lower one to attack), horse artillery's lower one once it has fired.
+    pub fn allowance(&self, u: usize) -> u8 {
+        let d = &self.sc.units[u];
+        if d.kind == Kind::Horse && self.units[u].fired { d.mf.0 } else { d.mf.1 }
+    }
+
+    /// The facing a unit travels in (artillery moves away from its guns' front).
+    pub fn travel(&self, u: usize) -> Facing {
+        let f = self.units[u].facing;
+        if self.kind(u).is_artillery() { rotate(f, 4) } else { f }
+    }
+
+    /// The most a turn may swing (in eighths): columns 45°, lines 90°, others any way.
+    fn max_turn(&self, u: usize) -> i32 {
+        match self.units[u].formation_at_start {
+            Some(Formation::Column) if self.formation_kind(u) == Some(Formation::Column) => 1,
+            Some(Formation::Line) if self.formation_kind(u) == Some(Formation::Line) => 2,
+            _ => 4,
+        }
+    }
+
+    /// Whether a turn in a space costs nothing: light infantry and squares turn freely (and
+    /// along a road, see `reach`).
+    fn free_turn(&self, u: usize) -> bool {
+        self.kind(u) == Kind::Light || self.units[u].square
+    }
+
+    /// The MF to enter `to` from `from`, or None where the unit may not go.
+    fn step_cost(&self, u: usize, from: Cell, to: Cell) -> Option<u8> {
+        let b = &self.sc.board;
+        let kind = self.kind(u);
+        let square = self.units[u].square;
+        let s = b.space(to);
+        let mut cost = if square { 2 } else { 1 };
+        if s.terrain == Terrain::Woods {
+            if !kind.is_infantry() {
+                return None;
+            }
+            cost = cost.max(2);
+        }
+        match b.crossing(from, to) {
+            Crossing::Stream => {
+                if kind.is_artillery() || square {
+                    return None;
+                }
+                cost += 1;
+            }
+            Crossing::Bridge | Crossing::Open => {}
+        }
+        if b.uphill(from, to) {
+            cost += 1;
+        }
+        Some(cost)
+    }
+
+    /// Whether unit `u` could end its move in `c` (stacking, ponds).
+    pub fn may_stand(&self, u: usize, c: Cell) -> bool {
+        let b = &self.sc.board;
+        if b.space(c).terrain == Terrain::Pond {
+            return false;
+        }
+        if self.command_at(c).is_some_and(|k| self.sc.commands[k].side != self.side_of(u))
+            && !self.units_at(c).is_empty()
+        {
+            return false;
+        }
+        let others: Vec<usize> = self.units_at(c).into_iter().filter(|&v| v != u).collect();
+        match others.as_slice() {
+            [] => true,
+            [v] => {
+                self.side_of(*v) == self.side_of(u)
+                    && ((self.kind(u).is_infantry() && self.kind(*v).is_artillery())
+                        || (self.kind(u).is_artillery() && self.kind(*v).is_infantry() && !self.units[*v].square))
+            }
+            _ => false,
+        }
+    }
+
+    /// Why a unit may not move at all now, if it may not.
+    pub fn cannot_move(&self, u: usize) -> Option<&'static str> {
+        let unit = &self.units[u];
+        if unit.eliminated {
+            return Some("it has been eliminated");
+        }
+        if unit.dis {
+            return Some("a DIS unit may not be moved");
+        }
+        if unit.moved {
+            return Some("it has moved this turn");
+        }
+        if unit.attacked && !unit.square {
+            return Some("it has had combat this turn (only squares move and fight in any order)");
+        }
+        if unit.square && unit.at.is_some_and(|c| self.units_at(c).len() > 1) {
+            return Some("a square stacked with artillery can't move");
+        }
+        if unit.at.is_none()
+            && !(self.davout_arrived && self.sc.commands[self.sc.unit_command[u] as usize].at.is_none())
+        {
+            return Some("Davout's corps has not arrived");
+        }
+        None
+    }
+
+    /// Every space and facing unit `u` can reach (Movement), with how.
+    pub fn reach(&self, u: usize) -> HashMap<(Cell, Facing), Reach> {
+        let mut out = HashMap::new();
+        if self.cannot_move(u).is_some() {
+            return out;
+        }
+        let b = &self.sc.board;
+        let side = self.side_of(u);
+        let allowance = self.allowance(u);
+        let column = self.units[u].formation_at_start == Some(Formation::Column)
+            && self.formation_kind(u) == Some(Formation::Column);
+        let extra = u8::from(column);
+        let max_turn = self.max_turn(u);
+        let free_turn = self.free_turn(u);
+        let artillery = self.kind(u).is_artillery();
+        // Start: in its space, or (Davout) entering the arrow's space.
+        let mut start = Vec::new();
+        match self.units[u].at {
+            Some(c) => start.push((
+                Key { cell: c, facing: self.travel(u), spent: 0, road: 0 },
+                Node { path: Vec::new(), ponds: 0, crossed: 0, straight: false },
+            )),
+            None => {
+                let arrow = b.davout_entry;
+                if self.holder(arrow.at).is_none_or(|s| s == side) {
+                    start.push((
+                        Key { cell: arrow.at, facing: arrow.facing, spent: 1, road: 0 },
+                        Node { path: vec![arrow.at], ponds: 0, crossed: 0, straight: true },
+                    ));
+                }
+            }
+        }
+        let limit = allowance + 2 + extra;
+        let mut best: HashMap<Key, Node> = HashMap::new();
+        let mut buckets: Vec<Vec<Key>> = vec![Vec::new(); limit as usize + 1];
+        for (k, n) in start {
+            buckets[k.spent as usize].push(k);
+            best.insert(k, n);
+        }
+        for t in 0..=limit as usize {
+            let mut i = 0;
+            while i < buckets[t].len() {
+                let key = buckets[t][i];
+                i += 1;
+                let node = best[&key].clone();
+                for (d, n) in b.grid.neighbours(key.cell) {
+                    let turn = d != key.facing;
+                    if turn && angle(d, key.facing) > max_turn {
+                        continue;
+                    }
+                    let road_step = b.along_road(key.cell, n);
+                    let tc = u8::from(turn && !free_turn && !road_step);
+                    let Some(sc) = self.step_cost(u, key.cell, n) else { continue };
+                    let enemy_units = self.holder(n).is_some_and(|s| s != side);
+                    if enemy_units {
+                        continue;
+                    }
+                    let spent = key.spent + tc + sc;
+                    let road = (key.road + if road_step { tc + sc } else { 0 }).min(2);
+                    if spent > allowance + road + extra {
+                        continue;
+                    }
+                    let nk = Key { cell: n, facing: d, spent, road };
+                    let pond = b.space(n).terrain == Terrain::Pond;
+                    let friend = !self.units_at(n).is_empty();
+                    let mut path = node.path.clone();
+                    path.push(n);
+                    let nn = Node {
+                        path,
+                        ponds: node.ponds + u8::from(pond),
+                        crossed: node.crossed + u8::from(friend),
+                        straight: !turn,
+                    };
+                    let better = best.get(&nk).is_none_or(|o| (nn.ponds, nn.crossed) < (o.ponds, o.crossed));
+                    if better {
+                        if !best.contains_key(&nk) {
+                            buckets[spent as usize].push(nk);
+                        }
+                        best.insert(nk, nn);
+                    }
+                }
+            }
+        }
+        let here = self.units[u].at;
+        // In a fixed order, so that the path chosen between equal ones is the same on replay.
+        let mut best: Vec<(Key, Node)> = best.into_iter().collect();
+        best.sort_by_key(|(k, _)| (k.cell, k.facing, k.spent, k.road));
+        for (key, node) in &best {
+            let c = key.cell;
+            if !self.may_stand(u, c) {
+                continue;
+            }
+            for g in Facing::ALL {
+                if g.is_diagonal() && b.shape(c) == CellShape::Square {
+                    continue;
+                }
+                let turn = g != key.facing;
+                if turn && angle(g, key.facing) > max_turn {
+                    continue;
+                }
+                let spent = key.spent + u8::from(turn && !free_turn);
+                let bonus = key.road.min(2);
+                let over = spent > allowance + bonus;
+                // The column's extra MF only to attack, never for a turn in the last space.
+                if over && (turn || !column || spent > allowance + bonus + extra || !self.enemy_ahead(c, g, side)) {
+                    continue;
+                }
+                let front = if artillery { rotate(g, 4) } else { g };
+                if here == Some(c) && front == self.units[u].facing {
+                    continue;
+                }
+                if self.units[u].square && !self.square_may_stand(u, c) {
+                    continue;
+                }
+                let r = Reach { spent, path: node.path.clone(), straight: node.straight && !turn, extra: over, bonus };
+                let e = out.entry((c, front)).or_insert_with(|| r.clone());
+                if (r.spent, r.path.len()) < (e.spent, e.path.len()) {
+                    *e = r;
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether an enemy combat unit stands in the space ahead of a facing.
+    fn enemy_ahead(&self, c: crate::games::austerlitz::data::Cell, f: Facing, side: super::super::data::Side) -> bool {
+        self.sc.board.grid.step(c, f).is_some_and(|n| self.holder(n).is_some_and(|s| s != side))
+    }
+
+    /// A square may never be moved next to any other formation.
+    fn square_may_stand(&self, u: usize, c: Cell) -> bool {
+        let side = self.side_of(u);
+        self.sc.board.grid.neighbours(c).into_iter().all(|(_, n)| {
+            self.units_at(n).into_iter().all(|v| v == u || self.side_of(v) != side || self.formation_kind(v).is_none())
+        })
+    }
+
+    pub(super) fn apply_move(&mut self, u: usize, to: Cell, facing: Facing, ev: &mut Vec<Event>) {
+        let r = self.reach(u).remove(&(to, facing)).expect("checked");
+        let from = self.units[u].at.unwrap_or(self.sc.board.davout_entry.at);
+        let side = self.side_of(u);
+        let demoralised = self.is_demoralised(u);
+        let mut lost_square = false;
+        let mut prev = from;
+        let sc = self.sc.clone();
+        let b = &sc.board;
+        for &c in &r.path {
+            if b.crossing(prev, c) != Crossing::Open
+                || matches!(b.space(c).terrain, Terrain::Woods | Terrain::Town | Terrain::Castle)
+            {
+                lost_square = true;
+            }
+            prev = c;
+            if let Some(k) = self.command_at(c)
+                && self.sc.commands[k].side != side
+            {
+                self.capture(k, format!("a lone command overrun at {}", self.sc.board.place_name(c)), ev);
+            }
+            if b.space(c).terrain == Terrain::Pond {
+                let roll = self.rng.d6();
+                let ice = &self.sc.tables.ice;
+                let breaks = if self.kind(u).is_infantry() {
+                    ice.infantry
+                } else if self.kind(u).is_cavalry() {
+                    ice.cavalry
+                } else {
+                    ice.artillery
+                };
+                if roll <= breaks {
+                    ev.push(Event::IceBreaks { unit: u as u8, at: c, roll });
+                    self.units[u].at = Some(c);
+                    self.eliminate(u, "the ice broke".into(), ev);
+                    return;
+                }
+                ev.push(Event::IceHolds { unit: u as u8, at: c, roll });
+            }
+            if c != to {
+                for v in self.units_at(c) {
+                    if v != u && self.side_of(v) == side {
+                        self.disorder(v, format!("crossed by {}", self.sc.units[u].name), ev);
+                        if demoralised {
+                            self.demoralise(v, format!("crossed by the demoralised {}", self.sc.units[u].name), ev);
+                        }
+                    }
+                }
+            }
+        }
+        let unit = &mut self.units[u];
+        unit.at = Some(to);
+        unit.facing = facing;
+        unit.spent = r.spent;
+        unit.moved = true;
+        if lost_square && unit.square {
+            unit.square = false;
+            ev.push(Event::Formed { unit: u as u8, square: false });
+        }
+        if r.path.is_empty() {
+            ev.push(Event::Turned { unit: u as u8, facing });
+        } else {
+            ev.push(Event::Moved { unit: u as u8, from, to, spent: r.spent });
+        }
+        self.units[u].straight = r.straight;
+        self.units[u].extra = r.extra;
+        self.units[u].bonus = r.bonus;
+        self.offer_opportunity_fire(u);
+    }
+
+    /// Form a square or leave it: a change of formation using the unit's full MF.
+    pub(super) fn square_allowed(&self, u: usize) -> Result<(), AzError> {
+        let unit = &self.units[u];
+        if !self.kind(u).is_infantry() {
+            return Err(AzError::new(rule::FORMATIONS, "a square consists of 1 infantry unit"));
+        }
+        if let Some(why) = self.cannot_move(u) {
+            return Err(AzError::new(rule::FORMATIONS, format!("it can't change formation: {why}")));
+        }
+        let Some(c) = unit.at else { return Err(AzError::new(rule::FORMATIONS, "it is not on the board")) };
+        if self.sc.board.space(c).terrain != Terrain::Clear {
+            return Err(AzError::new(rule::FORMATIONS, "units in woods, towns or castle can't be part of a formation"));
+        }
+        if !unit.square && !self.square_may_stand(u, c) {
+            return Err(AzError::new(rule::FORMATIONS, "a square may never stand next to any other formation"));
+        }
+        Ok(())
+    }
+
+    pub(super) fn apply_square(&mut self, u: usize, ev: &mut Vec<Event>) {
+        let unit = &mut self.units[u];
+        unit.square = !unit.square;
+        unit.moved = true;
+        unit.spent = self.sc.units[u].mf.1;
+        let square = unit.square;
+        // A square's front is all round; on a square space a line's front is one of four sides.
+        ev.push(Event::Formed { unit: u as u8, square });
+    }
+
+    /// Every space a command may move to (step 4): its MF in spaces, never onto enemy units or
+    /// another command, on its own or on top of one of its side's units.
+    pub fn command_reach(&self, k: usize) -> Vec<Cell> {
+        let cmd = &self.commands[k];
+        let Some(at) = cmd.at else { return Vec::new() };
+        if cmd.captured || cmd.moved {
+            return Vec::new();
+        }
+        let side = self.sc.commands[k].side;
+        let mf = self.sc.commands[k].mf as i32;
+        let b = &self.sc.board;
+        let mut dist = vec![i32::MAX; b.spaces.len()];
+        dist[b.index(at)] = 0;
+        let mut queue = std::collections::VecDeque::from([at]);
+        while let Some(c) = queue.pop_front() {
+            let d = dist[b.index(c)];
+            if d == mf {
+                continue;
+            }
+            for (_, n) in b.grid.neighbours(c) {
+                if self.holder(n).is_some_and(|s| s != side) || b.space(n).terrain == Terrain::Pond && d + 1 == mf {
+                    continue;
+                }
+                if dist[b.index(n)] > d + 1 {
+                    dist[b.index(n)] = d + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        b.cells()
+            .filter(|&c| {
+                c != at
+                    && dist[b.index(c)] <= mf
+                    && b.space(c).terrain != Terrain::Pond
+                    && self.command_at(c).is_none()
+                    && chebyshev(at, c) <= mf
+            })
+            .collect()
+    }
+}
