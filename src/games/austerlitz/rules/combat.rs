@@ -685,7 +685,7 @@ impl Austerlitz {
         }
     }
 
-    pub(crate) fn disorder(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
+    pub fn disorder(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
         if !self.on_board(u) {
             return;
         }
@@ -701,7 +701,7 @@ impl Austerlitz {
         }
     }
 
-    pub(crate) fn demoralise(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
+    pub fn demoralise(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
         if !self.on_board(u) {
             return;
         }
@@ -725,7 +725,7 @@ impl Austerlitz {
         }
     }
 
-    pub(crate) fn eliminate(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
+    pub fn eliminate(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
         if self.units[u].eliminated {
             return;
         }
