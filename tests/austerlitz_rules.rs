@@ -76,7 +76,7 @@ fn refused(g: &Austerlitz, a: Action) -> AzError {
 }
 
 fn cost(g: &Austerlitz, u: usize, to: Cell, facing: Facing) -> Option<u8> {
-    g.reach(u).get(&(to, facing)).map(|r| r.spent)
+    g.reach_to(u, to, facing).map(|r| r.spent)
 }
 
 const LINE: &str = "Suchet: 34e ligne";

@@ -79,7 +79,22 @@ impl Austerlitz {
     /// Every legal action now: the one list the prompt, the lit spaces, the computer, the fuzzer
     /// and `check` use.
     pub fn legal(&self, out: &mut Vec<Action>) {
+        self.legal_for(None, out);
+    }
+
+    /// The legal actions, or (for `check`) only those of the kind and piece of `only`: the same
+    /// code lists both, so the list and the check cannot drift apart.
+    pub fn legal_for(&self, only: Option<&Action>, out: &mut Vec<Action>) {
         out.clear();
+        // The one unit (or gun) an action concerns, for a narrower list.
+        let one = match only {
+            Some(Action::Deploy { unit, .. } | Action::Move { unit, .. } | Action::Square { unit }) => {
+                Some(*unit as usize)
+            }
+            Some(Action::Fire { gun, .. }) => Some(*gun as usize),
+            _ => None,
+        };
+        let attacks = only.is_none_or(|a| matches!(a, Action::Attack { .. }));
         if self.step == Step::Over {
             return;
         }
@@ -113,9 +128,9 @@ impl Austerlitz {
             return;
         }
         match self.step {
-            Step::Setup => self.deploy_options(out),
+            Step::Setup => self.deploy_options(one, out),
             Step::Fire => {
-                for g in 0..self.units.len() {
+                for g in (0..self.units.len()).filter(|&g| one.is_none_or(|o| o == g)) {
                     let mut shots = Vec::new();
                     self.fire_options(g, &mut shots);
                     out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {
@@ -127,13 +142,15 @@ impl Austerlitz {
                 out.push(Action::EndFire);
             }
             Step::Move => {
-                for u in 0..self.units.len() {
+                for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u) && (only.is_none() || !attacks)) {
                     if self.side_of(u) != self.side || self.kind(u).is_field_artillery() {
                         continue;
                     }
-                    let mut moves: Vec<_> = self.reach(u).into_keys().collect();
-                    moves.sort_unstable();
-                    out.extend(moves.into_iter().map(|(to, facing)| Action::Move { unit: u as u8, to, facing }));
+                    out.extend(self.reach(u).into_iter().map(|(to, facing, _)| Action::Move {
+                        unit: u as u8,
+                        to,
+                        facing,
+                    }));
                     if self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
                         out.push(Action::Square { unit: u as u8 });
                     }
@@ -147,9 +164,11 @@ impl Austerlitz {
                         }));
                     }
                 }
-                let mut attacks = Vec::new();
-                self.attack_options(&mut attacks);
-                out.extend(attacks.into_iter().map(|(units, target, charge)| Action::Attack {
+                let mut options = Vec::new();
+                if attacks {
+                    self.attack_options(&mut options);
+                }
+                out.extend(options.into_iter().map(|(units, target, charge)| Action::Attack {
                     units: units.into_iter().map(|u| u as u8).collect(),
                     target,
                     charge,
@@ -157,11 +176,13 @@ impl Austerlitz {
                 out.push(Action::EndMovement);
             }
             Step::ArtilleryMove => {
-                for u in 0..self.units.len() {
+                for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u)) {
                     if self.may_move_artillery(u) {
-                        let mut moves: Vec<_> = self.reach(u).into_keys().collect();
-                        moves.sort_unstable();
-                        out.extend(moves.into_iter().map(|(to, facing)| Action::Move { unit: u as u8, to, facing }));
+                        out.extend(self.reach(u).into_iter().map(|(to, facing, _)| Action::Move {
+                            unit: u as u8,
+                            to,
+                            facing,
+                        }));
                     }
                 }
                 out.push(Action::EndArtillery);
@@ -290,7 +311,7 @@ impl Game for Austerlitz {
             return Err(AzError::new(rule::PHASES, format!("it is the {} player's decision", side.name())));
         }
         let mut list = Vec::new();
-        self.legal(&mut list);
+        self.legal_for(Some(action), &mut list);
         if list.contains(action) { Ok(()) } else { Err(self.explain(action)) }
     }
 

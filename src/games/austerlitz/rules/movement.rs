@@ -6,14 +6,15 @@ use super::super::actions::{AzError, Event, rule};
 use super::super::data::{Cell, Crossing, Kind, Terrain};
 use super::super::state::{Austerlitz, Formation, angle, chebyshev, rotate};
 use crate::engine::geometry::{CellShape, Facing};
-use std::collections::HashMap;
 
 /// How a unit gets to a space with a facing: what it spent and what it passed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reach {
     pub spent: u8,
-    /// Spaces entered, in order (the last is the destination).
-    pub path: Vec<Cell>,
+    /// Its state in the search (see `path_to` for the spaces passed).
+    node: usize,
+    /// Spaces entered.
+    pub steps: u8,
     /// Whether the last step was straight on, with no turn in the space before it (a charge).
     pub straight: bool,
     /// The stepping used the column's extra MF: the unit must attack from there.
@@ -22,7 +23,7 @@ pub struct Reach {
     pub bonus: u8,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Key {
     cell: Cell,
     facing: Facing,
@@ -30,12 +31,33 @@ struct Key {
     road: u8,
 }
 
-#[derive(Clone)]
+/// A state of the search: how it was reached (its parent in the arena), what it passed.
+#[derive(Clone, Copy)]
 struct Node {
-    path: Vec<Cell>,
+    key: Key,
+    parent: Option<usize>,
     ponds: u8,
     crossed: u8,
     straight: bool,
+}
+
+/// Who stands where, read once per search (the search asks it thousands of times).
+struct Occupancy {
+    side: Vec<Option<super::super::data::Side>>,
+    count: Vec<u8>,
+}
+
+fn facing_index(f: Facing) -> usize {
+    Facing::ALL.iter().position(|x| *x == f).expect("a facing")
+}
+
+fn node_depth(arena: &[Node], mut i: usize) -> u8 {
+    let mut d = 0;
+    while let Some(p) = arena[i].parent {
+        d += 1;
+        i = p;
+    }
+    d
 }
 
 impl Austerlitz {
@@ -144,13 +166,58 @@ impl Austerlitz {
         None
     }
 
-    /// Every space and facing unit `u` can reach (Movement), with how.
-    pub fn reach(&self, u: usize) -> HashMap<(Cell, Facing), Reach> {
-        let mut out = HashMap::new();
+    fn occupancy(&self) -> Occupancy {
+        let n = self.sc.board.spaces.len();
+        let mut o = Occupancy { side: vec![None; n], count: vec![0; n] };
+        for u in 0..self.units.len() {
+            if let Some(c) = self.units[u].at
+                && !self.units[u].eliminated
+            {
+                let i = self.sc.board.index(c);
+                o.side[i] = Some(self.side_of(u));
+                o.count[i] += 1;
+            }
+        }
+        o
+    }
+
+    /// Every space and facing unit `u` can reach (Movement), with how: (space, front, how), in
+    /// a fixed order.
+    pub fn reach(&self, u: usize) -> Vec<(Cell, Facing, Reach)> {
+        self.search(u).1
+    }
+
+    /// How unit `u` reaches a space with its front this way.
+    pub fn reach_to(&self, u: usize, to: Cell, facing: Facing) -> Option<Reach> {
+        self.reach(u).into_iter().find(|(c, f, _)| *c == to && *f == facing).map(|x| x.2)
+    }
+
+    /// The spaces unit `u` passes to reach a space with a facing (the last is the space).
+    pub fn path_to(&self, u: usize, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
+        let (arena, reach) = self.search(u);
+        let r = reach.into_iter().find(|(c, f, _)| *c == to && *f == facing)?.2;
+        let mut path = Vec::new();
+        let mut at = Some(r.node);
+        while let Some(i) = at {
+            let n = &arena[i];
+            if n.parent.is_some() || self.units[u].at.is_none() {
+                path.push(n.key.cell);
+            }
+            at = n.parent;
+        }
+        path.reverse();
+        Some((r, path))
+    }
+
+    /// The search: the cheapest way to each (space, travel direction, road MF earned), and
+    /// among equally cheap ones the one over the fewest ponds and friendly units.
+    fn search(&self, u: usize) -> (Vec<Node>, Vec<(Cell, Facing, Reach)>) {
+        let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
-            return out;
+            return (Vec::new(), out);
         }
         let b = &self.sc.board;
+        let occ = self.occupancy();
         let side = self.side_of(u);
         let allowance = self.allowance(u);
         let column = self.units[u].formation_at_start == Some(Formation::Column)
@@ -159,81 +226,99 @@ impl Austerlitz {
         let max_turn = self.max_turn(u);
         let free_turn = self.free_turn(u);
         let artillery = self.kind(u).is_artillery();
+        let limit = allowance + 2 + extra;
+        let slot = |k: &Key| (b.index(k.cell) * 8 + facing_index(k.facing)) * 3 + k.road as usize;
+        let mut arena: Vec<Node> = Vec::new();
+        let mut index: Vec<u32> = vec![u32::MAX; b.spaces.len() * 24];
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); limit as usize + 1];
         // Start: in its space, or (Davout) entering the arrow's space.
-        let mut start = Vec::new();
         match self.units[u].at {
-            Some(c) => start.push((
-                Key { cell: c, facing: self.travel(u), spent: 0, road: 0 },
-                Node { path: Vec::new(), ponds: 0, crossed: 0, straight: false },
-            )),
+            Some(c) => arena.push(Node {
+                key: Key { cell: c, facing: self.travel(u), spent: 0, road: 0 },
+                parent: None,
+                ponds: 0,
+                crossed: 0,
+                straight: false,
+            }),
             None => {
                 let arrow = b.davout_entry;
-                if self.holder(arrow.at).is_none_or(|s| s == side) {
-                    start.push((
-                        Key { cell: arrow.at, facing: arrow.facing, spent: 1, road: 0 },
-                        Node { path: vec![arrow.at], ponds: 0, crossed: 0, straight: true },
-                    ));
+                if occ.side[b.index(arrow.at)].is_none_or(|s| s == side) {
+                    arena.push(Node {
+                        key: Key { cell: arrow.at, facing: arrow.facing, spent: 1, road: 0 },
+                        parent: None,
+                        ponds: 0,
+                        crossed: 0,
+                        straight: true,
+                    });
                 }
             }
         }
-        let limit = allowance + 2 + extra;
-        let mut best: HashMap<Key, Node> = HashMap::new();
-        let mut buckets: Vec<Vec<Key>> = vec![Vec::new(); limit as usize + 1];
-        for (k, n) in start {
-            buckets[k.spent as usize].push(k);
-            best.insert(k, n);
+        if let Some(n) = arena.first() {
+            index[slot(&n.key)] = 0;
+            buckets[n.key.spent as usize].push(0);
         }
         for t in 0..=limit as usize {
-            let mut i = 0;
-            while i < buckets[t].len() {
-                let key = buckets[t][i];
-                i += 1;
-                let node = best[&key].clone();
-                for (d, n) in b.grid.neighbours(key.cell) {
+            let mut k = 0;
+            while k < buckets[t].len() {
+                let here = buckets[t][k];
+                k += 1;
+                let node = arena[here];
+                let key = node.key;
+                if key.spent as usize != t {
+                    continue;
+                }
+                for d in Facing::ALL {
+                    let Some(n) = b.grid.step(key.cell, d) else { continue };
                     let turn = d != key.facing;
                     if turn && angle(d, key.facing) > max_turn {
+                        continue;
+                    }
+                    let ni = b.index(n);
+                    if occ.side[ni].is_some_and(|s| s != side) {
                         continue;
                     }
                     let road_step = b.along_road(key.cell, n);
                     let tc = u8::from(turn && !free_turn && !road_step);
                     let Some(sc) = self.step_cost(u, key.cell, n) else { continue };
-                    let enemy_units = self.holder(n).is_some_and(|s| s != side);
-                    if enemy_units {
-                        continue;
-                    }
                     let spent = key.spent + tc + sc;
                     let road = (key.road + if road_step { tc + sc } else { 0 }).min(2);
                     if spent > allowance + road + extra {
                         continue;
                     }
                     let nk = Key { cell: n, facing: d, spent, road };
-                    let pond = b.space(n).terrain == Terrain::Pond;
-                    let friend = !self.units_at(n).is_empty();
-                    let mut path = node.path.clone();
-                    path.push(n);
                     let nn = Node {
-                        path,
-                        ponds: node.ponds + u8::from(pond),
-                        crossed: node.crossed + u8::from(friend),
+                        key: nk,
+                        parent: Some(here),
+                        ponds: node.ponds + u8::from(b.space(n).terrain == Terrain::Pond),
+                        crossed: node.crossed + u8::from(occ.count[ni] > 0),
                         straight: !turn,
                     };
-                    let better = best.get(&nk).is_none_or(|o| (nn.ponds, nn.crossed) < (o.ponds, o.crossed));
-                    if better {
-                        if !best.contains_key(&nk) {
-                            buckets[spent as usize].push(nk);
+                    let s = slot(&nk);
+                    let o = index[s];
+                    if o == u32::MAX {
+                        index[s] = arena.len() as u32;
+                        buckets[spent as usize].push(arena.len());
+                        arena.push(nn);
+                    } else {
+                        let old = &arena[o as usize];
+                        if (nn.key.spent, nn.ponds, nn.crossed) < (old.key.spent, old.ponds, old.crossed) {
+                            arena[o as usize] = nn;
+                            buckets[spent as usize].push(o as usize);
                         }
-                        best.insert(nk, nn);
                     }
                 }
             }
         }
         let here = self.units[u].at;
-        // In a fixed order, so that the path chosen between equal ones is the same on replay.
-        let mut best: Vec<(Key, Node)> = best.into_iter().collect();
-        best.sort_by_key(|(k, _)| (k.cell, k.facing, k.spent, k.road));
-        for (key, node) in &best {
+        let mut stand: Vec<Option<bool>> = vec![None; b.spaces.len()];
+        let mut best: Vec<Option<Reach>> = vec![None; b.spaces.len() * 8];
+        for (i, node) in arena.iter().enumerate() {
+            let key = node.key;
             let c = key.cell;
-            if !self.may_stand(u, c) {
+            let ci = b.index(c);
+            let ok = *stand[ci]
+                .get_or_insert_with(|| self.may_stand(u, c) && (!self.units[u].square || self.square_may_stand(u, c)));
+            if !ok {
                 continue;
             }
             for g in Facing::ALL {
@@ -255,17 +340,26 @@ impl Austerlitz {
                 if here == Some(c) && front == self.units[u].facing {
                     continue;
                 }
-                if self.units[u].square && !self.square_may_stand(u, c) {
-                    continue;
-                }
-                let r = Reach { spent, path: node.path.clone(), straight: node.straight && !turn, extra: over, bonus };
-                let e = out.entry((c, front)).or_insert_with(|| r.clone());
-                if (r.spent, r.path.len()) < (e.spent, e.path.len()) {
-                    *e = r;
+                let r = Reach {
+                    spent,
+                    node: i,
+                    steps: node_depth(&arena, i),
+                    straight: node.straight && !turn,
+                    extra: over,
+                    bonus,
+                };
+                let e = &mut best[ci * 8 + facing_index(front)];
+                if e.as_ref().is_none_or(|e| (r.spent, r.steps) < (e.spent, e.steps)) {
+                    *e = Some(r);
                 }
             }
         }
-        out
+        for (i, r) in best.into_iter().enumerate() {
+            if let Some(r) = r {
+                out.push((b.cell_of(i / 8), Facing::ALL[i % 8], r));
+            }
+        }
+        (arena, out)
     }
 
     /// Whether an enemy combat unit stands in the space ahead of a facing.
@@ -282,7 +376,7 @@ impl Austerlitz {
     }
 
     pub(super) fn apply_move(&mut self, u: usize, to: Cell, facing: Facing, ev: &mut Vec<Event>) {
-        let r = self.reach(u).remove(&(to, facing)).expect("checked");
+        let (r, path) = self.path_to(u, to, facing).expect("checked");
         let from = self.units[u].at.unwrap_or(self.sc.board.davout_entry.at);
         let side = self.side_of(u);
         let demoralised = self.is_demoralised(u);
@@ -290,7 +384,7 @@ impl Austerlitz {
         let mut prev = from;
         let sc = self.sc.clone();
         let b = &sc.board;
-        for &c in &r.path {
+        for &c in &path {
             if b.crossing(prev, c) != Crossing::Open
                 || matches!(b.space(c).terrain, Terrain::Woods | Terrain::Town | Terrain::Castle)
             {
@@ -340,7 +434,7 @@ impl Austerlitz {
             unit.square = false;
             ev.push(Event::Formed { unit: u as u8, square: false });
         }
-        if r.path.is_empty() {
+        if path.is_empty() {
             ev.push(Event::Turned { unit: u as u8, facing });
         } else {
             ev.push(Event::Moved { unit: u as u8, from, to, spent: r.spent });

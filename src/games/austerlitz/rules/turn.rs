@@ -94,17 +94,29 @@ impl Austerlitz {
         None
     }
 
-    pub(super) fn deploy_options(&self, out: &mut Vec<super::super::Action>) {
+    /// The set-up's actions (for one unit only, where `only` names it).
+    pub(super) fn deploy_options(&self, only: Option<usize>, out: &mut Vec<super::super::Action>) {
         let (units, commands) = self.to_set_up();
+        let mut cells: Vec<Option<Vec<Cell>>> = vec![None; self.commands.len()];
         for u in units {
+            if only.is_some_and(|o| o != u) {
+                continue;
+            }
             let k = self.sc.unit_command[u] as usize;
-            for c in self.setup_cells(k) {
+            let cells = cells[k].get_or_insert_with(|| self.setup_cells(k));
+            for &c in cells.iter() {
+                if !self.may_stand(u, c) || !self.soult_allows(u, c) {
+                    continue;
+                }
                 for f in Facing::ALL {
-                    if self.deploy_refusal(u, c, f).is_none() {
+                    if !(f.is_diagonal() && self.sc.board.shape(c) == CellShape::Square) {
                         out.push(super::super::Action::Deploy { unit: u as u8, at: c, facing: f });
                     }
                 }
             }
+        }
+        if only.is_some() {
+            return;
         }
         for k in commands {
             for c in self.setup_cells(k) {
