@@ -331,3 +331,12 @@ fn leipzig_files_mutated_never_panic_and_validate_means_playable() {
     report("Leipzig 1813", &f);
     assert!(f.problems.is_empty(), "{} problems, first: {}", f.problems.len(), f.problems[0]);
 }
+
+#[test]
+fn austerlitz_files_mutated_never_panic_and_validate_means_playable() {
+    // Each accepted case plays random games of a whole battle: a four-hundredth of the card
+    // games' cases.
+    let f = fuzz_game("austerlitz", cases() / 400, 4 + 2 * seed());
+    report("Austerlitz", &f);
+    assert!(f.problems.is_empty(), "{} problems, first: {}", f.problems.len(), f.problems[0]);
+}

@@ -213,3 +213,14 @@ fn leipzig_every_listed_action_is_accepted_and_every_accepted_one_listed() {
         assert!(n.games >= 1 && n.refused > 0);
     }
 }
+
+#[test]
+fn austerlitz_every_listed_action_is_accepted_and_every_accepted_one_listed() {
+    for (file, games) in [("1-historical.ron", 6), ("2-game-sectors.ron", 4)] {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz").join(file);
+        let sc = std::sync::Arc::new(grognard::games::austerlitz::AzScenario::load(&path).unwrap());
+        let n = both_ways_sampled(cases(games), |seed| grognard::games::austerlitz::table_on(sc.clone(), seed), 2, 24);
+        report(format_args!("legality both ways, Austerlitz {file}: {n:?}"));
+        assert!(n.games >= 1 && n.refused > 0);
+    }
+}

@@ -223,3 +223,25 @@ fn leipzig_views_show_no_hidden_allied_counter_to_the_french_or_spectators() {
     }
     assert!(hidden_changed > 0 && blanks > 0, "hidden counters were there to scramble");
 }
+
+#[test]
+fn austerlitz_views_are_the_whole_board_for_everyone_and_never_the_tables_chance() {
+    // Austerlitz hides no unit: every viewer sees the same board; the table's chance (which
+    // decides every future die) changed changes no view.
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz/1-historical.ron");
+    let sc = Arc::new(grognard::games::austerlitz::AzScenario::load(&path).unwrap());
+    let positions = every_position(
+        cases(3),
+        |seed| grognard::games::austerlitz::table_on(sc.clone(), seed),
+        |g, rng| {
+            let views: Vec<_> = VIEWERS.iter().map(|&v| g.observe(v)).collect();
+            assert_eq!(views[0].game, views[2].game);
+            assert_eq!(views[1].game, views[2].game);
+            let mut other = g.clone();
+            other.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
+            assert_eq!(other.observe(Viewer::Spectator), views[2], "the view carries the table's chance");
+            assert_eq!(views[2].game.units, g.units);
+        },
+    );
+    report(format_args!("views of Austerlitz: {positions} positions, 3 viewers each"));
+}
