@@ -23,8 +23,8 @@ pub enum Action {
     /// Set every unit and command still to set up at its historical place (or, with the game
     /// sectors, the first free space of its sectors).
     DeployRest,
-    /// 1. Fire a gun at a space in its field of fire; `battery` fires at the artillery there
-    /// alone (counter-battery fire, 1 die).
+    /// Step 1: fire a gun at a space in its field of fire; `battery` fires at the artillery
+    /// there alone (counter-battery fire, 1 die).
     Fire {
         gun: UnitId,
         target: Cell,
@@ -53,7 +53,7 @@ pub enum Action {
         command: CmdId,
         to: Cell,
     },
-    /// 4 and 5: the phasing player's turn ends (smoke and his DIS markers come off).
+    /// Steps 4 and 5: the phasing player's turn ends (smoke and his DIS markers come off).
     EndTurn,
     /// The winner's retreat: the straight line's direction and the retreating units' new front.
     Retreat {

@@ -90,7 +90,7 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
             };
             let gain = nearest_enemy(g, u, from) - nearest_enemy(g, u, *to);
             // Face the enemy at the end: the step ahead from the new space is nearer.
-            let ahead = g.sc.board.grid.step(*to, if g.kind(u).is_artillery() { *facing } else { *facing });
+            let ahead = g.sc.board.grid.step(*to, *facing);
             let facing_enemy = ahead.is_some_and(|n| nearest_enemy(g, u, n) < nearest_enemy(g, u, *to));
             let adjacent_risk = nearest_enemy(g, u, *to) <= 1 && g.kind(u).is_artillery();
             if gain > 0 && facing_enemy && !adjacent_risk {

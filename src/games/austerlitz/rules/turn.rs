@@ -152,10 +152,11 @@ impl Austerlitz {
             let historical = self.sc.sectors == Sectors::Historical;
             let facing = if self.side == Side::French { Facing::E } else { Facing::W };
             let mut choice = None;
-            if historical && let Some(at) = d.at {
-                if self.deploy_refusal(u, at, d.facing).is_none() {
-                    choice = Some((at, d.facing));
-                }
+            if historical
+                && let Some(at) = d.at
+                && self.deploy_refusal(u, at, d.facing).is_none()
+            {
+                choice = Some((at, d.facing));
             }
             if choice.is_none() {
                 // Fill Soult's emptiest sector first.
