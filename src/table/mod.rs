@@ -11,6 +11,7 @@ pub mod dice;
 pub mod glide;
 pub mod hexmap;
 pub mod layout;
+pub mod octmap;
 pub mod paint;
 pub mod print;
 pub mod printed;

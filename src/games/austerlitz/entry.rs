@@ -1,4 +1,4 @@
-//! Austerlitz in the registry: validate, replay, simulate (the window's table is still to come).
+//! Austerlitz in the registry: validate, replay, simulate and the window.
 
 use super::ai::AzPlayer;
 use super::{Action, AzScenario, load_save, play_game, save_of, table_on};
@@ -115,12 +115,8 @@ impl GameEntry for Entry {
     }
 
     #[cfg(feature = "gui")]
-    fn open_window(&self, file: &Path, _o: &crate::registry::WindowOptions) -> i32 {
-        eprintln!(
-            "{}: Austerlitz's rules are on the table (validate, simulate, replay), but its board is not drawn in the window yet",
-            file.display()
-        );
-        2
+    fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
+        super::view::open_window(file, o)
     }
 }
 

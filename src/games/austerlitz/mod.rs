@@ -1,14 +1,19 @@
 //! Austerlitz (*The Battle of the 3 Emperors*): data, state, the rules by rulebook chapter in
 //! `rules/`, what each viewer may see in `observe`, the computer players in `ai`, the registry
-//! entry in `entry`.
+//! entry in `entry`, the words in `text`, the entity mirror in `plugin`, and behind `gui` the
+//! window's board, counters and panels in `view/`.
 
 pub mod actions;
 pub mod ai;
 pub mod data;
 pub mod entry;
 pub mod observe;
+pub mod plugin;
 pub mod rules;
 pub mod state;
+pub mod text;
+#[cfg(feature = "gui")]
+pub mod view;
 
 pub use actions::{Action, AzError, Event};
 pub use data::{AzScenario, Side};

@@ -1,0 +1,322 @@
+//! Austerlitz's board on the table: where each space lies in the world, the printed board of
+//! squares and octagons painted from the board's data (see `table::octmap`), the room, and the
+//! lit spaces (a unit's reach with its cost, a gun's field of fire with what blocks it, retreats).
+
+use super::super::data::{Board, Cell, Crossing, Terrain};
+use super::super::state::Austerlitz;
+use crate::engine::geometry::Facing;
+use crate::engine::plugin::TableRes;
+use crate::table::octmap::{OCT_HALF, OctMapSpec, OctTerrain, SQUARE_HALF};
+use bevy::prelude::*;
+
+/// The distance between neighbouring spaces' centres on the table.
+pub const PITCH: f32 = 0.6;
+/// Pixels of the printed board between neighbouring centres.
+const PX: f32 = 96.0;
+
+/// Where the board lies: its spaces' extent on the table (x, z), centred on the origin; north is
+/// away from the players (−z).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct BoardGeometry {
+    pub columns: i32,
+    pub rows: i32,
+    pub width: f32,
+    pub depth: f32,
+}
+
+impl BoardGeometry {
+    pub fn of(b: &Board) -> BoardGeometry {
+        BoardGeometry {
+            columns: b.grid.width,
+            rows: b.grid.height,
+            width: b.grid.width as f32 * PITCH,
+            depth: b.grid.height as f32 * PITCH,
+        }
+    }
+
+    /// A space's centre on the table.
+    pub fn world(&self, (x, y): Cell) -> Vec3 {
+        Vec3::new((x as f32 + 0.5) * PITCH - self.width / 2.0, 0.0, self.depth / 2.0 - (y as f32 + 0.5) * PITCH)
+    }
+
+    /// The space under a point of the table, if any.
+    pub fn cell_at(&self, p: Vec3) -> Option<Cell> {
+        let fx = (p.x + self.width / 2.0) / PITCH - 0.5;
+        let fy = (self.depth / 2.0 - p.z) / PITCH - 0.5;
+        let (x0, y0) = (fx.round() as i32, fy.round() as i32);
+        for x in x0 - 1..=x0 + 1 {
+            for y in y0 - 1..=y0 + 1 {
+                if x < 0 || y < 0 || x >= self.columns || y >= self.rows {
+                    continue;
+                }
+                let (dx, dy) = ((fx - x as f32).abs(), (fy - y as f32).abs());
+                let inside = if (x + y) % 2 == 0 {
+                    dx <= OCT_HALF && dy <= OCT_HALF && dx + dy <= 1.0
+                } else {
+                    dx <= SQUARE_HALF && dy <= SQUARE_HALF
+                };
+                if inside {
+                    return Some((x, y));
+                }
+            }
+        }
+        None
+    }
+
+    /// The world rotation of a front pointing `f` (north is −z).
+    pub fn rotation(f: Facing) -> Quat {
+        let i = Facing::ALL.iter().position(|x| *x == f).unwrap_or(0) as f32;
+        Quat::from_rotation_y(-i * std::f32::consts::FRAC_PI_4)
+    }
+
+    /// The facing nearest a direction on the table.
+    pub fn facing_towards(d: Vec3) -> Facing {
+        // North is −z; angles clockwise from north.
+        let a = d.x.atan2(-d.z);
+        let i = ((a / std::f32::consts::FRAC_PI_4).round() as i32).rem_euclid(8);
+        Facing::ALL[i as usize]
+    }
+}
+
+/// The printed board's spec, from the board's data.
+pub fn board_spec(game: &Austerlitz) -> OctMapSpec {
+    let b = &game.sc.board;
+    let mut streams = Vec::new();
+    for c in b.cells() {
+        for (_, n) in b.grid.neighbours(c) {
+            if n.0 > c.0 || (n.0 == c.0 && n.1 > c.1) {
+                match b.crossing(c, n) {
+                    Crossing::Open => {}
+                    Crossing::Stream => streams.push((c, n, false)),
+                    Crossing::Bridge => streams.push((c, n, true)),
+                }
+            }
+        }
+    }
+    let r = b.red_border;
+    OctMapSpec {
+        columns: b.grid.width,
+        rows: b.grid.height,
+        pitch: PX,
+        terrain: b
+            .spaces
+            .iter()
+            .map(|s| match s.terrain {
+                Terrain::Clear => OctTerrain::Clear,
+                Terrain::Town => OctTerrain::Town,
+                Terrain::Castle => OctTerrain::Castle,
+                Terrain::Woods => OctTerrain::Woods,
+                Terrain::Pond => OctTerrain::Pond,
+            })
+            .collect(),
+        level: b.spaces.iter().map(|s| s.level).collect(),
+        ridge: b.spaces.iter().map(|s| s.ridge).collect(),
+        streams,
+        road: b.road.clone(),
+        sectors: {
+            let mut s: Vec<(u8, (i32, i32, i32, i32))> = Vec::new();
+            for c in b.cells() {
+                if let Some(n) = b.space(c).sector {
+                    match s.iter_mut().find(|x| x.0 == n) {
+                        Some(x) => {
+                            x.1 = (x.1.0.min(c.0), x.1.1.min(c.1), x.1.2.max(c.0), x.1.3.max(c.1));
+                        }
+                        None => s.push((n, (c.0, c.1, c.0, c.1))),
+                    }
+                }
+            }
+            s
+        },
+        red_lines: vec![r.french_max_x as f32, r.allied_min_x as f32 - 1.0],
+        arrow: {
+            let (dx, dy) = b.davout_entry.facing.offset();
+            Some((b.davout_entry.at, (dx, dy), "Davout".into()))
+        },
+        names: {
+            let mut seen: Vec<String> = Vec::new();
+            let mut out = Vec::new();
+            for c in b.cells() {
+                if let Some(n) = &b.space(c).name
+                    && !seen.contains(n)
+                    && b.space(c).terrain != Terrain::Castle
+                {
+                    seen.push(n.clone());
+                    out.push((c, n.clone(), matches!(b.space(c).terrain, Terrain::Town | Terrain::Castle)));
+                }
+            }
+            out
+        },
+        title: ("Austerlitz, 2 December 1805".into(), "The Battle of the Three Emperors · a space about 500 m".into()),
+        seed: 1805,
+    }
+}
+
+/// The lit spaces' materials.
+#[derive(Resource)]
+pub struct Overlay {
+    pub reach: Handle<StandardMaterial>,
+    pub far: Handle<StandardMaterial>,
+    pub target: Handle<StandardMaterial>,
+    pub seen: Handle<StandardMaterial>,
+    pub blocked: Handle<StandardMaterial>,
+    pub retreat: Handle<StandardMaterial>,
+}
+
+#[derive(Component)]
+pub struct Lit;
+
+/// The board sheet (clicks on it choose a lit space).
+#[derive(Component)]
+pub struct BoardSheet;
+
+pub fn setup_board(
+    mut commands: Commands,
+    table: Res<TableRes<Austerlitz>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let game = &table.0.game;
+    let geo = BoardGeometry::of(&game.sc.board);
+    let spec = board_spec(game);
+    let started = std::time::Instant::now();
+    let key = format!("octmap-{}-{}", crate::table::octmap::PAINTER, crate::engine::digest::digest_of(&spec));
+    let (map, cached) =
+        crate::table::paint::cached(&key, &crate::table::paint::cache_dir(), || crate::table::octmap::paint(&spec));
+    info!(
+        "Austerlitz board: {}×{} {} in {:.2} s",
+        map.width(),
+        map.height(),
+        if cached { "read from the cache" } else { "painted" },
+        started.elapsed().as_secs_f32()
+    );
+    let margin = spec.margin() / PX * PITCH;
+    let (w, d) = (geo.width + 2.0 * margin, geo.depth + 2.0 * margin);
+    crate::table::paint::spawn_room(
+        &mut commands,
+        &mut meshes,
+        &mut materials,
+        &mut images,
+        ((w + 9.0, d + 7.0), (0.0, 0.5)),
+        ((w + 6.0, d + 4.5), (0.0, 0.6)),
+    );
+    commands
+        .spawn((
+            BoardSheet,
+            Mesh3d(meshes.add(Plane3d::new(Vec3::Y, Vec2::new(w / 2.0, d / 2.0)))),
+            MeshMaterial3d(materials.add(StandardMaterial {
+                base_color_texture: Some(images.add(crate::table::paint::to_image(&map))),
+                perceptual_roughness: 0.95,
+                ..default()
+            })),
+            Transform::from_xyz(0.0, -0.045, 0.0),
+            Name::new("Austerlitz board"),
+        ))
+        .observe(super::counters::click_board);
+    let lit = |materials: &mut Assets<StandardMaterial>, c: Color| {
+        materials.add(StandardMaterial { base_color: c, alpha_mode: AlphaMode::Blend, unlit: true, ..default() })
+    };
+    commands.insert_resource(Overlay {
+        reach: lit(&mut materials, Color::srgba(0.1, 0.85, 0.95, 0.4)),
+        far: lit(&mut materials, Color::srgba(0.98, 0.7, 0.1, 0.4)),
+        target: lit(&mut materials, Color::srgba(0.95, 0.1, 0.1, 0.5)),
+        seen: lit(&mut materials, Color::srgba(0.95, 0.85, 0.2, 0.3)),
+        blocked: lit(&mut materials, Color::srgba(0.3, 0.3, 0.35, 0.45)),
+        retreat: lit(&mut materials, Color::srgba(0.2, 0.9, 0.3, 0.45)),
+    });
+    commands.insert_resource(geo);
+}
+
+/// How a space is lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Light {
+    /// Reachable facing the way the piece in hand is turned.
+    Reach,
+    /// Reachable, but facing another way.
+    Far,
+    Target,
+    Seen,
+    Blocked,
+    Retreat,
+}
+
+/// The spaces to light now, with a label (a cost, what blocks a line of sight).
+#[derive(Resource, Default, PartialEq)]
+pub struct Lights {
+    pub cells: Vec<(Cell, Light, Option<String>)>,
+}
+
+pub fn draw_lights(
+    mut commands: Commands,
+    lights: Res<Lights>,
+    overlay: Option<Res<Overlay>>,
+    geo: Option<Res<BoardGeometry>>,
+    old: Query<Entity, With<Lit>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    let (Some(overlay), Some(geo)) = (overlay, geo) else { return };
+    if !lights.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let mut groups: Vec<(Handle<StandardMaterial>, Vec<Cell>)> = Vec::new();
+    for (c, light, _) in &lights.cells {
+        let mat = match light {
+            Light::Reach => overlay.reach.clone(),
+            Light::Far => overlay.far.clone(),
+            Light::Target => overlay.target.clone(),
+            Light::Seen => overlay.seen.clone(),
+            Light::Blocked => overlay.blocked.clone(),
+            Light::Retreat => overlay.retreat.clone(),
+        };
+        match groups.iter_mut().find(|(m, _)| *m == mat) {
+            Some((_, list)) => list.push(*c),
+            None => groups.push((mat, vec![*c])),
+        }
+    }
+    for (mat, cells) in groups {
+        commands.spawn((
+            Lit,
+            Mesh3d(meshes.add(cells_mesh(&geo, &cells))),
+            MeshMaterial3d(mat),
+            Transform::from_xyz(0.0, -0.03, 0.0),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+/// The spaces' shapes (a little inside them) as one mesh.
+fn cells_mesh(geo: &BoardGeometry, cells: &[Cell]) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{Indices, PrimitiveTopology};
+    let mut positions: Vec<[f32; 3]> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    for &c in cells {
+        let centre = geo.world(c);
+        let k = PITCH * 0.9;
+        let outline: Vec<(f32, f32)> = if (c.0 + c.1) % 2 == 0 {
+            let (a, b) = (SQUARE_HALF * k, OCT_HALF * k);
+            vec![(-a, -b), (a, -b), (b, -a), (b, a), (a, b), (-a, b), (-b, a), (-b, -a)]
+        } else {
+            let a = SQUARE_HALF * k;
+            vec![(-a, -a), (a, -a), (a, a), (-a, a)]
+        };
+        let base = positions.len() as u32;
+        positions.push(centre.to_array());
+        for (x, z) in &outline {
+            positions.push([centre.x + x, 0.0, centre.z + z]);
+        }
+        let n = outline.len() as u32;
+        for i in 0..n {
+            indices.extend([base, base + 1 + (i + 1) % n, base + 1 + i]);
+        }
+    }
+    let count = positions.len();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; count])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; count])
+        .with_inserted_indices(Indices::U32(indices))
+}

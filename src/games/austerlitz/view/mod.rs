@@ -1,0 +1,204 @@
+//! Austerlitz in the window (gui build): the printed board of squares and octagons, the counters
+//! with their facing and markers, the lit spaces, and this game's panels (turn track, combat with
+//! every modifier, the tables), plus what the shared table asks of a game (`TableGame`).
+
+pub mod board;
+pub mod counters;
+pub mod panels;
+
+use super::actions::{Action, Event};
+use super::ai::{self, AzPlayer};
+use super::plugin::AzPlugin;
+use super::rules::seat_of;
+use super::state::Austerlitz;
+use super::{Side, data};
+use crate::engine::plugin::TableSet;
+use crate::engine::rng::TableRng;
+use crate::engine::rules::{Game, Mode};
+use crate::engine::save::SaveFile;
+use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::table::{Entry, Table};
+use crate::table::camera::{HomeView, OrbitCamera};
+use crate::table::printed::Prints;
+use crate::table::{NewGame, Span, Started, TableGame};
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+use std::path::Path;
+
+impl TableGame for Austerlitz {
+    const LEVELS: &'static [&'static str] = &["beginner"];
+    const FREE_COMPUTER_SEATS: bool = true;
+    const DIGIT_ORDERS: bool = false;
+    const HELP: &'static str = "Drag a unit: the spaces it may reach light up with their cost (cyan: it may face the way it is turned in your hand; amber: only another way) · Q / E while holding: turn it 45°\n\
+Drop it on its own space turned another way: it turns in place · Set-up: drag units from the trays onto your sectors\n\
+Click a gun: its field of fire lights up (red: targets, yellow: in sight, grey: blocked, with what blocks) · click a red space to fire\n\
+Click an enemy next to your units: the Combat panel lists each attack with every modifier and the CRT row · T: the tables\n\
+Retreats, reactions and the ends of steps: the Orders list · Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom\n\
+Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel · F12: screenshot · F1: this help";
+
+    fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
+        ai::choose(&self.observe(Viewer::Seat(seat)), legal, AzPlayer::Beginner, rng)
+    }
+
+    fn pause_factor(&self) -> f32 {
+        if matches!(self.step, super::state::Step::Move | super::state::Step::Setup) { 0.4 } else { 1.0 }
+    }
+
+    fn action_label(&self, action: &Action) -> String {
+        Austerlitz::action_label(self, action)
+    }
+
+    fn in_orders(&self, action: &Action) -> bool {
+        !matches!(action, Action::Move { .. } | Action::Deploy { .. } | Action::PlaceCommand { .. } | Action::MoveCommand { .. })
+    }
+
+    fn prompt(&self) -> String {
+        Austerlitz::prompt(self)
+    }
+
+    fn status(&self) -> String {
+        Austerlitz::status(self)
+    }
+
+    fn log_spans(&self, entry: &Entry<Event>, _viewer: Viewer) -> Vec<Span> {
+        match entry {
+            Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
+            Entry::Dice { seat, values } => {
+                let who = self.seat_names().get(seat.0 as usize).copied().unwrap_or("?");
+                let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                vec![Span::Text(format!("{who} rolls {}", list.join(" ")))]
+            }
+        }
+    }
+
+    fn load_save(save: &SaveFile<Action>, file: &Path) -> Result<Table<Austerlitz>, String> {
+        super::load_save(save, file).map_err(|e| e.to_string())
+    }
+
+    fn new_table(file: &Path, seed: u64, _mode: Mode) -> Result<Table<Austerlitz>, String> {
+        super::new_table(file, seed).map_err(|e| e.to_string())
+    }
+
+    fn new_games(_table: &Table<Austerlitz>) -> Vec<NewGame> {
+        scenario_files().into_iter().enumerate().map(|(choice, (_, label))| NewGame { label: format!("New: {label}"), choice }).collect()
+    }
+
+    fn start(_table: &Table<Austerlitz>, choice: usize, seed: u64, _computers: &[Option<usize>]) -> Result<Started<Austerlitz>, String> {
+        let files = scenario_files();
+        let (path, _) = files.get(choice).ok_or("no such scenario")?;
+        let t = super::new_table(path, seed).map_err(|e| e.to_string())?;
+        Ok(Started { table: t, computers: None })
+    }
+
+    fn add_view(app: &mut App) {
+        app.add_plugins(AzPlugin)
+            .insert_resource(HomeView {
+                view: OrbitCamera { focus: Vec3::new(0.0, 0.0, 0.5), distance: 16.5, yaw: 0.0, pitch: 1.2 },
+                digit_views: true,
+            })
+            .init_resource::<Prints>()
+            .init_resource::<board::Lights>()
+            .init_resource::<counters::Hand>()
+            .init_resource::<panels::CombatPick>()
+            .add_systems(Startup, (board::setup_board, counters::setup_pieces))
+            .add_systems(
+                Update,
+                (
+                    counters::dress_pieces,
+                    counters::place_pieces,
+                    counters::turn_in_hand,
+                    counters::fire_lights,
+                    board::draw_lights,
+                    panels::keys,
+                )
+                    .chain()
+                    .in_set(TableSet::Present)
+                    .before(crate::table::glide::PlaceSet),
+            )
+            .add_systems(
+                EguiPrimaryContextPass,
+                (panels::track, panels::combat_window, panels::tables_window, panels::cell_labels, panels::final_score)
+                    .chain()
+                    .in_set(crate::ui::GamePanels),
+            );
+    }
+}
+
+/// The scenarios in the game's folder, by their number, with their names.
+pub fn scenario_files() -> Vec<(std::path::PathBuf, String)> {
+    let dir = crate::registry::scenarios_root().join(data::GAME_ID);
+    let mut out: Vec<(std::path::PathBuf, String)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().chars().next().is_some_and(|c| c.is_ascii_digit())))
+        .filter_map(|p| super::AzScenario::load(&p).ok().map(|sc| (p, sc.name)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn side_named(s: &str) -> Option<Side> {
+    match s.to_ascii_lowercase().as_str() {
+        "french" => Some(Side::French),
+        "allied" | "allies" => Some(Side::Allied),
+        _ => None,
+    }
+}
+
+/// Opens the window on a scenario or a save.
+pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
+    if o.sandbox {
+        eprintln!("--sandbox: Austerlitz has no sandbox mode");
+        return 2;
+    }
+    if let Some(l) = &o.level
+        && l != "beginner"
+    {
+        eprintln!("--level {l}: Austerlitz's computer player is the beginner");
+        return 2;
+    }
+    let computers = match o.computer.as_deref() {
+        None => vec![None, None],
+        Some("both") => vec![Some(0), Some(0)],
+        Some(seat) => match side_named(seat) {
+            Some(Side::French) => vec![Some(0), None],
+            Some(Side::Allied) => vec![None, Some(0)],
+            None => {
+                eprintln!("--computer {seat}: expected french, allied or both");
+                return 2;
+            }
+        },
+    };
+    let screenshot = match &o.screenshot {
+        None => None,
+        Some((out, seat)) => match seat.as_str() {
+            "spectator" => Some((out.clone(), Viewer::Spectator)),
+            name => match side_named(name) {
+                Some(s) => Some((out.clone(), Viewer::Seat(seat_of(s)))),
+                None => {
+                    eprintln!("--seat {name}: expected french, allied or spectator");
+                    return 2;
+                }
+            },
+        },
+    };
+    let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
+    match <Austerlitz as TableGame>::load(file, seed, Mode::Enforced) {
+        Ok(table) => crate::table::app::run(
+            table,
+            crate::table::WindowSetup {
+                screenshot,
+                computers,
+                pace: o.pace,
+                journal_name: "austerlitz-journal.ron",
+                ui_scale: o.ui_scale,
+                look: o.look,
+            },
+        ),
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
+}
