@@ -32,6 +32,9 @@ pub const SQUARE_HALF: f32 = 0.4;
 /// Half an octagon's width across its flats, in pitches.
 pub const OCT_HALF: f32 = 1.0 - SQUARE_HALF;
 
+/// A space of the board: column and row.
+pub type Space = (i32, i32);
+
 /// What a board is painted from. Spaces are numbered row by row from the south-west corner
 /// (`y * columns + x`); y grows north, up the picture.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -44,14 +47,14 @@ pub struct OctMapSpec {
     pub level: Vec<u8>,
     pub ridge: Vec<bool>,
     /// Stream sides: the two spaces, and whether a bridge crosses.
-    pub streams: Vec<((i32, i32), (i32, i32), bool)>,
+    pub streams: Vec<(Space, Space, bool)>,
     pub road: Vec<(i32, i32)>,
     /// Sectors: number and (x0, y0, x1, y1).
     pub sectors: Vec<(u8, (i32, i32, i32, i32))>,
     /// The red set-up border: it runs between column x and x + 1 for each x listed.
     pub red_lines: Vec<f32>,
     /// An arrow entering a space from a direction (dx, dy).
-    pub arrow: Option<((i32, i32), (i32, i32), String)>,
+    pub arrow: Option<(Space, Space, String)>,
     pub names: Vec<((i32, i32), String, bool)>,
     pub title: (String, String),
     pub seed: i32,
@@ -98,7 +101,10 @@ impl OctMapSpec {
 
     pub fn size(&self) -> (u32, u32) {
         let m = self.margin();
-        ((self.columns as f32 * self.pitch + 2.0 * m).ceil() as u32, (self.rows as f32 * self.pitch + 2.0 * m).ceil() as u32)
+        (
+            (self.columns as f32 * self.pitch + 2.0 * m).ceil() as u32,
+            (self.rows as f32 * self.pitch + 2.0 * m).ceil() as u32,
+        )
     }
 
     /// A space's centre in pixels (north up).
@@ -211,13 +217,17 @@ pub fn paint(spec: &OctMapSpec) -> Pixmap {
                 }
             }
             OctTerrain::Town | OctTerrain::Castle => {
-                let (roof, size) = if spec.terrain[i] == OctTerrain::Town { ([168, 62, 44], 0.13) } else { ([110, 104, 98], 0.22) };
+                let (roof, size) =
+                    if spec.terrain[i] == OctTerrain::Town { ([168, 62, 44], 0.13) } else { ([110, 104, 98], 0.22) };
                 for (dx, dy) in [(-0.18, -0.12), (0.14, -0.16), (-0.06, 0.14), (0.2, 0.12)] {
                     if spec.terrain[i] == OctTerrain::Castle && (dx, dy) != (-0.18, -0.12) {
                         continue;
                     }
-                    let (bx, by) = if spec.terrain[i] == OctTerrain::Castle { (x, y) } else { (x + dx * r, y + dy * r) };
-                    if let Some(rect) = tiny_skia::Rect::from_xywh(bx - size * r, by - size * r, 2.0 * size * r, 2.0 * size * r) {
+                    let (bx, by) =
+                        if spec.terrain[i] == OctTerrain::Castle { (x, y) } else { (x + dx * r, y + dy * r) };
+                    if let Some(rect) =
+                        tiny_skia::Rect::from_xywh(bx - size * r, by - size * r, 2.0 * size * r, 2.0 * size * r)
+                    {
                         p.fill_rect(rect, &paint_of(roof, 245), id, None);
                     }
                 }
@@ -320,7 +330,16 @@ pub fn paint(spec: &OctMapSpec) -> Pixmap {
                 p.stroke_path(&path, &sector_ink, &dashed, id, None);
             }
         }
-        printer.line(&mut p, Face::Bold, r * 0.3, &n.to_string(), ax - hp + r * 0.2, ay - hp + r * 0.32, Align::Centre, [60, 50, 90, 220]);
+        printer.line(
+            &mut p,
+            Face::Bold,
+            r * 0.3,
+            &n.to_string(),
+            ax - hp + r * 0.2,
+            ay - hp + r * 0.32,
+            Align::Centre,
+            [60, 50, 90, 220],
+        );
     }
     // The red set-up border.
     let red = Stroke { width: r * 0.06, dash: StrokeDash::new(vec![r * 0.3, r * 0.12], 0.0), ..Stroke::default() };
@@ -349,7 +368,16 @@ pub fn paint(spec: &OctMapSpec) -> Pixmap {
         ]) {
             p.fill_path(&tri, &paint_of([190, 30, 30], 255), tiny_skia::FillRule::Winding, id, None);
         }
-        printer.line(&mut p, Face::Bold, r * 0.28, label, tail.0 + r * 0.9, tail.1 + r * 0.05, Align::Centre, [150, 20, 20, 255]);
+        printer.line(
+            &mut p,
+            Face::Bold,
+            r * 0.28,
+            label,
+            tail.0 + r * 0.9,
+            tail.1 + r * 0.05,
+            Align::Centre,
+            [150, 20, 20, 255],
+        );
     }
     // Names under their spaces, with a paper halo.
     for (at, name, major) in &spec.names {

@@ -1,13 +1,14 @@
 //! The computer players for Austerlitz: *random* (any legal action) and *beginner*, which decides
 //! on its seat's view: it takes the historical set-up, fires every gun at the target it hurts
 //! most, attacks where the CF difference is on its side (charging when the charge pays), moves
-//! its units towards the nearest enemy (keeping formations: a unit in a line moves only to keep
-//! facing the enemy), keeps its commanders with their units, and always takes its reactions.
+//! its units towards the nearest enemy facing it (never into an enemy infantry unit's front it
+//! does not face, nor under a loaded gun unless it strikes; beside a friend facing the same way,
+//! making a line, where it can), keeps its commanders with their units, and takes its reactions.
 
 use super::actions::Action;
 use super::data::Cell;
 use super::observe::AzView;
-use super::state::{Austerlitz, Pending, Step, chebyshev};
+use super::state::{Austerlitz, Pending, Step, chebyshev, rotate};
 use crate::engine::rng::TableRng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +80,22 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     if let Some((_, a)) = best {
         return a.clone();
     }
-    // Moves that close on the enemy, one unit at a time, the first unit that has one.
+    // Moves that close on the enemy, one unit at a time: never into the front of an enemy
+    // infantry unit it does not face, nor into reach of a loaded gun unless it can strike; a
+    // unit beside a friend facing the same way (a line) is worth more.
+    let side = g.side;
+    let mut danger: Vec<Cell> = Vec::new();
+    for v in 0..g.units.len() {
+        if g.side_of(v) == side || !g.on_board(v) {
+            continue;
+        }
+        if g.kind(v).is_infantry() && !g.units[v].dis {
+            danger.extend(g.front_cells(v));
+        }
+        if g.kind(v).is_artillery() && !g.units[v].reacted {
+            danger.extend(g.field_of_fire(v).into_iter().filter(|(_, rows)| *rows <= 2).map(|(c, _)| c));
+        }
+    }
     let mut moves: Vec<(i32, &Action)> = Vec::new();
     for a in legal {
         if let Action::Move { unit, to, facing } = a {
@@ -92,9 +108,18 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
             // Face the enemy at the end: the step ahead from the new space is nearer.
             let ahead = g.sc.board.grid.step(*to, *facing);
             let facing_enemy = ahead.is_some_and(|n| nearest_enemy(g, u, n) < nearest_enemy(g, u, *to));
-            let adjacent_risk = nearest_enemy(g, u, *to) <= 1 && g.kind(u).is_artillery();
-            if gain > 0 && facing_enemy && !adjacent_risk {
-                moves.push((gain * 10 - g.units[u].spent as i32, a));
+            let strikes = ahead.is_some_and(|n| g.holder(n).is_some_and(|s| s != side)) && !g.kind(u).is_artillery();
+            let exposed = danger.contains(to) && !strikes;
+            let line = [rotate(*facing, 2), rotate(*facing, -2)].into_iter().any(|d| {
+                g.sc.board.grid.step(*to, d).is_some_and(|n| {
+                    g.units_at(n).into_iter().any(|v| {
+                        v != u && g.side_of(v) == side && g.kind(v).is_infantry() && g.units[v].facing == *facing
+                    })
+                })
+            });
+            if gain > 0 && facing_enemy && !exposed && !(g.kind(u).is_artillery() && nearest_enemy(g, u, *to) <= 1) {
+                let formed = if line && g.kind(u).is_infantry() { 15 } else { 0 };
+                moves.push((gain * 10 + formed - g.units[u].spent as i32, a));
             }
         }
     }

@@ -68,25 +68,31 @@ pub fn pieces_of(view: &Austerlitz) -> Vec<(Piece, PieceAt)> {
         .iter()
         .enumerate()
         .map(|(u, x)| {
-            (Piece::Unit(u as u8), PieceAt {
-                at: if x.eliminated { None } else { x.at },
-                facing: x.facing,
-                square: x.square,
-                dis: x.dis,
-                demoralised: view.is_demoralised(u),
-                smoke: x.smoke,
-            })
+            (
+                Piece::Unit(u as u8),
+                PieceAt {
+                    at: if x.eliminated { None } else { x.at },
+                    facing: x.facing,
+                    square: x.square,
+                    dis: x.dis,
+                    demoralised: view.is_demoralised(u),
+                    smoke: x.smoke,
+                },
+            )
         })
         .collect();
     out.extend(view.commands.iter().enumerate().map(|(k, c)| {
-        (Piece::Command(k as u8), PieceAt {
-            at: if c.captured { None } else { c.at },
-            facing: Facing::N,
-            square: false,
-            dis: false,
-            demoralised: false,
-            smoke: false,
-        })
+        (
+            Piece::Command(k as u8),
+            PieceAt {
+                at: if c.captured { None } else { c.at },
+                facing: Facing::N,
+                square: false,
+                dis: false,
+                demoralised: false,
+                smoke: false,
+            },
+        )
     }));
     out
 }

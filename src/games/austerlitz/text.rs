@@ -52,14 +52,20 @@ impl Austerlitz {
     }
 
     pub fn unit_label(&self, u: u8) -> String {
-        self.sc.units.get(u as usize).map(|d| format!("{} {}", self.side_of(u as usize).name(), d.name)).unwrap_or_default()
+        self.sc
+            .units
+            .get(u as usize)
+            .map(|d| format!("{} {}", self.side_of(u as usize).name(), d.name))
+            .unwrap_or_default()
     }
 
     pub fn action_label(&self, a: &Action) -> String {
         let n = |u: &u8| self.unit_label(*u);
         let c = |x: &Cell| self.cell_name(*x);
         match a {
-            Action::Deploy { unit, at, facing } => format!("Set up {} on {} facing {}", n(unit), c(at), facing_name(*facing)),
+            Action::Deploy { unit, at, facing } => {
+                format!("Set up {} on {} facing {}", n(unit), c(at), facing_name(*facing))
+            }
             Action::PlaceCommand { command, at } => {
                 format!("Set up {} on {}", self.sc.commands[*command as usize].name, c(at))
             }
@@ -154,7 +160,11 @@ impl Austerlitz {
     pub fn status(&self) -> String {
         let p = self.points();
         let mist = match self.sc.tables.mist(self.turn) {
-            Some(m) if self.turn > 0 => format!(" · mist (+{} range{})", m.range, if m.charge > 0 { format!(", charges -{}", m.charge) } else { String::new() }),
+            Some(m) if self.turn > 0 => format!(
+                " · mist (+{} range{})",
+                m.range,
+                if m.charge > 0 { format!(", charges -{}", m.charge) } else { String::new() }
+            ),
             _ => String::new(),
         };
         format!(
@@ -174,13 +184,17 @@ impl Austerlitz {
         match e {
             Event::Deployed { unit, at } => format!("{} sets up on {}", n(unit), c(at)),
             Event::SetUpDone { side } => format!("the {} set-up is done", side.name()),
-            Event::Moved { unit, from, to, spent } => format!("{} moves {} to {} ({spent} MF)", n(unit), c(from), c(to)),
+            Event::Moved { unit, from, to, spent } => {
+                format!("{} moves {} to {} ({spent} MF)", n(unit), c(from), c(to))
+            }
             Event::Turned { unit, facing } => format!("{} turns to face {}", n(unit), facing_name(*facing)),
             Event::Formed { unit, square } => {
                 format!("{} {}", n(unit), if *square { "forms square" } else { "leaves its square" })
             }
             Event::IceHolds { unit, at, roll } => format!("the ice holds under {} at {} (die {roll})", n(unit), c(at)),
-            Event::IceBreaks { unit, at, roll } => format!("the ice breaks under {} at {} (die {roll})", n(unit), c(at)),
+            Event::IceBreaks { unit, at, roll } => {
+                format!("the ice breaks under {} at {} (die {roll})", n(unit), c(at))
+            }
             Event::Disordered { unit, why } => format!("{} is DIS ({why})", n(unit)),
             Event::Demoralised { unit, why } => format!("{} is demoralised ({why})", n(unit)),
             Event::Recovered { unit } => format!("{} recovers its morale", n(unit)),

@@ -52,12 +52,19 @@ pub struct Marker;
 #[derive(Component)]
 pub struct Arrow;
 
-pub fn setup_pieces(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
+pub fn setup_pieces(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
     use bevy::asset::RenderAssetUsages;
     use bevy::mesh::{Indices, PrimitiveTopology};
     // A flat triangle pointing to −z (north), at the counter's front edge.
     let t = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0, 0.0, -0.2], [0.07, 0.0, -0.1], [-0.07, 0.0, -0.1]])
+        .with_inserted_attribute(
+            Mesh::ATTRIBUTE_POSITION,
+            vec![[0.0, 0.0, -0.2], [0.07, 0.0, -0.1], [-0.07, 0.0, -0.1]],
+        )
         .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; 3])
         .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; 3])
         .with_inserted_indices(Indices::U32(vec![0, 2, 1]));
@@ -127,7 +134,13 @@ pub fn print_of(game: &Austerlitz, piece: Piece, demoralised: bool) -> CounterPr
 }
 
 fn chip_print(text: &str) -> CounterPrint {
-    CounterPrint { name: text.into(), symbol: Symbol::None, values: String::new(), ground: [236, 232, 220], ink: [170, 30, 20] }
+    CounterPrint {
+        name: text.into(),
+        symbol: Symbol::None,
+        values: String::new(),
+        ground: [236, 232, 220],
+        ink: [170, 30, 20],
+    }
 }
 
 /// Gives each piece its token and its triangle.
@@ -141,7 +154,12 @@ pub fn dress_pieces(
         let token = if matches!(piece, Piece::Unit(_)) { meshes.unit.clone() } else { meshes.command.clone() };
         commands
             .entity(e)
-            .insert((Mesh3d(token), MeshMaterial3d(meshes.edge.clone()), Transform::from_xyz(0.0, -5.0, 0.0), Visibility::Hidden))
+            .insert((
+                Mesh3d(token),
+                MeshMaterial3d(meshes.edge.clone()),
+                Transform::from_xyz(0.0, -5.0, 0.0),
+                Visibility::Hidden,
+            ))
             .observe(hover_piece)
             .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| session.hovered = None)
             .observe(drag_start)
@@ -247,7 +265,9 @@ pub fn place_pieces(
             None => {
                 let (side, gone) = match piece {
                     Piece::Unit(u) => (game.side_of(u as usize).index(), game.units[u as usize].eliminated),
-                    Piece::Command(k) => (game.sc.commands[k as usize].side.index(), game.commands[k as usize].captured),
+                    Piece::Command(k) => {
+                        (game.sc.commands[k as usize].side.index(), game.commands[k as usize].captured)
+                    }
                 };
                 let k = trays[side];
                 trays[side] += 1;
@@ -279,8 +299,18 @@ fn hover_piece(
         Piece::Unit(u) => {
             let u = *u as usize;
             let d = &g.sc.units[u];
-            lines.push(format!("{} — {}{}", g.unit_label(u as u8), d.kind.name(), if d.guard { ", Guard" } else { "" }));
-            lines.push(format!("MF {}{} · CF {}", d.mf.1, if d.mf.0 != d.mf.1 { format!(" ({} to attack or fire)", d.mf.0) } else { String::new() }, d.cf));
+            lines.push(format!(
+                "{} — {}{}",
+                g.unit_label(u as u8),
+                d.kind.name(),
+                if d.guard { ", Guard" } else { "" }
+            ));
+            lines.push(format!(
+                "MF {}{} · CF {}",
+                d.mf.1,
+                if d.mf.0 != d.mf.1 { format!(" ({} to attack or fire)", d.mf.0) } else { String::new() },
+                d.cf
+            ));
             if let Some(c) = at.at {
                 lines.push(format!("on {} facing {}", g.cell_name(c), super::super::text::facing_name(at.facing)));
                 if let Some(f) = g.formation_kind(u) {
@@ -296,14 +326,25 @@ fn hover_piece(
         }
         Piece::Command(k) => {
             let c = &g.sc.commands[*k as usize];
-            lines.push(format!("{} — rating {}, range {}, MF {}{}", c.name, c.rating, c.range, c.mf, if c.supreme { ", supreme commander" } else { "" }));
+            lines.push(format!(
+                "{} — rating {}, range {}, MF {}{}",
+                c.name,
+                c.rating,
+                c.range,
+                c.mf,
+                if c.supreme { ", supreme commander" } else { "" }
+            ));
         }
     }
     session.hovered = Some(lines.join("\n"));
 }
 
 /// The spaces a piece may be put on now by the seat at the controls: (space, front, action, cost).
-pub fn piece_targets(table: &crate::engine::table::Table<Austerlitz>, seat: Option<SeatId>, piece: Piece) -> Vec<(Cell, Option<Facing>, Action, Option<u8>)> {
+pub fn piece_targets(
+    table: &crate::engine::table::Table<Austerlitz>,
+    seat: Option<SeatId>,
+    piece: Piece,
+) -> Vec<(Cell, Option<Facing>, Action, Option<u8>)> {
     let game = &table.game;
     if seat.is_none() || game.active_seat() != seat || !game.pending.is_empty() {
         return Vec::new();
@@ -346,7 +387,10 @@ pub fn piece_targets(table: &crate::engine::table::Table<Austerlitz>, seat: Opti
 
 /// The lights of a piece in hand: each space with its cheapest cost, cyan where it may face
 /// the way it is turned in the hand.
-pub fn hand_lights(targets: &[(Cell, Option<Facing>, Action, Option<u8>)], held: Option<Facing>) -> Vec<(Cell, Light, Option<String>)> {
+pub fn hand_lights(
+    targets: &[(Cell, Option<Facing>, Action, Option<u8>)],
+    held: Option<Facing>,
+) -> Vec<(Cell, Light, Option<String>)> {
     let mut out: Vec<(Cell, Light, Option<String>)> = Vec::new();
     for (c, f, _, cost) in targets {
         let this = f.is_none() || *f == held;
@@ -471,7 +515,9 @@ fn drag_end(
         None => {
             let g = &table.0.game;
             let probe = match (piece, g.step) {
-                (Piece::Unit(u), Step::Setup) => Action::Deploy { unit: *u, at: cell, facing: hand.facing.unwrap_or(Facing::N) },
+                (Piece::Unit(u), Step::Setup) => {
+                    Action::Deploy { unit: *u, at: cell, facing: hand.facing.unwrap_or(Facing::N) }
+                }
                 (Piece::Unit(u), _) => Action::Move { unit: *u, to: cell, facing: hand.facing.unwrap_or(Facing::N) },
                 (Piece::Command(k), Step::Setup) => Action::PlaceCommand { command: *k, at: cell },
                 (Piece::Command(k), _) => Action::MoveCommand { command: *k, to: cell },
@@ -543,7 +589,9 @@ fn choose_cell(
     g.legal_actions(table.0.mode, &mut legal);
     // A shot of the gun in hand at this space.
     if let Some(h) = hand.gun
-        && let Some(a) = legal.iter().find(|a| matches!(a, Action::Fire { gun, target, battery: false } if *gun == h && *target == cell))
+        && let Some(a) = legal
+            .iter()
+            .find(|a| matches!(a, Action::Fire { gun, target, battery: false } if *gun == h && *target == cell))
     {
         requests.write(Request::Act { seat, act: Act::Game(a.clone()) });
         hand.gun = None;
@@ -622,7 +670,11 @@ mod tests {
         t.submit(SeatId(0), Act::Game(Action::DeployRest)).unwrap();
         t.submit(SeatId(1), Act::Game(Action::EndFire)).unwrap();
         let g = &t.game;
-        let u = (0..g.units.len()).find(|&u| g.side_of(u) == super::super::super::Side::Allied && g.kind(u) == Kind::Line && !g.reach(u).is_empty()).unwrap();
+        let u = (0..g.units.len())
+            .find(|&u| {
+                g.side_of(u) == super::super::super::Side::Allied && g.kind(u) == Kind::Line && !g.reach(u).is_empty()
+            })
+            .unwrap();
         let targets = piece_targets(&t, Some(SeatId(1)), Piece::Unit(u as u8));
         assert!(!targets.is_empty());
         let lights = hand_lights(&targets, Some(Facing::W));

@@ -49,7 +49,10 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     }
 
     fn in_orders(&self, action: &Action) -> bool {
-        !matches!(action, Action::Move { .. } | Action::Deploy { .. } | Action::PlaceCommand { .. } | Action::MoveCommand { .. })
+        !matches!(
+            action,
+            Action::Move { .. } | Action::Deploy { .. } | Action::PlaceCommand { .. } | Action::MoveCommand { .. }
+        )
     }
 
     fn prompt(&self) -> String {
@@ -80,10 +83,19 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     }
 
     fn new_games(_table: &Table<Austerlitz>) -> Vec<NewGame> {
-        scenario_files().into_iter().enumerate().map(|(choice, (_, label))| NewGame { label: format!("New: {label}"), choice }).collect()
+        scenario_files()
+            .into_iter()
+            .enumerate()
+            .map(|(choice, (_, label))| NewGame { label: format!("New: {label}"), choice })
+            .collect()
     }
 
-    fn start(_table: &Table<Austerlitz>, choice: usize, seed: u64, _computers: &[Option<usize>]) -> Result<Started<Austerlitz>, String> {
+    fn start(
+        _table: &Table<Austerlitz>,
+        choice: usize,
+        seed: u64,
+        _computers: &[Option<usize>],
+    ) -> Result<Started<Austerlitz>, String> {
         let files = scenario_files();
         let (path, _) = files.get(choice).ok_or("no such scenario")?;
         let t = super::new_table(path, seed).map_err(|e| e.to_string())?;
@@ -131,7 +143,9 @@ pub fn scenario_files() -> Vec<(std::path::PathBuf, String)> {
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().chars().next().is_some_and(|c| c.is_ascii_digit())))
+        .filter(|p| {
+            p.file_name().is_some_and(|n| n.to_string_lossy().chars().next().is_some_and(|c| c.is_ascii_digit()))
+        })
         .filter_map(|p| super::AzScenario::load(&p).ok().map(|sc| (p, sc.name)))
         .collect();
     out.sort();
