@@ -97,9 +97,16 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
         }
     }
     let mut moves: Vec<(i32, &Action)> = Vec::new();
+    let mut reach: Vec<Option<Vec<(Cell, crate::engine::geometry::Facing, super::rules::movement::Reach)>>> =
+        vec![None; g.units.len()];
     for a in legal {
         if let Action::Move { unit, to, facing } = a {
             let u = *unit as usize;
+            // Never over friends (each put in DIS, a second time eliminated) nor the ice.
+            let how = reach[u].get_or_insert_with(|| g.reach(u));
+            if how.iter().any(|(c, f, r)| c == to && f == facing && (r.crossed > 0 || r.ponds > 0)) {
+                continue;
+            }
             let Some(from) = g.units[u].at else {
                 moves.push((100, a));
                 continue;

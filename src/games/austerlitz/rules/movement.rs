@@ -21,6 +21,9 @@ pub struct Reach {
     pub extra: bool,
     /// The road's extra MF earned on the way (0 to 2).
     pub bonus: u8,
+    /// Spaces of friendly units passed over (each put in DIS) and frozen ponds crossed.
+    pub crossed: u8,
+    pub ponds: u8,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -347,6 +350,9 @@ impl Austerlitz {
                     straight: node.straight && !turn,
                     extra: over,
                     bonus,
+                    // The destination's own units are joined, not passed over.
+                    crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(c))),
+                    ponds: node.ponds,
                 };
                 let e = &mut best[ci * 8 + facing_index(front)];
                 if e.as_ref().is_none_or(|e| (r.spent, r.steps) < (e.spent, e.steps)) {
