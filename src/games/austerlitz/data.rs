@@ -195,6 +195,9 @@ pub struct Board {
     pub streams: Vec<StreamFile>,
     /// The road, space after space.
     pub road: Vec<Cell>,
+    /// For each space, the directions (bits in `Facing::ALL` order) in which the road leaves it.
+    #[serde(skip)]
+    pub road_dirs: Vec<u8>,
     pub red_border: RedBorder,
     pub davout_entry: Arrow,
 }
@@ -231,7 +234,9 @@ impl Board {
     }
     /// Whether the step from `a` to its neighbour `b` follows the road.
     pub fn along_road(&self, a: Cell, b: Cell) -> bool {
-        self.road.windows(2).any(|w| (w[0] == a && w[1] == b) || (w[0] == b && w[1] == a))
+        let d = (b.0 - a.0, b.1 - a.1);
+        let bits = self.road_dirs.get(self.index(a)).copied().unwrap_or(0);
+        Facing::ALL.iter().enumerate().any(|(i, f)| bits & (1 << i) != 0 && f.offset() == d)
     }
     /// Uphill: into a higher space (across a contour line).
     pub fn uphill(&self, from: Cell, to: Cell) -> bool {
@@ -560,12 +565,21 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
             "field `red_border`: the French columns must lie west of the Allied ones",
         ));
     }
+    let mut road_dirs = vec![0u8; spaces.len()];
+    for w in f.road.windows(2) {
+        for (a, b) in [(w[0], w[1]), (w[1], w[0])] {
+            if let Some(i) = Facing::ALL.iter().position(|x| x.offset() == (b.0 - a.0, b.1 - a.1)) {
+                road_dirs[idx(a)] |= 1 << i;
+            }
+        }
+    }
     Ok(Board {
         provenance: f.provenance,
         grid,
         spaces,
         streams: f.streams,
         road: f.road,
+        road_dirs,
         red_border: f.red_border,
         davout_entry: f.davout_entry,
     })

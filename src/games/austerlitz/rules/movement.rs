@@ -39,6 +39,7 @@ struct Key {
 struct Node {
     key: Key,
     parent: Option<usize>,
+    depth: u8,
     ponds: u8,
     crossed: u8,
     straight: bool,
@@ -52,15 +53,6 @@ struct Occupancy {
 
 fn facing_index(f: Facing) -> usize {
     Facing::ALL.iter().position(|x| *x == f).expect("a facing")
-}
-
-fn node_depth(arena: &[Node], mut i: usize) -> u8 {
-    let mut d = 0;
-    while let Some(p) = arena[i].parent {
-        d += 1;
-        i = p;
-    }
-    d
 }
 
 impl Austerlitz {
@@ -239,6 +231,7 @@ impl Austerlitz {
             Some(c) => arena.push(Node {
                 key: Key { cell: c, facing: self.travel(u), spent: 0, road: 0 },
                 parent: None,
+                depth: 0,
                 ponds: 0,
                 crossed: 0,
                 straight: false,
@@ -249,6 +242,7 @@ impl Austerlitz {
                     arena.push(Node {
                         key: Key { cell: arrow.at, facing: arrow.facing, spent: 1, road: 0 },
                         parent: None,
+                        depth: 0,
                         ponds: 0,
                         crossed: 0,
                         straight: true,
@@ -292,6 +286,7 @@ impl Austerlitz {
                     let nn = Node {
                         key: nk,
                         parent: Some(here),
+                        depth: node.depth + 1,
                         ponds: node.ponds + u8::from(b.space(n).terrain == Terrain::Pond),
                         crossed: node.crossed + u8::from(occ.count[ni] > 0),
                         straight: !turn,
@@ -319,8 +314,11 @@ impl Austerlitz {
             let key = node.key;
             let c = key.cell;
             let ci = b.index(c);
-            let ok = *stand[ci]
-                .get_or_insert_with(|| self.may_stand(u, c) && (!self.units[u].square || self.square_may_stand(u, c)));
+            let ok = *stand[ci].get_or_insert_with(|| {
+                // An empty space takes it unless it is a pond; else the stacking rules decide.
+                let empty = occ.count[ci] == 0 && b.spaces[ci].terrain != Terrain::Pond;
+                (empty || self.may_stand(u, c)) && (!self.units[u].square || self.square_may_stand(u, c))
+            });
             if !ok {
                 continue;
             }
@@ -346,7 +344,7 @@ impl Austerlitz {
                 let r = Reach {
                     spent,
                     node: i,
-                    steps: node_depth(&arena, i),
+                    steps: node.depth,
                     straight: node.straight && !turn,
                     extra: over,
                     bonus,
