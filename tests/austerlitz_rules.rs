@@ -779,6 +779,28 @@ fn reactions_infantry_opportunity_fire_when_a_unit_moves_into_its_front() {
 }
 
 #[test]
+fn combat_resolution_a_retreat_past_the_front_of_enemy_infantry_provokes_its_fire() {
+    let mut g = empty();
+    let a = put(&mut g, LINE, (4, 3), Facing::N);
+    let d = put(&mut g, ENEMY, (4, 4), Facing::S);
+    put(&mut g, LINE3, (3, 3), Facing::N);
+    put(&mut g, LINE4, (5, 3), Facing::N);
+    // A French unit beside the line of retreat north, its front towards it.
+    let watcher = put(&mut g, "St-Hilaire: 14e ligne", (3, 6), Facing::E);
+    note_formations(&mut g);
+    g.rng = rolling(&[5]);
+    act(&mut g, Action::Attack { units: vec![a as UnitId], target: (4, 4), charge: false });
+    act(&mut g, Action::Retreat { toward: Facing::N, facing: Facing::S });
+    assert_eq!(g.units[d].at, Some((4, 7)));
+    assert!(
+        matches!(g.pending.last(), Some(Pending::OpportunityFire { by, .. }) if *by as usize == watcher),
+        "{:?}",
+        g.pending
+    );
+    assert_eq!(g.deciding(), Some(Side::French), "the firing unit's player decides");
+}
+
+#[test]
 fn reactions_counter_charge_halves_the_charging_units_basic_factor() {
     let mut g = empty();
     let c = put(&mut g, HEAVY_CAV, (2, 1), Facing::N);

@@ -659,6 +659,18 @@ impl Austerlitz {
                 }
             }
         }
+        // A retreat through a space next to the front of an enemy infantry unit provokes its
+        // opportunity fire (offered once the retreat is made).
+        let provoked: Vec<usize> = (0..self.units.len())
+            .filter(|&v| {
+                self.side_of(v) != side
+                    && self.on_board(v)
+                    && self.kind(v).is_infantry()
+                    && !self.units[v].dis
+                    && self.opportunity_odds(v, lead).is_some()
+                    && path.iter().any(|c| self.front_cells(v).contains(c))
+            })
+            .collect();
         for &u in &units {
             self.units[u].at = Some(end);
             self.units[u].facing = facing;
@@ -668,6 +680,11 @@ impl Austerlitz {
             }
             if demoralise {
                 self.demoralise(u, "retreated more than 3 spaces".into(), ev);
+            }
+        }
+        if self.on_board(lead) {
+            for v in provoked {
+                self.pending.push(Pending::OpportunityFire { by: v as u8, at: lead as u8 });
             }
         }
         self.after_event(ev);
@@ -798,7 +815,10 @@ impl Austerlitz {
     pub fn pending_chooser(&self) -> Option<Side> {
         match self.pending.last()? {
             Pending::Retreat { chooser, .. } => Some(*chooser),
-            Pending::AttackReactions { .. } | Pending::OpportunityFire { .. } => Some(self.side.other()),
+            Pending::AttackReactions { .. } => Some(self.side.other()),
+            // The firing unit's player (the non-phasing one, or the winner of a fight whose
+            // loser retreats past his infantry).
+            Pending::OpportunityFire { by, .. } => Some(self.side_of(*by as usize)),
         }
     }
 
