@@ -1,5 +1,5 @@
 //! The hands of a person playing the French at Austerlitz through the window's Orders list (see
-//! `scripts/austerlitz-window-game.py`): reads the window's autosave journal and prints what to
+//! `scripts/window-game.py`): reads the window's autosave journal and prints what to
 //! click — `order K N LABEL` (the K-th of the N buttons of the Orders list), `wait` when the
 //! table waits for the other seat, `over` when the battle is over. What to do is the computer's
 //! choice on the French view among what the Orders list offers (a person using only the list:

@@ -1,5 +1,5 @@
 //! The hands of a person playing the French seat of a Leipzig 1813 game in the window, for
-//! `scripts/leipzig-window-game.py`: reads the window's autosave journal, decides as the
+//! `scripts/window-game.py`: reads the window's autosave journal, decides as the
 //! beginner would on the French seat's view — but only among what a person does with the mouse
 //! (a counter dragged to a lit hex, a button of the Orders list, a target clicked and the Combat
 //! panel's attack as it first offers it, a resolution, a lit retreat) — and prints the gesture

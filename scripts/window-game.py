@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Plays a whole Leipzig 1813 scenario in the window under Xvfb, the French seat by a person's
-hands (mouse gestures through xdotool: drags, the Orders list, the Combat panel) against the
-computer as the Allies. What the hands do is decided by `examples/leipzig_hands.rs` from the
-window's autosave journal; this script only moves the mouse, waits for the window to take each
-action, and keeps screenshots of every turn.
+"""Plays a whole game in the window under Xvfb, the French seat by a person's hands (mouse
+gestures through xdotool) against the computer as the Allies, for Leipzig 1813 (drags of
+counters, the Orders list, the Combat panel, lit retreats) and Austerlitz (the Orders list: the
+set-up, guns' shots, attacks and charges, squares, reactions, retreats, the ends of steps). What
+the hands do is decided by `examples/<game>_hands.rs` from the window's autosave journal; this
+script only moves the mouse, waits for the window to take each action, and keeps screenshots.
 
-Usage: scripts/leipzig-window-game.py SCENARIO OUT_DIR [--seed N] [--resume]
-(--resume goes on with the game of OUT_DIR's journal, from a save of it.)
-Needs: Xvfb, xdotool, python3-pil; `cargo build` and `cargo build --example leipzig_hands` first.
+Usage: scripts/window-game.py SCENARIO OUT_DIR [--seed N] [--resume]
+(the game is the scenario's folder: leipzig-1813 or austerlitz; --resume goes on with the game of
+OUT_DIR's journal, from a save of it.)
+Needs: Xvfb, xdotool, python3-pil; `cargo build` and `cargo build --example <game>_hands` first.
 """
 
 import os
@@ -17,7 +19,7 @@ import time
 
 from PIL import ImageGrab
 
-DISPLAY = ":77"
+DISPLAY = os.environ.get("HANDS_DISPLAY", ":77")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUTTON = (60, 60, 60)
 NEUTRAL = (640, 792)
@@ -153,7 +155,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     home = os.path.join(out, "home")
     os.makedirs(home, exist_ok=True)
-    journal = os.path.join(home, "leipzig-journal.ron")
+    game_name = "austerlitz" if "austerlitz" in os.path.abspath(scenario) else "leipzig"
+    journal = os.path.join(home, f"{game_name}-journal.ron")
     if "--resume" in sys.argv and os.path.exists(journal):
         # Go on with the game the journal holds: its header with the applied actions as a save.
         lines = [line.strip() for line in open(journal) if line.strip()]
@@ -178,7 +181,7 @@ def main():
         [os.path.join(ROOT, "target/debug/grognard"), "play", scenario, "--computer", "allied"]
         + ([] if resume else ["--seed", seed]) + ["--pace", "0.15"],
         env=env, stdout=log, stderr=subprocess.STDOUT)
-    hands = os.path.join(ROOT, "target/debug/examples/leipzig_hands")
+    hands = os.path.join(ROOT, f"target/debug/examples/{game_name}_hands")
     record = open(os.path.join(out, "gestures.txt"), "a" if resume else "w")
     started = time.time()
     gestures = failures = 0
@@ -213,8 +216,8 @@ def main():
             time.sleep(0.5)  # let the window catch up with the journal (reactive frames)
             word, *rest_ = line.split(" ")
             turn_shot = None
-            if word == "order" and "End the Movement Phase" in line:
-                turn_shot = f"turn-{gestures:04d}-end-movement.png"
+            if word == "order" and ("End the Movement Phase" in line or "End the turn" in line):
+                turn_shot = f"turn-{gestures:04d}-end.png"
             before = journal_lines(journal)
             if word == "order":
                 k, count = int(rest_[0]), int(rest_[1])
