@@ -241,6 +241,36 @@ fn debug_frames(
     info!("frame {} at {:.2}s, {} redraw requests", *frames, time.elapsed_secs(), redraws.read().count());
 }
 
+/// The computer's seats (at its first strength) and the screenshot's eyes that a window is asked
+/// for on the command line, by the game's seat names (`sides`, lower case): `--computer` a side or
+/// "both", `--seat` a side or "spectator".
+#[allow(clippy::type_complexity)]
+pub fn seats_asked(
+    o: &crate::registry::WindowOptions,
+    sides: &[&str],
+) -> Result<(Vec<Option<usize>>, Option<(std::path::PathBuf, crate::engine::seats::Viewer)>), String> {
+    use crate::engine::seats::{SeatId, Viewer};
+    let named = |s: &str| sides.iter().position(|x| x.eq_ignore_ascii_case(s));
+    let list = sides.join(", ");
+    let computers = match o.computer.as_deref() {
+        None => vec![None; sides.len()],
+        Some("both") => vec![Some(0); sides.len()],
+        Some(seat) => match named(seat) {
+            Some(i) => (0..sides.len()).map(|k| (k == i).then_some(0)).collect(),
+            None => return Err(format!("--computer {seat}: expected {list} or both")),
+        },
+    };
+    let screenshot = match &o.screenshot {
+        None => None,
+        Some((out, seat)) if seat == "spectator" => Some((out.clone(), Viewer::Spectator)),
+        Some((out, seat)) => match named(seat) {
+            Some(i) => Some((out.clone(), Viewer::Seat(SeatId(i as u8)))),
+            None => return Err(format!("--seat {seat}: expected {list} or spectator")),
+        },
+    };
+    Ok((computers, screenshot))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

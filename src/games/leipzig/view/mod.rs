@@ -9,11 +9,9 @@ pub mod panels;
 
 use super::actions::{Action, Event};
 use super::ai::{self, LzPlayer};
+use super::data;
 use super::plugin::LzPlugin;
-use super::rules::seat_of;
 use super::state::Leipzig;
-use super::text::side_named;
-use super::{Side, data};
 use crate::engine::plugin::TableSet;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
@@ -170,30 +168,12 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
         eprintln!("--level {l}: Leipzig's computer player is the beginner");
         return 2;
     }
-    let computers = match o.computer.as_deref() {
-        None => vec![None, None],
-        Some("both") => vec![Some(0), Some(0)],
-        Some(seat) => match side_named(seat) {
-            Some(Side::French) => vec![Some(0), None],
-            Some(Side::Allied) => vec![None, Some(0)],
-            None => {
-                eprintln!("--computer {seat}: expected french, allied or both");
-                return 2;
-            }
-        },
-    };
-    let screenshot = match &o.screenshot {
-        None => None,
-        Some((out, seat)) => match seat.as_str() {
-            "spectator" => Some((out.clone(), Viewer::Spectator)),
-            name => match side_named(name) {
-                Some(s) => Some((out.clone(), Viewer::Seat(seat_of(s)))),
-                None => {
-                    eprintln!("--seat {name}: expected french, allied or spectator");
-                    return 2;
-                }
-            },
-        },
+    let (computers, screenshot) = match crate::table::app::seats_asked(o, &["french", "allied"]) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
     };
     let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
     match <Leipzig as TableGame>::load(file, seed, Mode::Enforced) {
