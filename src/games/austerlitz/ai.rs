@@ -133,7 +133,9 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     if let Some((_, a)) = moves.iter().max_by_key(|(s, _)| *s) {
         return (*a).clone();
     }
-    // Commanders go to the middle of their units.
+    // Commanders go to the middle of their units, and stand on one of their side's units (a
+    // lone command is captured by any enemy unit that reaches it).
+    let mut best_cmd: Option<(i32, &Action)> = None;
     for a in legal {
         if let Action::MoveCommand { command, to } = a {
             let k = *command as usize;
@@ -142,14 +144,16 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
                 .filter_map(|u| g.units[u].at)
                 .collect();
             let Some(from) = g.commands[k].at else { continue };
-            if own.is_empty() {
-                continue;
-            }
             let far = |c: Cell| own.iter().map(|&o| chebyshev(o, c)).max().unwrap_or(0);
-            if far(*to) + 1 < far(from) {
-                return a.clone();
+            let covered = |c: Cell| g.holder(c) == Some(side);
+            let gain = (far(from) - far(*to)) + 4 * (i32::from(covered(*to)) - i32::from(covered(from)));
+            if gain > 1 && best_cmd.is_none_or(|(b, _)| gain > b) {
+                best_cmd = Some((gain, a));
             }
         }
+    }
+    if let Some((_, a)) = best_cmd {
+        return a.clone();
     }
     legal
         .iter()
