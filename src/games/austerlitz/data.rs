@@ -198,6 +198,9 @@ pub struct Board {
     /// For each space, the directions (bits in `Facing::ALL` order) in which the road leaves it.
     #[serde(skip)]
     pub road_dirs: Vec<u8>,
+    /// For each space, the directions in which a step crosses the stream where no bridge is.
+    #[serde(skip)]
+    pub stream_dirs: Vec<u8>,
     pub red_border: RedBorder,
     pub davout_entry: Arrow,
 }
@@ -573,16 +576,28 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
             }
         }
     }
-    Ok(Board {
+    let mut board = Board {
         provenance: f.provenance,
         grid,
         spaces,
         streams: f.streams,
         road: f.road,
         road_dirs,
+        stream_dirs: Vec::new(),
         red_border: f.red_border,
         davout_entry: f.davout_entry,
-    })
+    };
+    let stream_dirs: Vec<u8> = (0..board.spaces.len())
+        .map(|i| {
+            let c = board.cell_of(i);
+            Facing::ALL.iter().enumerate().fold(0u8, |bits, (k, f)| match board.grid.step(c, *f) {
+                Some(m) if board.crossing(c, m) == Crossing::Stream => bits | 1 << k,
+                _ => bits,
+            })
+        })
+        .collect();
+    board.stream_dirs = stream_dirs;
+    Ok(board)
 }
 
 fn check_tables(path: &Path, text: &str, t: &Tables) -> Result<(), DataError> {

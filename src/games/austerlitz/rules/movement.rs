@@ -4,7 +4,7 @@
 
 use super::super::actions::{AzError, Event, rule};
 use super::super::data::{Cell, Crossing, Kind, Terrain};
-use super::super::state::{Austerlitz, Formation, angle, chebyshev, rotate};
+use super::super::state::{Austerlitz, Formation, chebyshev, rotate};
 use crate::engine::geometry::{CellShape, Facing};
 
 /// How a unit gets to a space with a facing: what it spent and what it passed.
@@ -82,34 +82,6 @@ impl Austerlitz {
     /// along a road, see `reach`).
     fn free_turn(&self, u: usize) -> bool {
         self.kind(u) == Kind::Light || self.units[u].square
-    }
-
-    /// The MF to enter `to` from `from`, or None where the unit may not go.
-    fn step_cost(&self, u: usize, from: Cell, to: Cell) -> Option<u8> {
-        let b = &self.sc.board;
-        let kind = self.kind(u);
-        let square = self.units[u].square;
-        let s = b.space(to);
-        let mut cost = if square { 2 } else { 1 };
-        if s.terrain == Terrain::Woods {
-            if !kind.is_infantry() {
-                return None;
-            }
-            cost = cost.max(2);
-        }
-        match b.crossing(from, to) {
-            Crossing::Stream => {
-                if kind.is_artillery() || square {
-                    return None;
-                }
-                cost += 1;
-            }
-            Crossing::Bridge | Crossing::Open => {}
-        }
-        if b.uphill(from, to) {
-            cost += 1;
-        }
-        Some(cost)
     }
 
     /// Whether unit `u` could end its move in `c` (stacking, ponds).
@@ -221,6 +193,8 @@ impl Austerlitz {
         let max_turn = self.max_turn(u);
         let free_turn = self.free_turn(u);
         let artillery = self.kind(u).is_artillery();
+        let infantry = self.kind(u).is_infantry();
+        let square = self.units[u].square;
         let limit = allowance + 2 + extra;
         let slot = |k: &Key| (b.index(k.cell) * 8 + facing_index(k.facing)) * 3 + k.road as usize;
         let mut arena: Vec<Node> = Vec::new();
@@ -264,19 +238,42 @@ impl Austerlitz {
                 if key.spent as usize != t {
                     continue;
                 }
-                for d in Facing::ALL {
+                let ci = b.index(key.cell);
+                let kf = facing_index(key.facing) as i32;
+                let (road_bits, stream_bits) = (b.road_dirs[ci], b.stream_dirs[ci]);
+                let here_level = b.spaces[ci].level;
+                for (di, &d) in Facing::ALL.iter().enumerate() {
                     let Some(n) = b.grid.step(key.cell, d) else { continue };
                     let turn = d != key.facing;
-                    if turn && angle(d, key.facing) > max_turn {
+                    let swing = (di as i32 - kf).rem_euclid(8);
+                    if turn && swing.min(8 - swing) > max_turn {
                         continue;
                     }
                     let ni = b.index(n);
                     if occ.side[ni].is_some_and(|s| s != side) {
                         continue;
                     }
-                    let road_step = b.along_road(key.cell, n);
+                    let bit = 1u8 << di;
+                    let road_step = road_bits & bit != 0;
                     let tc = u8::from(turn && !free_turn && !road_step);
-                    let Some(sc) = self.step_cost(u, key.cell, n) else { continue };
+                    // The step's cost (as `step_cost`, with the board's directions read once).
+                    let to = &b.spaces[ni];
+                    let mut sc = if square { 2 } else { 1 };
+                    if to.terrain == Terrain::Woods {
+                        if !infantry {
+                            continue;
+                        }
+                        sc = 2;
+                    }
+                    if stream_bits & bit != 0 {
+                        if artillery || square {
+                            continue;
+                        }
+                        sc += 1;
+                    }
+                    if to.level > here_level {
+                        sc += 1;
+                    }
                     let spent = key.spent + tc + sc;
                     let road = (key.road + if road_step { tc + sc } else { 0 }).min(2);
                     if spent > allowance + road + extra {
@@ -287,7 +284,7 @@ impl Austerlitz {
                         key: nk,
                         parent: Some(here),
                         depth: node.depth + 1,
-                        ponds: node.ponds + u8::from(b.space(n).terrain == Terrain::Pond),
+                        ponds: node.ponds + u8::from(to.terrain == Terrain::Pond),
                         crossed: node.crossed + u8::from(occ.count[ni] > 0),
                         straight: !turn,
                     };
@@ -322,12 +319,15 @@ impl Austerlitz {
             if !ok {
                 continue;
             }
-            for g in Facing::ALL {
-                if g.is_diagonal() && b.shape(c) == CellShape::Square {
+            let kf = facing_index(key.facing) as i32;
+            let on_square = b.shape(c) == CellShape::Square;
+            for (gi, &g) in Facing::ALL.iter().enumerate() {
+                if on_square && gi % 2 == 1 {
                     continue;
                 }
                 let turn = g != key.facing;
-                if turn && angle(g, key.facing) > max_turn {
+                let swing = (gi as i32 - kf).rem_euclid(8);
+                if turn && swing.min(8 - swing) > max_turn {
                     continue;
                 }
                 let spent = key.spent + u8::from(turn && !free_turn);
@@ -337,7 +337,8 @@ impl Austerlitz {
                 if over && (turn || !column || spent > allowance + bonus + extra || !self.enemy_ahead(c, g, side)) {
                     continue;
                 }
-                let front = if artillery { rotate(g, 4) } else { g };
+                let fi = if artillery { (gi + 4) % 8 } else { gi };
+                let front = Facing::ALL[fi];
                 if here == Some(c) && front == self.units[u].facing {
                     continue;
                 }
@@ -352,7 +353,7 @@ impl Austerlitz {
                     crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(c))),
                     ponds: node.ponds,
                 };
-                let e = &mut best[ci * 8 + facing_index(front)];
+                let e = &mut best[ci * 8 + fi];
                 if e.as_ref().is_none_or(|e| (r.spent, r.steps) < (e.spent, e.steps)) {
                     *e = Some(r);
                 }
