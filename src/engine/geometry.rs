@@ -184,6 +184,11 @@ impl Facing {
         }
     }
 
+    /// Its place in `ALL` (clockwise from north).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn is_diagonal(self) -> bool {
         matches!(self, Facing::NE | Facing::SE | Facing::SW | Facing::NW)
     }
@@ -294,6 +299,7 @@ mod tests {
         assert_eq!(grid.neighbours((1, 2)).len(), 4);
         assert_eq!(grid.step((1, 2), Facing::NE), None);
         assert_eq!(grid.step((1, 1), Facing::NE), Some((2, 2)));
+        assert!(Facing::ALL.iter().enumerate().all(|(i, f)| f.index() == i));
     }
 
     #[test]

@@ -136,8 +136,14 @@ pub fn sync_entities(
         }
         return;
     }
+    let units = game.units.len();
     for (piece, mut at) in &mut pieces {
-        if let Some((_, want)) = places.iter().find(|(p, _)| p == piece)
+        // `pieces_of` lists the units, then the commands.
+        let i = match *piece {
+            Piece::Unit(u) => u as usize,
+            Piece::Command(k) => units + k as usize,
+        };
+        if let Some((_, want)) = places.get(i)
             && *at != *want
         {
             *at = *want;

@@ -133,15 +133,12 @@ pub fn front_dirs(shape: CellShape, f: Facing) -> Vec<Facing> {
 
 /// `f` turned by `eighths` of a full turn (positive: clockwise).
 pub fn rotate(f: Facing, eighths: i32) -> Facing {
-    let i = Facing::ALL.iter().position(|x| *x == f).expect("a facing") as i32;
-    Facing::ALL[(i + eighths).rem_euclid(8) as usize]
+    Facing::ALL[(f.index() as i32 + eighths).rem_euclid(8) as usize]
 }
 
 /// How many eighths apart two facings are (0 to 4).
 pub fn angle(a: Facing, b: Facing) -> i32 {
-    let i = Facing::ALL.iter().position(|x| *x == a).expect("a facing") as i32;
-    let j = Facing::ALL.iter().position(|x| *x == b).expect("a facing") as i32;
-    let d = (i - j).rem_euclid(8);
+    let d = (a.index() as i32 - b.index() as i32).rem_euclid(8);
     d.min(8 - d)
 }
 

@@ -32,7 +32,7 @@ impl Austerlitz {
         if unit.dis {
             return e(format!("{name} is disorganized"));
         }
-        if unit.square_shielded(self, g) {
+        if self.shielded(g) {
             return e(format!("{name} stands in a square and can't fire"));
         }
         match self.step {
@@ -66,7 +66,7 @@ impl Austerlitz {
             if guns.is_empty() {
                 return e("counter-battery fire needs enemy artillery in the space".into());
             }
-            if guns.iter().any(|&u| self.units[u].square_shielded(self, u)) {
+            if guns.iter().any(|&u| self.shielded(u)) {
                 return e("artillery shielded in a square may not be the target of counter-battery fire".into());
             }
         }

@@ -361,7 +361,7 @@ impl Austerlitz {
             if self.side_of(g) != defender || !self.on_board(g) || !self.kind(g).is_artillery() {
                 continue;
             }
-            if self.units[g].reacted || attack.answered.contains(&(g as u8)) || self.units[g].square_shielded(self, g) {
+            if self.units[g].reacted || attack.answered.contains(&(g as u8)) || self.shielded(g) {
                 continue;
             }
             if !self.reaction_targets(g, attack).is_empty() {
@@ -501,7 +501,6 @@ impl Austerlitz {
                 }
             }
         }
-        self.after_event(ev);
     }
 
     /// A charging unit (it met the charge's conditions when it attacked).
@@ -562,7 +561,6 @@ impl Austerlitz {
             }
             _ => {}
         }
-        self.after_event(ev);
     }
 
     /// The straight lines a retreat may take and the damage of each: (direction, spaces passed,
@@ -638,7 +636,6 @@ impl Austerlitz {
             for &u in &units {
                 self.eliminate(u, "no retreat but through the enemy, a stream, woods or off the board".into(), ev);
             }
-            self.after_event(ev);
             return;
         }
         let demoralised_before = units.iter().any(|&u| self.is_demoralised(u));
@@ -687,7 +684,6 @@ impl Austerlitz {
                 self.pending.push(Pending::OpportunityFire { by: v as u8, at: lead as u8 });
             }
         }
-        self.after_event(ev);
     }
 
     fn push_away(&mut self, v: usize, d: Facing, ev: &mut Vec<Event>) {
@@ -808,7 +804,6 @@ impl Austerlitz {
                 }
             }
         }
-        self.after_event(ev);
     }
 
     /// Who decides the pending decision.
@@ -822,8 +817,14 @@ impl Austerlitz {
         }
     }
 
-    /// Drops decisions nobody can take any more (their units gone).
-    pub(crate) fn after_event(&mut self, _ev: &mut [Event]) {
+    /// Artillery stacked in a square may not fire (nor be the target of counter-battery fire).
+    pub fn shielded(&self, u: usize) -> bool {
+        self.units[u].at.is_some_and(|c| self.units_at(c).into_iter().any(|v| v != u && self.units[v].square))
+    }
+
+    /// Drops decisions nobody can take any more (their units gone); `apply` calls it after every
+    /// action.
+    pub(crate) fn drop_stale_pending(&mut self) {
         while let Some(p) = self.pending.last() {
             let stale = match p {
                 Pending::Retreat { units, .. } => units.iter().all(|&u| !self.on_board(u as usize)),
@@ -851,13 +852,6 @@ impl Austerlitz {
         }
         let d = self.odds(units, target, charge, false).difference();
         AzError::new(rule::COMBAT, format!("the CF difference is {d}: below -1 an attack is not allowed by the CRT"))
-    }
-}
-
-impl super::super::state::Unit {
-    /// Artillery stacked in a square may not fire.
-    pub fn square_shielded(&self, g: &Austerlitz, u: usize) -> bool {
-        self.at.is_some_and(|c| g.units_at(c).into_iter().any(|v| v != u && g.units[v].square))
     }
 }
 

@@ -346,7 +346,7 @@ impl Game for Austerlitz {
                 _ => self.apply_opportunity_fire(false, ev),
             },
         }
-        self.after_event(ev);
+        self.drop_stale_pending();
         // A roll, or the hand-over to the other seat, is a commit point.
         self.rng != rng_before || self.deciding() != side_before
     }

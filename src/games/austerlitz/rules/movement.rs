@@ -51,10 +51,6 @@ struct Occupancy {
     count: Vec<u8>,
 }
 
-fn facing_index(f: Facing) -> usize {
-    Facing::ALL.iter().position(|x| *x == f).expect("a facing")
-}
-
 impl Austerlitz {
     /// The MF a unit may spend this turn (before the road's 2): cavalry's higher factor (its
     /// lower one to attack), horse artillery's lower one once it has fired.
@@ -196,7 +192,7 @@ impl Austerlitz {
         let infantry = self.kind(u).is_infantry();
         let square = self.units[u].square;
         let limit = allowance + 2 + extra;
-        let slot = |k: &Key| (b.index(k.cell) * 8 + facing_index(k.facing)) * 3 + k.road as usize;
+        let slot = |k: &Key| (b.index(k.cell) * 8 + k.facing.index()) * 3 + k.road as usize;
         let mut arena: Vec<Node> = Vec::new();
         let mut index: Vec<u32> = vec![u32::MAX; b.spaces.len() * 24];
         let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); limit as usize + 1];
@@ -239,7 +235,7 @@ impl Austerlitz {
                     continue;
                 }
                 let ci = b.index(key.cell);
-                let kf = facing_index(key.facing) as i32;
+                let kf = key.facing.index() as i32;
                 let (road_bits, stream_bits) = (b.road_dirs[ci], b.stream_dirs[ci]);
                 let here_level = b.spaces[ci].level;
                 for (di, &d) in Facing::ALL.iter().enumerate() {
@@ -319,7 +315,7 @@ impl Austerlitz {
             if !ok {
                 continue;
             }
-            let kf = facing_index(key.facing) as i32;
+            let kf = key.facing.index() as i32;
             let on_square = b.shape(c) == CellShape::Square;
             for (gi, &g) in Facing::ALL.iter().enumerate() {
                 if on_square && gi % 2 == 1 {

@@ -214,13 +214,13 @@ impl Austerlitz {
             Side::Allied => self.side = Side::French,
             Side::French => {
                 self.turn = 1;
-                self.begin_turn(Side::Allied, ev);
+                self.begin_turn(Side::Allied);
             }
         }
     }
 
     /// A player's turn begins with step 1; every unit's formation is noted.
-    pub(crate) fn begin_turn(&mut self, side: Side, _ev: &mut [Event]) {
+    pub(crate) fn begin_turn(&mut self, side: Side) {
         self.side = side;
         self.step = Step::Fire;
         for u in 0..self.units.len() {
@@ -285,7 +285,7 @@ impl Austerlitz {
         }
         ev.push(Event::TurnEnded { side, turn: self.turn });
         match side {
-            Side::Allied => self.begin_turn(Side::French, ev),
+            Side::Allied => self.begin_turn(Side::French),
             Side::French => {
                 let v = &self.sc.tables.victory;
                 let (sudden, margin, last) = (v.sudden_death_turn, v.margin as u16, v.last_turn);
@@ -310,7 +310,7 @@ impl Austerlitz {
                     return;
                 }
                 self.turn += 1;
-                self.begin_turn(Side::Allied, ev);
+                self.begin_turn(Side::Allied);
             }
         }
     }

@@ -65,8 +65,7 @@ impl BoardGeometry {
 
     /// The world rotation of a front pointing `f` (north is −z).
     pub fn rotation(f: Facing) -> Quat {
-        let i = Facing::ALL.iter().position(|x| *x == f).unwrap_or(0) as f32;
-        Quat::from_rotation_y(-i * std::f32::consts::FRAC_PI_4)
+        Quat::from_rotation_y(-(f.index() as f32) * std::f32::consts::FRAC_PI_4)
     }
 
     /// The facing nearest a direction on the table.
