@@ -410,6 +410,60 @@ fn movement_a_column_may_add_1_mf_to_attack() {
 }
 
 #[test]
+fn movement_a_column_that_used_its_extra_mf_must_attack_before_anything_else() {
+    let mut g = empty();
+    let a = put(&mut g, LINE, (2, 1), Facing::N);
+    put(&mut g, LINE2, (2, 0), Facing::N);
+    let other = put(&mut g, LINE3, (6, 1), Facing::N);
+    put(&mut g, ENEMY, (2, 8), Facing::S);
+    note_formations(&mut g);
+    act(&mut g, Action::Move { unit: a as UnitId, to: (2, 7), facing: Facing::N });
+    assert!(g.units[a].extra, "the 6th MF was the column's extra one");
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    assert!(!legal.is_empty());
+    assert!(
+        legal.iter().all(|x| matches!(x, Action::Attack { units, .. } if units.contains(&(a as UnitId)))),
+        "only its attacks: {legal:?}"
+    );
+    let err = refused(&g, Action::EndMovement);
+    assert_eq!(err.rule, "Movement");
+    assert!(err.message.contains("must attack"), "{err}");
+    refused(&g, Action::Move { unit: other as UnitId, to: (6, 2), facing: Facing::N });
+    act(&mut g, Action::Attack { units: vec![a as UnitId], target: (2, 8), charge: false });
+    // A unit that reached the enemy on its own MF owes nothing.
+    let mut g = empty();
+    let a = put(&mut g, LINE, (2, 3), Facing::N);
+    put(&mut g, LINE2, (2, 2), Facing::N);
+    put(&mut g, ENEMY, (2, 8), Facing::S);
+    note_formations(&mut g);
+    act(&mut g, Action::Move { unit: a as UnitId, to: (2, 7), facing: Facing::N });
+    assert!(!g.units[a].extra);
+    act(&mut g, Action::EndMovement);
+}
+
+#[test]
+fn movement_a_line_wheels_90_degrees_the_outer_unit_covering_more_ground() {
+    let mut g = empty();
+    let outer = put(&mut g, LINE, (1, 4), Facing::N);
+    let middle = put(&mut g, LINE2, (2, 4), Facing::N);
+    let pivot = put(&mut g, LINE3, (3, 4), Facing::N);
+    note_formations(&mut g);
+    assert_eq!(g.formation_kind(middle), Some(Formation::Line));
+    assert_eq!(cost(&g, middle, (2, 4), Facing::SE), None, "135° is more than a line turns");
+    // Wheel right on the east end: the pivot turns in its space, the others swing round it.
+    assert_eq!(cost(&g, pivot, (3, 4), Facing::E), Some(1));
+    act(&mut g, Action::Move { unit: pivot as UnitId, to: (3, 4), facing: Facing::E });
+    assert_eq!(cost(&g, middle, (3, 5), Facing::E), Some(3));
+    act(&mut g, Action::Move { unit: middle as UnitId, to: (3, 5), facing: Facing::E });
+    assert_eq!(cost(&g, outer, (3, 6), Facing::E), Some(5), "the whole MF of the outer unit");
+    act(&mut g, Action::Move { unit: outer as UnitId, to: (3, 6), facing: Facing::E });
+    for u in [outer, middle, pivot] {
+        assert_eq!(g.formation_kind(u), Some(Formation::Line), "the line stands again, facing east");
+    }
+}
+
+#[test]
 fn movement_cavalry_attacks_on_its_lower_mf() {
     let mut g = empty();
     let c = put(&mut g, HEAVY_CAV, (2, 0), Facing::N);
@@ -776,6 +830,40 @@ fn reactions_infantry_opportunity_fire_when_a_unit_moves_into_its_front() {
     act(&mut g, Action::OpportunityFire);
     assert!(matches!(g.pending.last(), Some(Pending::Retreat { spaces: 2, chooser: Side::Allied, .. })));
     let _ = e;
+}
+
+#[test]
+fn combat_chance_fire_at_a_unit_before_infantry_it_may_not_attack_below_minus_1() {
+    const DRAGOONS: &str = "Bourcier: dragoons";
+    // 1 (dragoons) against 2 (a lone line unit): −1, an attack the table allows: no fire.
+    let mut g = empty();
+    let d = put(&mut g, DRAGOONS, (2, 2), Facing::N);
+    put(&mut g, ENEMY, (2, 6), Facing::S);
+    note_formations(&mut g);
+    act(&mut g, Action::Move { unit: d as UnitId, to: (2, 5), facing: Facing::N });
+    assert!(g.pending.is_empty(), "{:?}", g.pending);
+    // The same unit in a line of three: 2 + 2 = 4 against 1 (2 charging), below −1.
+    let mut g = empty();
+    let d = put(&mut g, DRAGOONS, (2, 2), Facing::N);
+    let e = put(&mut g, ENEMY, (2, 6), Facing::S);
+    put(&mut g, ENEMY2, (1, 6), Facing::S);
+    put(&mut g, "Bagration: Pskov musketeers", (3, 6), Facing::S);
+    note_formations(&mut g);
+    act(&mut g, Action::Move { unit: d as UnitId, to: (2, 5), facing: Facing::N });
+    assert!(g.below_the_table(d, (2, 6)));
+    assert!(
+        matches!(g.pending.last(), Some(Pending::OpportunityFire { by, chance: true, .. }) if *by as usize == e),
+        "{:?}",
+        g.pending
+    );
+    assert_eq!(g.deciding(), Some(Side::Allied));
+    // Basic strengths, 2 against 1, row +1: a 1 is A5, which does the firer no harm.
+    g.rng = rolling(&[1]);
+    let ev = act(&mut g, Action::OpportunityFire);
+    assert!(
+        ev.iter().any(|x| matches!(x, Event::OpportunityFired { chance: true, result: CrtResult::N, .. })),
+        "{ev:?}"
+    );
 }
 
 #[test]

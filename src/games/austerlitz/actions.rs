@@ -154,6 +154,9 @@ pub enum Event {
         at: UnitId,
         die: u8,
         result: CrtResult,
+        /// Chance fire (the unit could not attack it), not opportunity fire.
+        #[serde(default)]
+        chance: bool,
     },
     CounterCharged {
         unit: UnitId,

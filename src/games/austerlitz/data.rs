@@ -186,6 +186,18 @@ pub enum Crossing {
     Bridge,
 }
 
+/// How a unit pays for its steps: which of `Board::step_costs` it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover {
+    Infantry,
+    Square,
+    Cavalry,
+    Artillery,
+}
+
+/// No neighbour that way (`Board::next`).
+pub const NO_SPACE: u16 = u16::MAX;
+
 /// The board, resolved: one `Space` per cell (row by row from the south-west corner).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Board {
@@ -201,6 +213,14 @@ pub struct Board {
     /// For each space, the directions in which a step crosses the stream where no bridge is.
     #[serde(skip)]
     pub stream_dirs: Vec<u8>,
+    /// For each space, the index of its neighbour in each direction (`Facing::ALL` order), or
+    /// `NO_SPACE`: the movement search asks this thousands of times a unit.
+    #[serde(skip)]
+    pub next: Vec<[u16; 8]>,
+    /// The MF of each step (space × direction, `Facing::ALL` order) for each kind of mover
+    /// (`Mover`), 0 where it may not step: terrain, stream and contours read once at load.
+    #[serde(skip)]
+    pub step_costs: [Vec<u8>; 4],
     pub red_border: RedBorder,
     pub davout_entry: Arrow,
 }
@@ -584,6 +604,8 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         road: f.road,
         road_dirs,
         stream_dirs: Vec::new(),
+        next: Vec::new(),
+        step_costs: Default::default(),
         red_border: f.red_border,
         davout_entry: f.davout_entry,
     };
@@ -597,6 +619,43 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         })
         .collect();
     board.stream_dirs = stream_dirs;
+    board.next = (0..board.spaces.len())
+        .map(|i| {
+            let c = board.cell_of(i);
+            Facing::ALL.map(|f| board.grid.step(c, f).map_or(NO_SPACE, |n| board.index(n) as u16))
+        })
+        .collect();
+    board.step_costs = [Mover::Infantry, Mover::Square, Mover::Cavalry, Mover::Artillery].map(|m| {
+        (0..board.spaces.len() * 8)
+            .map(|k| {
+                let (ci, di) = (k / 8, k % 8);
+                let n = board.next[ci][di];
+                if n == NO_SPACE {
+                    return 0;
+                }
+                let (here, to) = (&board.spaces[ci], &board.spaces[n as usize]);
+                // Movement: 1 a space (a square 2), woods 2 and for infantry only, +1 across the
+                // stream (only at bridges for artillery, never for a square), +1 uphill.
+                let mut cost = if m == Mover::Square { 2 } else { 1 };
+                if to.terrain == Terrain::Woods {
+                    if !matches!(m, Mover::Infantry | Mover::Square) {
+                        return 0;
+                    }
+                    cost = 2;
+                }
+                if board.stream_dirs[ci] & (1 << di) != 0 {
+                    if matches!(m, Mover::Artillery | Mover::Square) {
+                        return 0;
+                    }
+                    cost += 1;
+                }
+                if to.level > here.level {
+                    cost += 1;
+                }
+                cost
+            })
+            .collect()
+    });
     Ok(board)
 }
 

@@ -87,8 +87,14 @@ pub enum Pending {
     /// attack in its field of fire, a counter-charge) before it is resolved.
     AttackReactions { attack: Attack },
     /// The non-phasing player may fire with this infantry unit at `at`, which moved into its
-    /// front (Infantry Opportunity fire).
-    OpportunityFire { by: UnitId, at: UnitId },
+    /// front (Infantry Opportunity fire), or (`chance`) which stands before it unable to attack
+    /// it, the CF difference being below the table (Combat: chance fire).
+    OpportunityFire {
+        by: UnitId,
+        at: UnitId,
+        #[serde(default)]
+        chance: bool,
+    },
 }
 
 /// A declared attack: units, target space, charge, and the reactions already taken.
@@ -251,6 +257,17 @@ impl Austerlitz {
         }
         let side = self.side_of(u);
         let board = &self.sc.board;
+        // The unit of this side that may stand in a formation in each space (one at most: only
+        // artillery shares a space, and it forms nothing).
+        let mut former = vec![u8::MAX; board.spaces.len()];
+        for v in 0..self.units.len() {
+            if let Some(c) = self.units[v].at
+                && self.side_of(v) == side
+                && self.forms(v)
+            {
+                former[board.index(c)] = v as u8;
+            }
+        }
         let mut members = vec![u];
         let mut line = false;
         let mut i = 0;
@@ -258,21 +275,21 @@ impl Austerlitz {
             let m = members[i];
             let at = self.units[m].at.expect("on the board");
             let f = self.units[m].facing;
-            for (d, n) in board.grid.neighbours(at) {
-                if board.crossing(at, n) != Crossing::Open {
+            for (d, &n) in Facing::ALL.iter().zip(&board.next[board.index(at)]) {
+                if n == super::data::NO_SPACE || former[n as usize] == u8::MAX {
                     continue;
                 }
-                for v in self.units_at(n) {
-                    if members.contains(&v) || self.side_of(v) != side || !self.forms(v) {
-                        continue;
-                    }
-                    let g = self.units[v].facing;
-                    let beside = g == f && (d == rotate(f, 2) || d == rotate(f, -2));
-                    let behind = angle(f, g) <= 1 && (d == f || d == rotate(f, 4));
-                    if beside || behind {
-                        line |= beside;
-                        members.push(v);
-                    }
+                let v = former[n as usize] as usize;
+                if members.contains(&v) || board.crossing(at, board.cell_of(n as usize)) != Crossing::Open {
+                    continue;
+                }
+                let d = *d;
+                let g = self.units[v].facing;
+                let beside = g == f && (d == rotate(f, 2) || d == rotate(f, -2));
+                let behind = angle(f, g) <= 1 && (d == f || d == rotate(f, 4));
+                if beside || behind {
+                    line |= beside;
+                    members.push(v);
                 }
             }
             i += 1;

@@ -141,9 +141,12 @@ impl Austerlitz {
                     units.iter().map(|&u| self.unit_label(u)).collect::<Vec<_>>().join(", ")
                 ),
                 Pending::AttackReactions { .. } => format!("{who}: react to the attack (fire, counter-charge) or not"),
-                Pending::OpportunityFire { by, at } => {
-                    format!("{who}: {} may fire at {}", self.unit_label(*by), self.unit_label(*at))
-                }
+                Pending::OpportunityFire { by, at, chance } => format!(
+                    "{who}: {} may fire at {}{}",
+                    self.unit_label(*by),
+                    self.unit_label(*at),
+                    if *chance { " (chance fire: it stands before it too weak to attack)" } else { "" }
+                ),
             };
         }
         let side = self.side.name();
@@ -232,9 +235,13 @@ impl Austerlitz {
                 mods(die_modifiers),
                 crt_name(*result)
             ),
-            Event::OpportunityFired { by, at, die, result } => {
-                format!("{} fires at {} (opportunity), die {die} → {}", n(by), n(at), crt_name(*result))
-            }
+            Event::OpportunityFired { by, at, die, result, chance } => format!(
+                "{} fires at {} ({}), die {die} → {}",
+                n(by),
+                n(at),
+                if *chance { "chance fire" } else { "opportunity" },
+                crt_name(*result)
+            ),
             Event::CounterCharged { unit } => format!("{} counter-charges", n(unit)),
             Event::Retreated { unit, from, to } => format!("{} retreats from {} to {}", n(unit), c(from), c(to)),
             Event::DavoutRoll { roll, needed, arrives } => format!(

@@ -509,7 +509,11 @@ impl Austerlitz {
     }
 
     /// Infantry opportunity fire: a unit moved into the front of an enemy infantry unit without
-    /// having it in its own front to attack.
+    /// having it in its own front to attack. Chance fire (Combat): a unit moved so that it has
+    /// an enemy infantry unit in its front but may not attack it, its CF difference being below
+    /// the table's −1 even charging; the infantry may fire at it as at a unit in its front. (The
+    /// book names chance fire in one clause and says no more: read here as opportunity fire's
+    /// twin, offered once, when the weak unit arrives.)
     pub(super) fn offer_opportunity_fire(&mut self, u: usize) {
         let Some(at) = self.units[u].at else { return };
         if self.units[u].eliminated {
@@ -521,10 +525,26 @@ impl Austerlitz {
                 continue;
             }
             let vat = self.units[v].at.expect("on the board");
-            if self.front_cells(v).contains(&at) && !mine.contains(&vat) && self.opportunity_odds(v, u).is_some() {
-                self.pending.push(Pending::OpportunityFire { by: v as u8, at: u as u8 });
+            if self.opportunity_odds(v, u).is_none() {
+                continue;
+            }
+            let chance = mine.contains(&vat) && self.below_the_table(u, vat);
+            if (self.front_cells(v).contains(&at) && !mine.contains(&vat)) || chance {
+                self.pending.push(Pending::OpportunityFire { by: v as u8, at: u as u8, chance });
             }
         }
+    }
+
+    /// Whether unit `u` may attack the space `t` by every other rule but the table, whose first
+    /// row is −1: no attack of it alone (charging if it may) comes to −1 or more.
+    pub fn below_the_table(&self, u: usize, t: Cell) -> bool {
+        if self.defender_of(t).is_none() || self.attack_refusal(&[u], t).is_some() {
+            return false;
+        }
+        [false, true]
+            .into_iter()
+            .filter(|&charge| !charge || self.may_charge(u, t))
+            .all(|charge| self.sc.tables.crt_row(self.odds(&[u], t, charge, false).difference()).is_none())
     }
 
     /// The CRT row of an opportunity fire: basic CFs compared.
@@ -534,7 +554,7 @@ impl Austerlitz {
     }
 
     pub(super) fn apply_opportunity_fire(&mut self, fire: bool, ev: &mut Vec<Event>) {
-        let Some(Pending::OpportunityFire { by, at }) = self.pending.pop() else { unreachable!("checked") };
+        let Some(Pending::OpportunityFire { by, at, chance }) = self.pending.pop() else { unreachable!("checked") };
         if !fire || !self.on_board(at as usize) || !self.on_board(by as usize) {
             return;
         }
@@ -544,7 +564,7 @@ impl Austerlitz {
             CrtResult::AE | CrtResult::AR(_) => CrtResult::N,
             r => r,
         };
-        ev.push(Event::OpportunityFired { by, at, die, result });
+        ev.push(Event::OpportunityFired { by, at, die, result, chance });
         let from = vec![self.units[by as usize].at.expect("on the board")];
         match result {
             CrtResult::DE => self.eliminate(at as usize, "opportunity fire".into(), ev),
@@ -681,7 +701,7 @@ impl Austerlitz {
         }
         if self.on_board(lead) {
             for v in provoked {
-                self.pending.push(Pending::OpportunityFire { by: v as u8, at: lead as u8 });
+                self.pending.push(Pending::OpportunityFire { by: v as u8, at: lead as u8, chance: false });
             }
         }
     }
@@ -828,7 +848,7 @@ impl Austerlitz {
         while let Some(p) = self.pending.last() {
             let stale = match p {
                 Pending::Retreat { units, .. } => units.iter().all(|&u| !self.on_board(u as usize)),
-                Pending::OpportunityFire { by, at } => !self.on_board(*by as usize) || !self.on_board(*at as usize),
+                Pending::OpportunityFire { by, at, .. } => !self.on_board(*by as usize) || !self.on_board(*at as usize),
                 Pending::AttackReactions { .. } => false,
             };
             if stale || self.winner.is_some() {

@@ -142,6 +142,14 @@ impl Austerlitz {
                 out.push(Action::EndFire);
             }
             Step::Move => {
+                if let Some((_, owed)) = self.owed_attacks() {
+                    out.extend(owed.into_iter().map(|(units, target, charge)| Action::Attack {
+                        units: units.into_iter().map(|u| u as u8).collect(),
+                        target,
+                        charge,
+                    }));
+                    return;
+                }
                 for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u) && (only.is_none() || !attacks)) {
                     if self.side_of(u) != self.side || self.kind(u).is_field_artillery() {
                         continue;
@@ -214,6 +222,15 @@ impl Austerlitz {
             return AzError::new(
                 if matches!(p, Pending::Retreat { .. }) { rule::RETREAT } else { rule::REACTIONS },
                 format!("the table waits for {what}"),
+            );
+        }
+        if self.step == Step::Move
+            && let Some((u, _)) = self.owed_attacks()
+            && !matches!(a, Action::Attack { units, .. } if units.contains(&(u as u8)))
+        {
+            return AzError::new(
+                rule::MOVEMENT,
+                format!("{} used the column's extra MF: it must attack first", self.sc.units[u].name),
             );
         }
         match (a, self.step) {

@@ -3,7 +3,7 @@
 //! ponds, friendly units crossed put in DIS, lone enemy commands captured).
 
 use super::super::actions::{AzError, Event, rule};
-use super::super::data::{Cell, Crossing, Kind, Terrain};
+use super::super::data::{Board, Cell, Crossing, Kind, Mover, Terrain};
 use super::super::state::{Austerlitz, Formation, chebyshev, rotate};
 use crate::engine::geometry::{CellShape, Facing};
 
@@ -26,19 +26,22 @@ pub struct Reach {
     pub ponds: u8,
 }
 
+/// A state of the search, by indices: the space, the direction of the last step, the MF spent
+/// and the road's MF earned (0 to 2).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Key {
-    cell: Cell,
-    facing: Facing,
+    cell: u16,
+    facing: u8,
     spent: u8,
     road: u8,
 }
 
-/// A state of the search: how it was reached (its parent in the arena), what it passed.
+/// A state of the search: how it was reached (its parent in the arena, `u32::MAX` for the
+/// start), what it passed.
 #[derive(Clone, Copy)]
 struct Node {
     key: Key,
-    parent: Option<usize>,
+    parent: u32,
     depth: u8,
     ponds: u8,
     crossed: u8,
@@ -66,10 +69,11 @@ impl Austerlitz {
     }
 
     /// The most a turn may swing (in eighths): columns 45°, lines 90°, others any way.
-    fn max_turn(&self, u: usize) -> i32 {
+    /// (`now`: the formation it stands in.)
+    fn max_turn(&self, u: usize, now: Option<Formation>) -> i32 {
         match self.units[u].formation_at_start {
-            Some(Formation::Column) if self.formation_kind(u) == Some(Formation::Column) => 1,
-            Some(Formation::Line) if self.formation_kind(u) == Some(Formation::Line) => 2,
+            Some(Formation::Column) if now == Some(Formation::Column) => 1,
+            Some(Formation::Line) if now == Some(Formation::Line) => 2,
             _ => 4,
         }
     }
@@ -160,11 +164,11 @@ impl Austerlitz {
         let (arena, reach) = self.search(u);
         let r = reach.into_iter().find(|(c, f, _)| *c == to && *f == facing)?.2;
         let mut path = Vec::new();
-        let mut at = Some(r.node);
-        while let Some(i) = at {
-            let n = &arena[i];
-            if n.parent.is_some() || self.units[u].at.is_none() {
-                path.push(n.key.cell);
+        let mut at = r.node as u32;
+        while at != u32::MAX {
+            let n = &arena[at as usize];
+            if n.parent != u32::MAX || self.units[u].at.is_none() {
+                path.push(self.sc.board.cell_of(n.key.cell as usize));
             }
             at = n.parent;
         }
@@ -173,7 +177,9 @@ impl Austerlitz {
     }
 
     /// The search: the cheapest way to each (space, travel direction, road MF earned), and
-    /// among equally cheap ones the one over the fewest ponds and friendly units.
+    /// among equally cheap ones the one over the fewest ponds and friendly units. Buckets by MF
+    /// spent (a step costs 1 to 4), states in flat arrays by index: it runs for every unit
+    /// each time the legal list is asked.
     fn search(&self, u: usize) -> (Vec<Node>, Vec<(Cell, Facing, Reach)>) {
         let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
@@ -183,24 +189,38 @@ impl Austerlitz {
         let occ = self.occupancy();
         let side = self.side_of(u);
         let allowance = self.allowance(u);
-        let column = self.units[u].formation_at_start == Some(Formation::Column)
-            && self.formation_kind(u) == Some(Formation::Column);
+        let now = self.formation_kind(u);
+        let column = self.units[u].formation_at_start == Some(Formation::Column) && now == Some(Formation::Column);
         let extra = u8::from(column);
-        let max_turn = self.max_turn(u);
+        // The directions a unit travelling each way may take next (bits): within its turn.
+        let max_turn = self.max_turn(u, now);
+        let turns: [u8; 8] = std::array::from_fn(|kf| {
+            (0..8)
+                .filter(|&d: &i32| (d - kf as i32).rem_euclid(8).min((kf as i32 - d).rem_euclid(8)) <= max_turn)
+                .fold(0u8, |m, d| m | 1 << d)
+        });
         let free_turn = self.free_turn(u);
         let artillery = self.kind(u).is_artillery();
-        let infantry = self.kind(u).is_infantry();
-        let square = self.units[u].square;
+        let mover = if self.units[u].square {
+            Mover::Square
+        } else if artillery {
+            Mover::Artillery
+        } else if self.kind(u).is_cavalry() {
+            Mover::Cavalry
+        } else {
+            Mover::Infantry
+        };
+        let costs = &b.step_costs[mover as usize];
         let limit = allowance + 2 + extra;
-        let slot = |k: &Key| (b.index(k.cell) * 8 + k.facing.index()) * 3 + k.road as usize;
-        let mut arena: Vec<Node> = Vec::new();
-        let mut index: Vec<u32> = vec![u32::MAX; b.spaces.len() * 24];
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); limit as usize + 1];
+        let slot = |k: &Key| (k.cell as usize * 8 + k.facing as usize) * 3 + k.road as usize;
+        let mut arena: Vec<Node> = Vec::with_capacity(512);
+        let mut index: Vec<u16> = vec![u16::MAX; b.spaces.len() * 24];
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); limit as usize + 1];
         // Start: in its space, or (Davout) entering the arrow's space.
         match self.units[u].at {
             Some(c) => arena.push(Node {
-                key: Key { cell: c, facing: self.travel(u), spent: 0, road: 0 },
-                parent: None,
+                key: Key { cell: b.index(c) as u16, facing: self.travel(u).index() as u8, spent: 0, road: 0 },
+                parent: u32::MAX,
                 depth: 0,
                 ponds: 0,
                 crossed: 0,
@@ -210,8 +230,13 @@ impl Austerlitz {
                 let arrow = b.davout_entry;
                 if occ.side[b.index(arrow.at)].is_none_or(|s| s == side) {
                     arena.push(Node {
-                        key: Key { cell: arrow.at, facing: arrow.facing, spent: 1, road: 0 },
-                        parent: None,
+                        key: Key {
+                            cell: b.index(arrow.at) as u16,
+                            facing: arrow.facing.index() as u8,
+                            spent: 1,
+                            road: 0,
+                        },
+                        parent: u32::MAX,
                         depth: 0,
                         ponds: 0,
                         crossed: 0,
@@ -229,113 +254,98 @@ impl Austerlitz {
             while k < buckets[t].len() {
                 let here = buckets[t][k];
                 k += 1;
-                let node = arena[here];
+                let node = arena[here as usize];
                 let key = node.key;
                 if key.spent as usize != t {
                     continue;
                 }
-                let ci = b.index(key.cell);
-                let kf = key.facing.index() as i32;
-                let (road_bits, stream_bits) = (b.road_dirs[ci], b.stream_dirs[ci]);
-                let here_level = b.spaces[ci].level;
-                for (di, &d) in Facing::ALL.iter().enumerate() {
-                    let Some(n) = b.grid.step(key.cell, d) else { continue };
-                    let turn = d != key.facing;
-                    let swing = (di as i32 - kf).rem_euclid(8);
-                    if turn && swing.min(8 - swing) > max_turn {
+                let ci = key.cell as usize;
+                let road_bits = b.road_dirs[ci];
+                let next = &b.next[ci];
+                let mut dirs = turns[key.facing as usize];
+                while dirs != 0 {
+                    let di = dirs.trailing_zeros() as usize;
+                    dirs &= dirs - 1;
+                    // The step's cost (0: no way), then enemy units in the way.
+                    let sc = costs[ci * 8 + di];
+                    if sc == 0 {
                         continue;
                     }
-                    let ni = b.index(n);
+                    let ni = next[di] as usize;
                     if occ.side[ni].is_some_and(|s| s != side) {
                         continue;
                     }
                     let bit = 1u8 << di;
+                    let turn = di != key.facing as usize;
                     let road_step = road_bits & bit != 0;
                     let tc = u8::from(turn && !free_turn && !road_step);
-                    // The step's cost (as `step_cost`, with the board's directions read once).
-                    let to = &b.spaces[ni];
-                    let mut sc = if square { 2 } else { 1 };
-                    if to.terrain == Terrain::Woods {
-                        if !infantry {
-                            continue;
-                        }
-                        sc = 2;
-                    }
-                    if stream_bits & bit != 0 {
-                        if artillery || square {
-                            continue;
-                        }
-                        sc += 1;
-                    }
-                    if to.level > here_level {
-                        sc += 1;
-                    }
                     let spent = key.spent + tc + sc;
                     let road = (key.road + if road_step { tc + sc } else { 0 }).min(2);
                     if spent > allowance + road + extra {
                         continue;
                     }
-                    let nk = Key { cell: n, facing: d, spent, road };
+                    let nk = Key { cell: ni as u16, facing: di as u8, spent, road };
                     let nn = Node {
                         key: nk,
-                        parent: Some(here),
+                        parent: here,
                         depth: node.depth + 1,
-                        ponds: node.ponds + u8::from(to.terrain == Terrain::Pond),
+                        ponds: node.ponds + u8::from(b.spaces[ni].terrain == Terrain::Pond),
                         crossed: node.crossed + u8::from(occ.count[ni] > 0),
                         straight: !turn,
                     };
                     let s = slot(&nk);
                     let o = index[s];
-                    if o == u32::MAX {
-                        index[s] = arena.len() as u32;
-                        buckets[spent as usize].push(arena.len());
+                    if o == u16::MAX {
+                        index[s] = arena.len() as u16;
+                        buckets[spent as usize].push(arena.len() as u32);
                         arena.push(nn);
                     } else {
                         let old = &arena[o as usize];
                         if (nn.key.spent, nn.ponds, nn.crossed) < (old.key.spent, old.ponds, old.crossed) {
                             arena[o as usize] = nn;
-                            buckets[spent as usize].push(o as usize);
+                            buckets[spent as usize].push(o as u32);
                         }
                     }
                 }
             }
         }
-        let here = self.units[u].at;
+        let here = self.units[u].at.map(|c| b.index(c));
+        let own_front = self.units[u].facing.index();
         let mut stand: Vec<Option<bool>> = vec![None; b.spaces.len()];
-        let mut best: Vec<Option<Reach>> = vec![None; b.spaces.len() * 8];
+        let mut best: Vec<u16> = vec![u16::MAX; b.spaces.len() * 8];
+        let mut found: Vec<Reach> = Vec::with_capacity(arena.len());
         for (i, node) in arena.iter().enumerate() {
             let key = node.key;
-            let c = key.cell;
-            let ci = b.index(c);
+            let ci = key.cell as usize;
             let ok = *stand[ci].get_or_insert_with(|| {
                 // An empty space takes it unless it is a pond; else the stacking rules decide.
+                let c = b.cell_of(ci);
                 let empty = occ.count[ci] == 0 && b.spaces[ci].terrain != Terrain::Pond;
                 (empty || self.may_stand(u, c)) && (!self.units[u].square || self.square_may_stand(u, c))
             });
             if !ok {
                 continue;
             }
-            let kf = key.facing.index() as i32;
-            let on_square = b.shape(c) == CellShape::Square;
-            for (gi, &g) in Facing::ALL.iter().enumerate() {
-                if on_square && gi % 2 == 1 {
-                    continue;
-                }
-                let turn = g != key.facing;
-                let swing = (gi as i32 - kf).rem_euclid(8);
-                if turn && swing.min(8 - swing) > max_turn {
-                    continue;
-                }
+            // A square space's front is one of its four sides.
+            let mut faces = turns[key.facing as usize] & if ci_is_square(b, ci) { 0x55 } else { 0xff };
+            let bonus = key.road.min(2);
+            while faces != 0 {
+                let gi = faces.trailing_zeros() as usize;
+                faces &= faces - 1;
+                let turn = gi != key.facing as usize;
                 let spent = key.spent + u8::from(turn && !free_turn);
-                let bonus = key.road.min(2);
                 let over = spent > allowance + bonus;
                 // The column's extra MF only to attack, never for a turn in the last space.
-                if over && (turn || !column || spent > allowance + bonus + extra || !self.enemy_ahead(c, g, side)) {
+                if over
+                    && (turn
+                        || !column
+                        || spent > allowance + bonus + extra
+                        || !self.enemy_ahead(b.cell_of(ci), Facing::ALL[gi], side))
+                {
                     continue;
                 }
                 let fi = if artillery { (gi + 4) % 8 } else { gi };
-                let front = Facing::ALL[fi];
-                if here == Some(c) && front == self.units[u].facing {
+                if here == Some(ci) && fi == own_front {
                     continue;
                 }
                 let r = Reach {
@@ -346,21 +356,41 @@ impl Austerlitz {
                     extra: over,
                     bonus,
                     // The destination's own units are joined, not passed over.
-                    crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(c))),
+                    crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(ci))),
                     ponds: node.ponds,
                 };
                 let e = &mut best[ci * 8 + fi];
-                if e.as_ref().is_none_or(|e| (r.spent, r.steps) < (e.spent, e.steps)) {
-                    *e = Some(r);
+                if *e == u16::MAX {
+                    *e = found.len() as u16;
+                    found.push(r);
+                } else {
+                    let old = &mut found[*e as usize];
+                    if (r.spent, r.steps) < (old.spent, old.steps) {
+                        *old = r;
+                    }
                 }
             }
         }
-        for (i, r) in best.into_iter().enumerate() {
-            if let Some(r) = r {
-                out.push((b.cell_of(i / 8), Facing::ALL[i % 8], r));
+        out.reserve(found.len());
+        for (i, &e) in best.iter().enumerate() {
+            if e != u16::MAX {
+                out.push((b.cell_of(i / 8), Facing::ALL[i % 8], found[e as usize].clone()));
             }
         }
         (arena, out)
+    }
+
+    /// A column that used its extra MF must attack (Movement: the MF is added only to attack):
+    /// while it can, the attacks with it are the only legal actions. The unit and those attacks;
+    /// none when no unit owes one, or its attack has gone (an opportunity fire drove it back).
+    pub fn owed_attacks(&self) -> Option<(usize, Vec<(Vec<usize>, Cell, bool)>)> {
+        let u = (0..self.units.len()).find(|&u| {
+            self.units[u].extra && !self.units[u].attacked && self.on_board(u) && self.side_of(u) == self.side
+        })?;
+        let mut options = Vec::new();
+        self.attack_options(&mut options);
+        options.retain(|(set, _, _)| set.contains(&u));
+        (!options.is_empty()).then_some((u, options))
     }
 
     /// Whether an enemy combat unit stands in the space ahead of a facing.
@@ -514,4 +544,9 @@ impl Austerlitz {
             })
             .collect()
     }
+}
+
+/// Whether a space (by index) is one of the board's squares (no diagonal sides).
+fn ci_is_square(b: &Board, ci: usize) -> bool {
+    b.shape(b.cell_of(ci)) == CellShape::Square
 }
