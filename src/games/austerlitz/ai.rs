@@ -2,8 +2,9 @@
 //! on its seat's view: it takes the historical set-up, fires every gun at the target it hurts
 //! most, attacks where the CF difference is on its side (charging when the charge pays), moves
 //! its units towards the nearest enemy facing it (never into an enemy infantry unit's front it
-//! does not face, nor under a loaded gun unless it strikes; beside a friend facing the same way,
-//! making a line, where it can), keeps its commanders with their units, and takes its reactions.
+//! does not face, nor under a loaded gun unless it strikes; in columns behind a friend while the
+//! enemy is far, beside a friend in a line once it is near), forms a square against cavalry
+//! when a unit stands alone, keeps its commanders with their units, and takes its reactions.
 
 use super::actions::Action;
 use super::data::Cell;
@@ -35,6 +36,16 @@ fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
         .map(|c| chebyshev(c, at))
         .min()
         .unwrap_or(0)
+}
+
+fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
+    let Some(at) = g.units[u].at else { return i32::MAX };
+    (0..g.units.len())
+        .filter(|&v| g.side_of(v) != g.side_of(u) && g.on_board(v) && g.kind(v).is_infantry())
+        .filter_map(|v| g.units[v].at)
+        .map(|c| chebyshev(c, at))
+        .min()
+        .unwrap_or(i32::MAX)
 }
 
 /// The beginner's choice among `legal`, on the view.
@@ -80,6 +91,28 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     if let Some((_, a)) = best {
         return a.clone();
     }
+    // Squares: a lone infantry unit forms one when enemy cavalry is near (and no enemy infantry
+    // is at hand to take it in the flank), and leaves it when the cavalry has gone.
+    let cavalry_near = |u: usize, d: i32| {
+        let at = g.units[u].at;
+        (0..g.units.len()).any(|v| {
+            g.side_of(v) != g.side_of(u)
+                && g.on_board(v)
+                && g.kind(v).is_cavalry()
+                && !g.units[v].dis
+                && at.zip(g.units[v].at).is_some_and(|(a, b)| chebyshev(a, b) <= d)
+        })
+    };
+    for a in legal {
+        if let Action::Square { unit } = a {
+            let u = *unit as usize;
+            let forming =
+                !g.units[u].square && g.formation_kind(u).is_none() && cavalry_near(u, 3) && nearest_infantry(g, u) > 2;
+            if forming || (g.units[u].square && !cavalry_near(u, 5)) {
+                return a.clone();
+            }
+        }
+    }
     // Moves that close on the enemy, one unit at a time: never into the front of an enemy
     // infantry unit it does not face, nor into reach of a loaded gun unless it can strike; a
     // unit beside a friend facing the same way (a line) is worth more.
@@ -124,8 +157,26 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
                     })
                 })
             });
+            // Behind or before a friend facing within 45°: a column, to march (and to strike
+            // with its extra MF); near the enemy, a line (its strength).
+            let column = [*facing, rotate(*facing, 4)].into_iter().any(|d| {
+                g.sc.board.grid.step(*to, d).is_some_and(|n| {
+                    g.units_at(n).into_iter().any(|v| {
+                        v != u
+                            && g.side_of(v) == side
+                            && g.kind(v).is_infantry()
+                            && [rotate(*facing, -1), *facing, rotate(*facing, 1)].contains(&g.units[v].facing)
+                    })
+                })
+            });
+            let near = nearest_enemy(g, u, *to) <= 4;
             if gain > 0 && facing_enemy && !exposed && !(g.kind(u).is_artillery() && nearest_enemy(g, u, *to) <= 1) {
-                let formed = if line && g.kind(u).is_infantry() { 15 } else { 0 };
+                let formed = match (g.kind(u).is_infantry(), near) {
+                    (true, true) if line => 15,
+                    (true, false) if column => 20,
+                    (true, false) if line => 5,
+                    _ => 0,
+                };
                 moves.push((gain * 10 + formed - g.units[u].spent as i32, a));
             }
         }

@@ -150,6 +150,14 @@ impl Austerlitz {
             };
         }
         let side = self.side.name();
+        if self.step == Step::Move
+            && let Some((u, _)) = self.owed_attacks()
+        {
+            return format!(
+                "{side}: {} used the column's extra MF and must attack now (click the enemy before it)",
+                self.unit_label(u as u8)
+            );
+        }
         match self.step {
             Step::Setup => format!("{side} set-up: drag each unit into its sectors on your side of the red border"),
             Step::Fire => format!("{side}, step 1: fire your artillery (click a gun)"),

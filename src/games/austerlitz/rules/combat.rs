@@ -40,6 +40,9 @@ pub fn rating_modifier(diff: i32) -> i32 {
     diff.signum() * ((diff.abs() + 1) / 2).min(3)
 }
 
+/// An attack the phasing player may declare: its units, the target space, whether it charges.
+pub type AttackOption = (Vec<usize>, Cell, bool);
+
 impl Austerlitz {
     /// The unit of a space that fights for it: the infantry where artillery stacks with it.
     pub fn defender_of(&self, c: Cell) -> Option<usize> {
@@ -274,7 +277,7 @@ impl Austerlitz {
     /// Every attack the phasing player may declare now: for each enemy space, each set of the
     /// units that may strike it (all of them, and each alone, and every pair where few), with
     /// and without the charge.
-    pub fn attack_options(&self, out: &mut Vec<(Vec<usize>, Cell, bool)>) {
+    pub fn attack_options(&self, out: &mut Vec<AttackOption>) {
         let side = self.side;
         let mut targets: Vec<Cell> = Vec::new();
         for u in 0..self.units.len() {

@@ -383,7 +383,7 @@ impl Austerlitz {
     /// A column that used its extra MF must attack (Movement: the MF is added only to attack):
     /// while it can, the attacks with it are the only legal actions. The unit and those attacks;
     /// none when no unit owes one, or its attack has gone (an opportunity fire drove it back).
-    pub fn owed_attacks(&self) -> Option<(usize, Vec<(Vec<usize>, Cell, bool)>)> {
+    pub fn owed_attacks(&self) -> Option<(usize, Vec<super::combat::AttackOption>)> {
         let u = (0..self.units.len()).find(|&u| {
             self.units[u].extra && !self.units[u].attacked && self.on_board(u) && self.side_of(u) == self.side
         })?;
