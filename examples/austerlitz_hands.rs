@@ -1,11 +1,17 @@
-//! The hands of a person playing the French at Austerlitz through the window's Orders list (see
-//! `scripts/window-game.py`): reads the window's autosave journal and prints what to
-//! click — `order K N LABEL` (the K-th of the N buttons of the Orders list), `wait` when the
-//! table waits for the other seat, `over` when the battle is over. What to do is the computer's
-//! choice on the French view among what the Orders list offers (a person using only the list:
-//! set-up, guns' shots, attacks and charges, squares, reactions, retreats, the ends of steps).
-//! `cargo run --example austerlitz_hands -- JOURNAL [LABEL...]` (labels: orders the window did
-//! not take twice, left aside).
+//! The hands of a person playing the French at Austerlitz in the window (see
+//! `scripts/window-game.py`): reads the window's autosave journal, decides as the beginner would
+//! on the French view — but only among what a person does with the mouse and the keys: a counter
+//! dragged to a lit space and turned in the hand with Q/E, a counter held and F pressed (a
+//! square), a command dragged in step 4, a button of the Orders list (the set-up, guns' shots,
+//! attacks and charges, reactions, retreats, the ends of steps) — and prints the gesture in
+//! window pixels for the default camera at 1280×800. It never acts on the table itself.
+//!
+//! `cargo run --example austerlitz_hands -- JOURNAL [LABEL...]` (LABELs: gestures the window did
+//! not take twice, left aside; `unit=N` leaves a counter where it stands). Prints one line:
+//! `over`, `wait`, `order K N LABEL` (the K-th of the N buttons of the Orders list),
+//! `drag HX HY X1 Y1 X2 Y2 unit=N turn=T LABEL` (rest on the stack at HX,HY, pick the counter at
+//! X1,Y1, turn it T eighths — E for each one clockwise, Q back — and drop it at X2,Y2), or
+//! `square X Y unit=N LABEL` (pick the counter up, press F, put it back).
 
 use grognard::engine::journal::Journal;
 use grognard::engine::rng::TableRng;
@@ -13,12 +19,78 @@ use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::{SeatId, Viewer};
 use grognard::games::austerlitz::actions::Action;
 use grognard::games::austerlitz::ai::{AzPlayer, choose};
+use grognard::games::austerlitz::data::Cell;
+use grognard::games::austerlitz::state::Austerlitz;
 use grognard::games::austerlitz::{self, Side};
 use std::path::PathBuf;
 
-/// What the window's Orders list shows (the rest is made on the table by dragging).
-fn in_orders(a: &Action) -> bool {
-    !matches!(a, Action::Move { .. } | Action::Deploy { .. } | Action::PlaceCommand { .. } | Action::MoveCommand { .. })
+const W: f32 = 1280.0;
+const H: f32 = 800.0;
+/// The view's PITCH (centre to centre), the counters' thickness and the command's size.
+const PITCH: f32 = 0.6;
+const THICK: f32 = 0.05;
+
+type V3 = [f32; 3];
+
+fn sub(a: V3, b: V3) -> V3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: V3, b: V3) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross(a: V3, b: V3) -> V3 {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+fn norm(a: V3) -> V3 {
+    let l = dot(a, a).sqrt();
+    [a[0] / l, a[1] / l, a[2] / l]
+}
+
+/// A table point in window pixels, through Austerlitz's home view (focus 0,0,0.5, distance 16.5,
+/// pitch 1.2, yaw 0; Bevy's default perspective: 45° vertical field of view).
+fn screen(p: V3) -> (i32, i32) {
+    let (focus, dist, pitch) = ([0.0, 0.0, 0.5], 16.5f32, 1.2f32);
+    let eye = [focus[0], focus[1] + dist * pitch.sin(), focus[2] + dist * pitch.cos()];
+    let f = norm(sub(focus, eye));
+    let r = norm(cross(f, [0.0, 1.0, 0.0]));
+    let u = cross(r, f);
+    let d = sub(p, eye);
+    let (x, y, z) = (dot(d, r), dot(d, u), dot(d, f));
+    let t = (std::f32::consts::FRAC_PI_4 / 2.0).tan();
+    let nx = x / (z * t * W / H);
+    let ny = y / (z * t);
+    (((nx + 1.0) / 2.0 * W).round() as i32, ((1.0 - ny) / 2.0 * H).round() as i32)
+}
+
+/// A space's centre on the table (the view's BoardGeometry::world).
+fn world(g: &Austerlitz, (x, y): Cell) -> V3 {
+    let grid = &g.sc.board.grid;
+    let (width, depth) = (grid.width as f32 * PITCH, grid.height as f32 * PITCH);
+    [(x as f32 + 0.5) * PITCH - width / 2.0, 0.0, depth / 2.0 - (y as f32 + 0.5) * PITCH]
+}
+
+/// Where the hand takes a unit (or, `command`, a command) up: the top of its stack, or the corner
+/// of a unit that only a command (smaller) lies on. None where another unit covers it.
+fn pick(g: &Austerlitz, c: Cell, unit: Option<usize>, command: Option<usize>) -> Option<(i32, i32)> {
+    // The view's order in a space: units (infantry before artillery), then commands.
+    let mut units = g.units_at(c);
+    units.sort_by_key(|&u| (g.kind(u).is_artillery(), u));
+    let k = match (unit, command) {
+        (Some(u), _) => units.iter().position(|&x| x == u)?,
+        (_, Some(_)) => units.len(),
+        _ => return None,
+    };
+    let above_units = units.len().saturating_sub(k + 1);
+    let command_above = unit.is_some() && g.command_at(c).is_some();
+    let centre = world(g, c);
+    let lift = THICK / 2.0 + k as f32 * (THICK + 0.006) + THICK / 2.0;
+    let off = 0.05 * k as f32;
+    match (above_units, command_above) {
+        (0, false) => Some(screen([centre[0] + off, lift, centre[2] + off])),
+        // The corner a command (0.3 wide against the unit's 0.42, shifted 0.05) leaves bare.
+        (0, true) => Some(screen([centre[0] + off - 0.16, lift, centre[2] + off - 0.16])),
+        _ => None,
+    }
 }
 
 fn main() {
@@ -36,14 +108,60 @@ fn main() {
     }
     let mut legal = Vec::new();
     g.legal_actions(Mode::Enforced, &mut legal);
-    let orders: Vec<Action> = legal.into_iter().filter(in_orders).collect();
+    let listed = |a: &Action| {
+        !matches!(
+            a,
+            Action::Move { .. }
+                | Action::Deploy { .. }
+                | Action::PlaceCommand { .. }
+                | Action::MoveCommand { .. }
+                | Action::Square { .. }
+        )
+    };
+    let orders: Vec<Action> = legal.iter().filter(|a| listed(a)).cloned().collect();
+    // The gesture for an action, if the hands can make it.
+    let gesture = |a: &Action| -> Option<String> {
+        let label = g.action_label(a);
+        match a {
+            _ if listed(a) => {
+                let k = orders.iter().position(|x| x == a)?;
+                Some(format!("order {k} {} {label}", orders.len()))
+            }
+            Action::Move { unit, to, facing } => {
+                let u = *unit as usize;
+                let from = g.units[u].at?;
+                let p = pick(g, from, Some(u), None)?;
+                let d = screen(world(g, *to));
+                let t = (facing.index() as i32 - g.units[u].facing.index() as i32).rem_euclid(8);
+                let t = if t > 4 { t - 8 } else { t };
+                Some(format!("drag {} {} {} {} {} {} unit={unit} turn={t} {label}", p.0, p.1, p.0, p.1, d.0, d.1))
+            }
+            Action::MoveCommand { command, to } => {
+                let from = g.commands[*command as usize].at?;
+                let p = pick(g, from, None, Some(*command as usize))?;
+                let d = screen(world(g, *to));
+                Some(format!("drag {} {} {} {} {} {} command={command} turn=0 {label}", p.0, p.1, p.0, p.1, d.0, d.1))
+            }
+            Action::Square { unit } => {
+                let u = *unit as usize;
+                let p = pick(g, g.units[u].at?, Some(u), None)?;
+                Some(format!("square {} {} unit={unit} {label}", p.0, p.1))
+            }
+            _ => None,
+        }
+    };
+    // What the hands tried and the window did not take twice: a person would do something else.
     let skip: Vec<String> = std::env::args().skip(2).collect();
-    let mut reach: Vec<Action> = orders.iter().filter(|a| !skip.contains(&g.action_label(a))).cloned().collect();
-    if reach.is_empty() {
-        reach = orders.clone();
+    let skipped = |a: &Action| {
+        skip.contains(&g.action_label(a))
+            || matches!(a, Action::Move { unit, .. } | Action::Square { unit } if skip.contains(&format!("unit={unit}")))
+            || matches!(a, Action::MoveCommand { command, .. } if skip.contains(&format!("command={command}")))
+    };
+    let mut reach: Vec<Action> = legal.iter().filter(|a| gesture(a).is_some()).cloned().collect();
+    if reach.iter().any(|a| !skipped(a)) {
+        reach.retain(|a| !skipped(a));
     }
     let mut rng = TableRng::from_seed(table.records.len() as u64);
     let a = choose(&g.observe(Viewer::Seat(SeatId(0))), &reach, AzPlayer::Beginner, &mut rng);
-    let k = orders.iter().position(|x| *x == a).expect("listed");
-    println!("order {k} {} {}", orders.len(), g.action_label(&a));
+    println!("{}", gesture(&a).expect("a gesture"));
 }

@@ -1,6 +1,7 @@
 //! Finds positions worth a picture in a game of the computer against itself and writes each as a
 //! save: a French gun with a target in step 1, a French charge that may be declared, a reaction
-//! waiting. Prints, for each, the save's path and the space to look at.
+//! waiting, and (`handover`) the Allied attack that is about to give the French a reaction (for
+//! the hot-seat hand-over). Prints, for each, the save's path and the space to look at.
 //! `cargo run --example austerlitz_positions -- OUT_DIR [SEED]`
 
 use grognard::engine::rules::Game;
@@ -27,9 +28,9 @@ fn main() {
     let sc = Arc::new(AzScenario::load(&path).unwrap());
     let mut t = austerlitz::table_on(sc, seed);
     let mut rng = grognard::engine::rng::TableRng::from_seed(seed);
-    let (mut gun, mut charge, mut reaction) = (false, false, false);
+    let (mut gun, mut charge, mut reaction, mut handover) = (false, false, false, false);
     let mut legal = Vec::new();
-    while !(t.game.is_over() || gun && charge && reaction) {
+    while !(t.game.is_over() || gun && charge && reaction && handover) {
         let g = &t.game;
         g.legal_actions(t.mode, &mut legal);
         let french = g.deciding() == Some(Side::French);
@@ -67,6 +68,17 @@ fn main() {
         }
         let seat = g.active_seat().unwrap();
         let a = ai::choose(&g.observe(Viewer::Seat(seat)), &legal, AzPlayer::Beginner, &mut rng);
-        t.submit(seat, Act::Game(a)).unwrap();
+        let before = t.clone();
+        t.submit(seat, Act::Game(a.clone())).unwrap();
+        if !handover
+            && before.game.deciding() == Some(Side::Allied)
+            && t.game.deciding() == Some(Side::French)
+            && let Action::Attack { target, .. } = &a
+            && matches!(t.game.pending.last(), Some(Pending::AttackReactions { .. }))
+        {
+            write(&before, &dir, "handover", *target);
+            println!("  the Allies' next action: {a:?}");
+            handover = true;
+        }
     }
 }

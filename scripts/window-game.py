@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Plays a whole game in the window under Xvfb, the French seat by a person's hands (mouse
 gestures through xdotool) against the computer as the Allies, for Leipzig 1813 (drags of
-counters, the Orders list, the Combat panel, lit retreats) and Austerlitz (the Orders list: the
-set-up, guns' shots, attacks and charges, squares, reactions, retreats, the ends of steps). What
+counters, the Orders list, the Combat panel, lit retreats) and Austerlitz (counters dragged and
+turned in the hand with Q/E, squares by F in the hand, commands dragged; the Orders list: the
+set-up, guns' shots, attacks and charges, reactions, retreats, the ends of steps). What
 the hands do is decided by `examples/<game>_hands.rs` from the window's autosave journal; this
 script only moves the mouse, waits for the window to take each action, and keeps screenshots.
 
@@ -253,10 +254,35 @@ def main():
                 time.sleep(0.9)
                 xdo("mousedown", 1)
                 time.sleep(0.9)
+                turns = next((int(t[5:]) for t in rest_ if t.startswith("turn=")), 0)
+                if turns:
+                    # Austerlitz: turned in the hand on the way (E clockwise, Q back), each
+                    # press seen by a frame of its own.
+                    xdo("mousemove", x1 + (x2 - x1) // 6, y1 + (y2 - y1) // 6)
+                    time.sleep(1.0)
+                    for _ in range(abs(turns)):
+                        xdo("key", "e" if turns > 0 else "q")
+                        time.sleep(1.2)
                 for i in range(1, 4):
                     xdo("mousemove", x1 + (x2 - x1) * i // 3, y1 + (y2 - y1) * i // 3)
                     time.sleep(0.5)
                 time.sleep(1.2)
+                xdo("mouseup", 1)
+            elif word == "square":
+                # Austerlitz: the counter taken up, F pressed in the hand, put back.
+                x1, y1 = int(rest_[0]), int(rest_[1])
+                xdo("mousemove", x1 + 2, y1 + 1)
+                time.sleep(0.3)
+                xdo("mousemove", x1, y1)
+                time.sleep(1.5)
+                xdo("mousedown", 1)
+                time.sleep(0.9)
+                xdo("mousemove", x1 + 12, y1 + 12)
+                time.sleep(1.5)
+                xdo("key", "f")
+                time.sleep(1.5)
+                xdo("mousemove", x1, y1)
+                time.sleep(1.0)
                 xdo("mouseup", 1)
             elif word == "click":
                 click_table(int(rest_[0]), int(rest_[1]))
@@ -299,7 +325,7 @@ def main():
                 failures += 1
                 tokens = line.split(" ")
                 # A counter not picked up is struck as a counter (unit=N), whatever its move.
-                label = tokens[7] if word == "drag" else " ".join(tokens[3:])
+                label = tokens[7] if word == "drag" else tokens[3] if word == "square" else " ".join(tokens[3:])
                 strikes[label] = strikes.get(label, 0) + 1
                 grab(os.path.join(out, f"missed-{gestures:04d}.png"))
                 record.write(f"        (not taken: {line})\n")

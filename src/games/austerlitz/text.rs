@@ -161,7 +161,9 @@ impl Austerlitz {
         match self.step {
             Step::Setup => format!("{side} set-up: drag each unit into its sectors on your side of the red border"),
             Step::Fire => format!("{side}, step 1: fire your artillery (click a gun)"),
-            Step::Move => format!("{side}, step 2: move units one by one and attack (click an enemy)"),
+            Step::Move => format!(
+                "{side}, step 2: move units one by one (drag; Q/E turn, F a square) and attack (click an enemy)"
+            ),
             Step::ArtilleryMove => format!("{side}, step 3: move field artillery"),
             Step::Commands => format!("{side}, step 4: move commands, then end the turn"),
             Step::Over => String::new(),

@@ -445,7 +445,9 @@ fn drag_start(
     commands.entity(ev.entity).insert(Pickable::IGNORE);
 }
 
-/// Q and E turn the piece in hand by 45° (the lights follow: cyan where it may stand so turned).
+/// Q and E turn the piece in hand by 45° (the lights follow: cyan where it may stand so turned);
+/// F forms the infantry unit in hand into a square or takes it out of one (its whole MF; the
+/// table refuses it, naming the rule, where it may not).
 #[allow(clippy::too_many_arguments)]
 pub fn turn_in_hand(
     keyboard: Res<ButtonInput<KeyCode>>,
@@ -456,8 +458,16 @@ pub fn turn_in_hand(
     pieces: Query<&Piece>,
     mut tfs: Query<&mut Transform, With<Piece>>,
     mut lights: ResMut<Lights>,
+    mut requests: MessageWriter<Request<Austerlitz>>,
 ) {
     let Some(e) = dragging.entity else { return };
+    if keyboard.just_pressed(KeyCode::KeyF)
+        && let Ok(Piece::Unit(u)) = pieces.get(e)
+    {
+        let seat = session.seat().unwrap_or(SeatId(0));
+        requests.write(Request::Act { seat, act: Act::Game(Action::Square { unit: *u }) });
+        return;
+    }
     let turn = if keyboard.just_pressed(KeyCode::KeyE) {
         1
     } else if keyboard.just_pressed(KeyCode::KeyQ) {

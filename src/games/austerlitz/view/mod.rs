@@ -28,7 +28,7 @@ impl TableGame for Austerlitz {
     const LEVELS: &'static [&'static str] = &["beginner"];
     const FREE_COMPUTER_SEATS: bool = true;
     const DIGIT_ORDERS: bool = false;
-    const HELP: &'static str = "Drag a unit: the spaces it may reach light up with their cost (cyan: it may face the way it is turned in your hand; amber: only another way) · Q / E while holding: turn it 45°\n\
+    const HELP: &'static str = "Drag a unit: the spaces it may reach light up with their cost (cyan: it may face the way it is turned in your hand; amber: only another way) · Q / E while holding: turn it 45° · F while holding: form or leave a square\n\
 Drop it on its own space turned another way: it turns in place · Set-up: drag units from the trays onto your sectors\n\
 Click a gun: its field of fire lights up (red: targets, yellow: in sight, grey: blocked, with what blocks) · click a red space to fire\n\
 Click an enemy next to your units: the Combat panel lists each attack with every modifier and the CRT row · T: the tables\n\
@@ -50,7 +50,11 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     fn in_orders(&self, action: &Action) -> bool {
         !matches!(
             action,
-            Action::Move { .. } | Action::Deploy { .. } | Action::PlaceCommand { .. } | Action::MoveCommand { .. }
+            Action::Move { .. }
+                | Action::Deploy { .. }
+                | Action::PlaceCommand { .. }
+                | Action::MoveCommand { .. }
+                | Action::Square { .. }
         )
     }
 
