@@ -103,6 +103,7 @@ fn orbit_with_mouse(
     scroll: Res<AccumulatedMouseScroll>,
     mut cams: Query<(&mut OrbitCamera, &Camera, &GlobalTransform)>,
     windows: Query<&Window>,
+    mut contexts: bevy_egui::EguiContexts,
 ) {
     let Ok((mut cam, camera, cam_tf)) = cams.single_mut() else { return };
     let delta = motion.delta;
@@ -117,7 +118,17 @@ fn orbit_with_mouse(
         let forward = Vec3::new(-s, 0.0, -c);
         cam.focus += (-right * delta.x + forward * delta.y) * scale;
     }
-    if scroll.delta.y != 0.0 {
+    // The wheel over a panel scrolls the panel. egui's own "wants the pointer" comes from the
+    // last frame's hover, which a software renderer's slow frames can miss when the pointer has
+    // just arrived: ask which panel lies under the pointer now.
+    let mut over_panel = || {
+        let (Some(w), Ok(ctx)) = (windows.iter().next(), contexts.ctx_mut()) else { return false };
+        w.physical_cursor_position().is_some_and(|p| {
+            let pos = bevy_egui::egui::pos2(p.x, p.y) / ctx.pixels_per_point();
+            ctx.layer_id_at(pos).is_some()
+        })
+    };
+    if scroll.delta.y != 0.0 && !over_panel() {
         let lines = match scroll.unit {
             MouseScrollUnit::Line => scroll.delta.y,
             MouseScrollUnit::Pixel => scroll.delta.y / 80.0,
