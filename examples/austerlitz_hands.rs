@@ -69,6 +69,13 @@ fn world(g: &Austerlitz, (x, y): Cell) -> V3 {
     [(x as f32 + 0.5) * PITCH - width / 2.0, 0.0, depth / 2.0 - (y as f32 + 0.5) * PITCH]
 }
 
+/// Whether a point of the window is clear of the panels at their default places (the Orders list
+/// at the top left, the turn track at the top, the log at the bottom right): a person does not
+/// reach under a panel.
+fn clear((x, y): (i32, i32)) -> bool {
+    !((x < 350 && y < 300) || ((465..815).contains(&x) && y < 125) || (x > 945 && y > 480))
+}
+
 /// Where the hand takes a unit (or, `command`, a command) up: the top of its stack, or the corner
 /// of a unit that only a command (smaller) lies on. None where another unit covers it.
 fn pick(g: &Austerlitz, c: Cell, unit: Option<usize>, command: Option<usize>) -> Option<(i32, i32)> {
@@ -85,12 +92,13 @@ fn pick(g: &Austerlitz, c: Cell, unit: Option<usize>, command: Option<usize>) ->
     let centre = world(g, c);
     let lift = THICK / 2.0 + k as f32 * (THICK + 0.006) + THICK / 2.0;
     let off = 0.05 * k as f32;
-    match (above_units, command_above) {
-        (0, false) => Some(screen([centre[0] + off, lift, centre[2] + off])),
+    let p = match (above_units, command_above) {
+        (0, false) => screen([centre[0] + off, lift, centre[2] + off]),
         // The corner a command (0.3 wide against the unit's 0.42, shifted 0.05) leaves bare.
-        (0, true) => Some(screen([centre[0] + off - 0.16, lift, centre[2] + off - 0.16])),
-        _ => None,
-    }
+        (0, true) => screen([centre[0] + off - 0.16, lift, centre[2] + off - 0.16]),
+        _ => return None,
+    };
+    clear(p).then_some(p)
 }
 
 fn main() {
@@ -132,6 +140,9 @@ fn main() {
                 let from = g.units[u].at?;
                 let p = pick(g, from, Some(u), None)?;
                 let d = screen(world(g, *to));
+                if !clear(d) {
+                    return None;
+                }
                 let t = (facing.index() as i32 - g.units[u].facing.index() as i32).rem_euclid(8);
                 let t = if t > 4 { t - 8 } else { t };
                 Some(format!("drag {} {} {} {} {} {} unit={unit} turn={t} {label}", p.0, p.1, p.0, p.1, d.0, d.1))
@@ -140,6 +151,9 @@ fn main() {
                 let from = g.commands[*command as usize].at?;
                 let p = pick(g, from, None, Some(*command as usize))?;
                 let d = screen(world(g, *to));
+                if !clear(d) {
+                    return None;
+                }
                 Some(format!("drag {} {} {} {} {} {} command={command} turn=0 {label}", p.0, p.1, p.0, p.1, d.0, d.1))
             }
             Action::Square { unit } => {
