@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod engine;
 pub mod games;
+pub mod net;
 pub mod registry;
 
 #[cfg(feature = "gui")]

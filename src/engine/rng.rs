@@ -14,6 +14,11 @@ impl TableRng {
         Self(ChaCha8Rng::seed_from_u64(seed))
     }
 
+    /// A generator from 32 bytes of key (the fair dice of a hosted table, `net::fair`).
+    pub fn from_key(key: [u8; 32]) -> Self {
+        Self(ChaCha8Rng::from_seed(key))
+    }
+
     /// A uniform value in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
         self.0.random_range(0..n)

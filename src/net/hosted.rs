@@ -1,0 +1,126 @@
+//! A table kept by a host: the game, its log as a hash chain, and its fair dice. Before each
+//! action the table's generator is reseeded from the key and the chain's head (see `fair`), the
+//! action is checked by the rules as at any table, and its link is appended. When the game is
+//! over the host reveals its secret; `verify` then recomputes every link and every roll.
+
+use super::chain::{self, Hash, Link};
+use super::fair;
+use crate::engine::rules::Game;
+use crate::engine::seats::SeatId;
+use crate::engine::table::{Act, Table, TableError};
+use serde::{Deserialize, Serialize};
+
+/// What a hosted game keeps beside its actions: enough to recompute every roll once the host's
+/// secret is revealed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FairRecord {
+    pub table_id: String,
+    pub scenario_hash: String,
+    #[serde(with = "chain::hex32")]
+    pub commitment: Hash,
+    /// The host's secret, in hex: revealed only once the game is over.
+    pub secret: Option<String>,
+    /// Each seat's value, in seat order, in hex.
+    pub contributions: Vec<String>,
+    pub links: Vec<Link>,
+}
+
+pub struct Hosted<G: Game> {
+    pub table_id: String,
+    pub table: Table<G>,
+    secret: Hash,
+    pub commitment: Hash,
+    contributions: Vec<Hash>,
+    key: Hash,
+    genesis: Hash,
+    pub links: Vec<Link>,
+}
+
+impl<G: Game> Hosted<G> {
+    /// The table once every seat has contributed: `new_table` sets the game up with the seed the
+    /// key gives (its first shuffles and draws are the key's too).
+    pub fn start(
+        table_id: &str,
+        secret: Hash,
+        contributions: Vec<Hash>,
+        new_table: impl FnOnce(u64) -> Table<G>,
+    ) -> Self {
+        let commitment = fair::commitment(table_id, &secret);
+        let key = fair::table_key(table_id, &secret, &contributions);
+        let table = new_table(fair::setup_seed(table_id, &key));
+        let genesis = chain::genesis(table_id, &table.game.scenario().hash, &commitment);
+        Self {
+            table_id: table_id.to_string(),
+            table,
+            secret,
+            commitment,
+            contributions,
+            key,
+            genesis,
+            links: Vec::new(),
+        }
+    }
+
+    /// The hash of the last accepted action (the genesis before any).
+    pub fn head(&self) -> Hash {
+        self.links.last().map_or(self.genesis, |l| l.hash)
+    }
+
+    /// Checks and applies `seat`'s act with the dice of its place in the chain and appends its
+    /// link. A refusal names the rule and changes nothing (the generator included).
+    pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<&Link, TableError<G::Error>> {
+        let index = self.links.len() as u64;
+        let head = self.head();
+        let text = ron::to_string(&act).expect("an action is plain data");
+        let fresh = fair::generator(&self.table_id, &self.key, index, &head);
+        let before = std::mem::replace(self.table.game.rng(), fresh);
+        if let Err(e) = self.table.submit(seat, act) {
+            *self.table.game.rng() = before;
+            return Err(e);
+        }
+        let hash = chain::link_hash(&self.table_id, &head, index, seat, &text);
+        self.links.push(Link { index, seat, act: text, hash });
+        Ok(self.links.last().expect("just pushed"))
+    }
+
+    /// The record of this table; the secret is in it only once the game is over.
+    pub fn record(&self) -> FairRecord {
+        FairRecord {
+            table_id: self.table_id.clone(),
+            scenario_hash: self.table.game.scenario().hash,
+            commitment: self.commitment,
+            secret: self.table.game.is_over().then(|| chain::to_hex(&self.secret)),
+            contributions: self.contributions.iter().map(|c| chain::to_hex(c)).collect(),
+            links: self.links.clone(),
+        }
+    }
+}
+
+/// Recomputes a finished hosted game from its record: the revealed secret against the host's
+/// commitment, the scenario, every action (checked by the rules again, with the dice its place in
+/// the chain gives) and every link's hash. The final table, or what does not hold.
+pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>) -> Result<Table<G>, String> {
+    let hex = |s: &str, what: &str| chain::from_hex(s).ok_or_else(|| format!("{what} is not 64 hex digits"));
+    let secret =
+        hex(rec.secret.as_deref().ok_or("the host's secret is not revealed: the game is not over")?, "the secret")?;
+    if fair::commitment(&rec.table_id, &secret) != rec.commitment {
+        return Err("the revealed secret does not match the commitment the host published".into());
+    }
+    let contributions = rec.contributions.iter().map(|c| hex(c, "a seat's value")).collect::<Result<Vec<_>, _>>()?;
+    let mut h = Hosted::start(&rec.table_id, secret, contributions, new_table);
+    if h.table.game.scenario().hash != rec.scenario_hash {
+        return Err("the scenario is not the one the game was played on (its hash differs)".into());
+    }
+    for (i, l) in rec.links.iter().enumerate() {
+        if l.index != i as u64 {
+            return Err(format!("action {i}: it says it is action {} (the log was reordered)", l.index));
+        }
+        let act: Act<G::Action> =
+            ron::from_str(&l.act).map_err(|e| format!("action {i}: not an action of this game: {e}"))?;
+        let link = h.submit(l.seat, act).map_err(|e| format!("action {i}: refused by the rules: {e}"))?;
+        if link.hash != l.hash {
+            return Err(format!("action {i}: its hash does not follow the chain (the log was edited)"));
+        }
+    }
+    Ok(h.table)
+}
