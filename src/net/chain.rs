@@ -116,7 +116,7 @@ mod tests {
         swapped.swap(1, 2);
         assert_eq!(check("t1", &g, &swapped), Err(1));
         let mut other_seat = links.clone();
-        other_seat[4].seat = SeatId(0);
+        other_seat[4].seat = SeatId(1);
         assert_eq!(check("t1", &g, &other_seat), Err(4));
         assert_eq!(check("t2", &g, &links), Err(0), "another table's id");
     }
