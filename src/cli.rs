@@ -51,6 +51,9 @@ pub enum Command {
     },
     /// Re-apply a save's log headless and print the digest of the final table.
     Replay { save: PathBuf },
+    /// Recompute a finished game played through a host: the revealed secret against the host's
+    /// commitment, every action's hash in the chain and every roll; print the final digest.
+    Verify { save: PathBuf },
     /// Write what one seat (or a spectator) may see of a saved game: its save to hand to that
     /// player during play, without the seed or the log that would give the other's secrets away.
     SeatSave {
@@ -185,6 +188,7 @@ pub fn run() -> i32 {
         ),
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
+        Some(Command::Verify { save }) => verify(&save),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
         Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir }) => {
             let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
@@ -256,6 +260,19 @@ pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
                 1
             }
         },
+    }
+}
+
+pub fn verify(path: &Path) -> i32 {
+    match registry::open(path).and_then(|(game, _)| game.verify(path)) {
+        Ok(what) => {
+            println!("{what}");
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
     }
 }
 

@@ -47,6 +47,9 @@ pub trait GameEntry: Sync {
     fn playtest(&self, scenario: &Path, seed: u64, games: u64) -> Result<(), String>;
     /// Replays a save headless: the digest of its final table.
     fn replay(&self, save: &Path) -> Result<String, String>;
+    /// Recomputes a finished hosted game from its save (`net::hosted::verify_file`): what was
+    /// verified, or why it does not hold.
+    fn verify(&self, save: &Path) -> Result<String, String>;
     /// A seat's save of a game during play (`engine::save::SeatSave`): what that seat (or a
     /// spectator) may see of the table a save holds, and nothing else.
     fn seat_save(&self, save: &Path, seat: &str) -> Result<String, String>;

@@ -157,3 +157,28 @@ fn fair_dice_each_actions_dice_come_from_the_key_its_index_and_the_chains_head()
     let expected: Vec<u8> = (0..10).map(|_| g.d6()).collect();
     assert_eq!(values, &expected);
 }
+
+#[test]
+fn verify_on_the_command_line_recomputes_a_hosted_save_and_names_an_edit() {
+    let mut h = Hosted::start("table-6", [16; 32], vec![[1; 32], [2; 32]], austerlitz_table);
+    play(&mut h, 10, 40_000);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hosted.ron");
+    std::fs::write(&path, ron::ser::to_string_pretty(&h.save(), Default::default()).unwrap()).unwrap();
+    let run = |p: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_grognard")).arg("verify").arg(p).output().unwrap()
+    };
+    let out = run(&path);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(&h.table.digest()), "{text}");
+    // One action's text edited: refused, naming the file and the action.
+    let mut save = h.save();
+    save.fair.links.swap(30, 31);
+    let edited = tmp.path().join("edited.ron");
+    std::fs::write(&edited, ron::ser::to_string_pretty(&save, Default::default()).unwrap()).unwrap();
+    let out = run(&edited);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("edited.ron") && err.contains("action 30"), "{err}");
+}

@@ -6,6 +6,7 @@
 use super::chain::{self, Hash, Link};
 use super::fair;
 use crate::engine::rules::Game;
+use crate::engine::save::ScenarioRef;
 use crate::engine::seats::SeatId;
 use crate::engine::table::{Act, Table, TableError};
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,18 @@ pub struct FairRecord {
     pub contributions: Vec<String>,
     pub links: Vec<Link>,
 }
+
+/// The save of a finished hosted game, as the host writes it: the game, its scenario and the
+/// fair record (the log as a chain, the seats' values and the revealed secret).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostedSave {
+    pub format: u32,
+    pub game: String,
+    pub scenario: ScenarioRef,
+    pub fair: FairRecord,
+}
+
+pub const HOSTED_SAVE_FORMAT: u32 = 1;
 
 pub struct Hosted<G: Game> {
     pub table_id: String,
@@ -83,6 +96,16 @@ impl<G: Game> Hosted<G> {
         Ok(self.links.last().expect("just pushed"))
     }
 
+    /// The save of this table (the secret in it only once the game is over).
+    pub fn save(&self) -> HostedSave {
+        HostedSave {
+            format: HOSTED_SAVE_FORMAT,
+            game: G::ID.to_string(),
+            scenario: self.table.game.scenario(),
+            fair: self.record(),
+        }
+    }
+
     /// The record of this table; the secret is in it only once the game is over.
     pub fn record(&self) -> FairRecord {
         FairRecord {
@@ -123,4 +146,30 @@ pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>
         }
     }
     Ok(h.table)
+}
+
+/// `grognard verify`: reads a hosted game's save and recomputes it on its scenario (`new_table`
+/// sets a game up on the scenario file with a seed). What was verified, or why not, naming the
+/// file.
+pub fn verify_file<G: Game>(
+    path: &std::path::Path,
+    new_table: impl Fn(&std::path::Path, u64) -> Result<Table<G>, String>,
+) -> Result<String, String> {
+    let text = crate::engine::scenario::read_text(path).map_err(|e| e.to_string())?;
+    let save: HostedSave = crate::engine::scenario::parse_ron(path, &text).map_err(|e| e.to_string())?;
+    let at = |m: String| format!("{}: {m}", path.display());
+    if save.format != HOSTED_SAVE_FORMAT {
+        return Err(at(format!("format {} (this Grognard reads format {HOSTED_SAVE_FORMAT})", save.format)));
+    }
+    if save.game != G::ID {
+        return Err(at(format!("a save of `{}`, not of `{}`", save.game, G::ID)));
+    }
+    let scenario = save.scenario.path.clone();
+    new_table(&scenario, 0).map_err(at)?;
+    let table = verify(&save.fair, |seed| new_table(&scenario, seed).expect("it loaded a moment ago")).map_err(at)?;
+    Ok(format!(
+        "verified: {} actions, each roll recomputed from the revealed secret and the seats' values; digest {}",
+        save.fair.links.len(),
+        table.digest()
+    ))
 }

@@ -70,6 +70,10 @@ impl GameEntry for Entry {
         crate::engine::save::replay_file(path, load_save).map(|t| t.digest())
     }
 
+    fn verify(&self, path: &Path) -> Result<String, String> {
+        crate::net::hosted::verify_file(path, |p, seed| super::new_table(p, seed).map_err(|e| e.to_string()))
+    }
+
     fn seat_save(&self, path: &Path, seat: &str) -> Result<String, String> {
         crate::engine::save::seat_save_file(path, seat, load_save)
     }
