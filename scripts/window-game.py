@@ -109,6 +109,15 @@ def click_table(x, y):
     time.sleep(2.0)
 
 
+def focus_window():
+    """Keys go to the window that has the keyboard focus; with no window manager under Xvfb
+    nothing gives it one: ask X to focus the window (found by its title)."""
+    ids = subprocess.run(["xdotool", "search", "--name", "Grognard"], capture_output=True, text=True,
+                         env={**os.environ, "DISPLAY": DISPLAY}).stdout.split()
+    if ids:
+        xdo("windowfocus", ids[0])
+
+
 def rest():
     xdo("mousemove", *NEUTRAL)
     time.sleep(0.6)
@@ -258,6 +267,7 @@ def main():
                 if turns:
                     # Austerlitz: turned in the hand on the way (E clockwise, Q back), each
                     # press seen by a frame of its own.
+                    focus_window()
                     xdo("mousemove", x1 + (x2 - x1) // 6, y1 + (y2 - y1) // 6)
                     time.sleep(1.0)
                     for _ in range(abs(turns)):
@@ -279,6 +289,7 @@ def main():
                 time.sleep(0.9)
                 xdo("mousemove", x1 + 12, y1 + 12)
                 time.sleep(1.5)
+                focus_window()
                 xdo("key", "f")
                 time.sleep(1.5)
                 xdo("mousemove", x1, y1)
