@@ -24,42 +24,17 @@ use grognard::games::austerlitz::state::Austerlitz;
 use grognard::games::austerlitz::{self, Side};
 use std::path::PathBuf;
 
-const W: f32 = 1280.0;
-const H: f32 = 800.0;
-/// The view's PITCH (centre to centre), the counters' thickness and the command's size.
+#[path = "common/projection.rs"]
+mod projection;
+use projection::{V3, View};
+
+/// The view's PITCH (centre to centre) and the counters' thickness.
 const PITCH: f32 = 0.6;
 const THICK: f32 = 0.05;
 
-type V3 = [f32; 3];
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: V3, b: V3) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: V3, b: V3) -> V3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn norm(a: V3) -> V3 {
-    let l = dot(a, a).sqrt();
-    [a[0] / l, a[1] / l, a[2] / l]
-}
-
-/// A table point in window pixels, through Austerlitz's home view (focus 0,0,0.5, distance 16.5,
-/// pitch 1.2, yaw 0; Bevy's default perspective: 45° vertical field of view).
+/// A table point in window pixels, through Austerlitz's home view.
 fn screen(p: V3) -> (i32, i32) {
-    let (focus, dist, pitch) = ([0.0, 0.0, 0.5], 16.5f32, 1.2f32);
-    let eye = [focus[0], focus[1] + dist * pitch.sin(), focus[2] + dist * pitch.cos()];
-    let f = norm(sub(focus, eye));
-    let r = norm(cross(f, [0.0, 1.0, 0.0]));
-    let u = cross(r, f);
-    let d = sub(p, eye);
-    let (x, y, z) = (dot(d, r), dot(d, u), dot(d, f));
-    let t = (std::f32::consts::FRAC_PI_4 / 2.0).tan();
-    let nx = x / (z * t * W / H);
-    let ny = y / (z * t);
-    (((nx + 1.0) / 2.0 * W).round() as i32, ((1.0 - ny) / 2.0 * H).round() as i32)
+    View { focus: [0.0, 0.0, 0.5], distance: 16.5, pitch: 1.2 }.screen(p)
 }
 
 /// A space's centre on the table (the view's BoardGeometry::world).

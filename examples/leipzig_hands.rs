@@ -22,41 +22,16 @@ use grognard::games::leipzig::rules::zoc::supply_near;
 use grognard::games::leipzig::state::Leipzig;
 use std::path::PathBuf;
 
-const W: f32 = 1280.0;
-const H: f32 = 800.0;
+#[path = "common/projection.rs"]
+mod projection;
+use projection::{V3, View};
+
 const HEX: f32 = 0.5;
 const THICK: f32 = 0.05;
 
-type V3 = [f32; 3];
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: V3, b: V3) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: V3, b: V3) -> V3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn norm(a: V3) -> V3 {
-    let l = dot(a, a).sqrt();
-    [a[0] / l, a[1] / l, a[2] / l]
-}
-
-/// A table point in window pixels, through Leipzig's home view (focus 0,0,0.6, distance 27,
-/// pitch 1.35, yaw 0; Bevy's default perspective: 45° vertical field of view).
+/// A table point in window pixels, through Leipzig's home view.
 fn screen(p: V3) -> (i32, i32) {
-    let (focus, dist, pitch) = ([0.0, 0.0, 0.6], 27.0f32, 1.35f32);
-    let eye = [focus[0], focus[1] + dist * pitch.sin(), focus[2] + dist * pitch.cos()];
-    let f = norm(sub(focus, eye));
-    let r = norm(cross(f, [0.0, 1.0, 0.0]));
-    let u = cross(r, f);
-    let d = sub(p, eye);
-    let (x, y, z) = (dot(d, r), dot(d, u), dot(d, f));
-    let t = (std::f32::consts::FRAC_PI_4 / 2.0).tan();
-    let nx = x / (z * t * W / H);
-    let ny = y / (z * t);
-    (((nx + 1.0) / 2.0 * W).round() as i32, ((1.0 - ny) / 2.0 * H).round() as i32)
+    View { focus: [0.0, 0.0, 0.6], distance: 27.0, pitch: 1.35 }.screen(p)
 }
 
 /// A hex's centre on the table (as the view's MapGeometry places it).
