@@ -54,6 +54,17 @@ pub enum Command {
     /// Recompute a finished game played through a host: the revealed secret against the host's
     /// commitment, every action's hash in the chain and every roll; print the final digest.
     Verify { save: PathBuf },
+    /// Keep tables for play across machines: the headless rules build, serving
+    /// ws://ADDRESS:PORT/TABLE (a table opens when its first seat joins and starts when every
+    /// seat has joined).
+    Host {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 7813)]
+        port: u16,
+        /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).
+        #[arg(long, default_value = "127.0.0.1")]
+        address: String,
+    },
     /// Write what one seat (or a spectator) may see of a saved game: its save to hand to that
     /// player during play, without the seed or the log that would give the other's secrets away.
     SeatSave {
@@ -189,6 +200,7 @@ pub fn run() -> i32 {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Verify { save }) => verify(&save),
+        Some(Command::Host { scenario, port, address }) => host(&scenario, &address, port),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
         Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir }) => {
             let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
@@ -261,6 +273,31 @@ pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
             }
         },
     }
+}
+
+pub fn host(scenario: &Path, address: &str, port: u16) -> i32 {
+    let made = registry::open(scenario).and_then(|(game, _)| game.host_tables(scenario));
+    let (seats, make) = match made {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::bind((address, port)).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{address}:{port}: {e}");
+                return 1;
+            }
+        };
+        let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        println!("hosting {} for seats {} at ws://{at}/TABLE", scenario.display(), seats.join(", "));
+        crate::net::host::serve(listener, crate::net::host::Host::new(seats, make)).await;
+        0
+    })
 }
 
 pub fn verify(path: &Path) -> i32 {

@@ -1,9 +1,13 @@
 //! Play across machines (issue 13), the parts that need no network: the log as a hash chain, the
 //! fair dice (the host's committed secret, each seat's value, the generator reseeded from both
 //! and the chain's head before every action), and a hosted table that keeps both and can be
-//! verified from its save once the game is over. The host and its clients (WebSocket over tokio)
-//! build on this.
+//! verified from its save once the game is over; the host (`host`) that keeps tables and sends
+//! each connection only its seat's view, and the client (`client`), over WebSocket (tokio).
 
 pub mod chain;
+pub mod client;
 pub mod fair;
+pub mod host;
 pub mod hosted;
+pub mod play;
+pub mod proto;
