@@ -25,6 +25,22 @@ pub const MAX_FRAME: usize = 64 * 1024;
 /// Makes a table once every seat has sent its value: (table id, secret, values in seat order).
 pub type MakeTable = Arc<dyn Fn(&str, Hash, Vec<Hash>) -> Result<Box<dyn HostedGame>, String> + Send + Sync>;
 
+/// What `grognard host` needs for a game's scenario: the seats' names and its `MakeTable`, from
+/// the game's own way of setting a table up on a scenario file with a seed.
+pub fn tables_of<G: crate::engine::rules::Game>(
+    scenario: &std::path::Path,
+    load: impl Fn(&std::path::Path, u64) -> Result<crate::engine::table::Table<G>, String> + Send + Sync + 'static,
+) -> Result<(Vec<String>, MakeTable), String> {
+    let first = load(scenario, 0)?;
+    let seats = first.game.seat_names().iter().map(|s| s.to_string()).collect();
+    let p = scenario.to_path_buf();
+    let make: MakeTable = Arc::new(move |id, secret, values| {
+        let table = |seed| load(&p, seed).expect("it loaded when the host started");
+        Ok(Box::new(super::hosted::Hosted::start(id, secret, values, table)) as Box<dyn HostedGame>)
+    });
+    Ok((seats, make))
+}
+
 struct Conn {
     seat: Option<u8>,
     tx: mpsc::UnboundedSender<ToSeat>,

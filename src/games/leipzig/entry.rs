@@ -67,14 +67,7 @@ impl GameEntry for Entry {
     }
 
     fn host_tables(&self, scenario: &Path) -> Result<(Vec<String>, crate::net::host::MakeTable), String> {
-        let p = scenario.to_path_buf();
-        let first = super::new_table(&p, 0).map_err(|e| e.to_string())?;
-        let seats = crate::engine::rules::Game::seat_names(&first.game).iter().map(|s| s.to_string()).collect();
-        let make: crate::net::host::MakeTable = std::sync::Arc::new(move |id, secret, values| {
-            let table = |seed| super::new_table(&p, seed).expect("it loaded when the host started");
-            Ok(Box::new(crate::net::hosted::Hosted::start(id, secret, values, table)) as _)
-        });
-        Ok((seats, make))
+        crate::net::host::tables_of(scenario, |p, seed| super::new_table(p, seed).map_err(|e| e.to_string()))
     }
 
     fn seat_save(&self, path: &Path, seat: &str) -> Result<String, String> {
