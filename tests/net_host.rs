@@ -23,6 +23,15 @@ fn host() -> Arc<Host> {
     Host::new(vec!["French".into(), "Allied".into()], make)
 }
 
+/// A host serving on a free loopback port: the address of its table `table`, and the host.
+async fn serving(table: &str) -> (String, Arc<Host>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/{table}", listener.local_addr().unwrap());
+    let h = host();
+    tokio::spawn(serve(listener, h.clone()));
+    (url, h)
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
@@ -50,10 +59,7 @@ async fn random_seat(mut c: Client, me: u8, seed: u64) -> u64 {
 #[test]
 fn a_whole_game_through_the_host_each_seat_on_its_connection_verifies_afterwards() {
     runtime().block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("ws://{}/battle-1", listener.local_addr().unwrap());
-        let h = host();
-        tokio::spawn(serve(listener, h.clone()));
+        let (url, h) = serving("battle-1").await;
         let mut watcher = Client::join(&url, None, None).await.unwrap();
         let french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
         let allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
@@ -81,10 +87,7 @@ fn a_whole_game_through_the_host_each_seat_on_its_connection_verifies_afterwards
 #[test]
 fn hostile_messages_are_refused_with_a_reason_and_the_table_is_untouched() {
     runtime().block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("ws://{}/t2", listener.local_addr().unwrap());
-        let h = host();
-        tokio::spawn(serve(listener, h.clone()));
+        let (url, h) = serving("t2").await;
         let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
         let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
         let next_refusal = async |c: &mut Client| loop {

@@ -28,24 +28,22 @@ impl AzPlayer {
     }
 }
 
-fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
+/// The distance from `at` to the nearest enemy of unit `u` that `keep` admits, if any.
+fn nearest(g: &Austerlitz, u: usize, at: Cell, keep: impl Fn(usize) -> bool) -> Option<i32> {
     let side = g.side_of(u);
     (0..g.units.len())
-        .filter(|&v| g.side_of(v) != side && g.on_board(v))
+        .filter(|&v| g.side_of(v) != side && g.on_board(v) && keep(v))
         .filter_map(|v| g.units[v].at)
         .map(|c| chebyshev(c, at))
         .min()
-        .unwrap_or(0)
+}
+
+fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
+    nearest(g, u, at, |_| true).unwrap_or(0)
 }
 
 fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
-    let Some(at) = g.units[u].at else { return i32::MAX };
-    (0..g.units.len())
-        .filter(|&v| g.side_of(v) != g.side_of(u) && g.on_board(v) && g.kind(v).is_infantry())
-        .filter_map(|v| g.units[v].at)
-        .map(|c| chebyshev(c, at))
-        .min()
-        .unwrap_or(i32::MAX)
+    g.units[u].at.and_then(|at| nearest(g, u, at, |v| g.kind(v).is_infantry())).unwrap_or(i32::MAX)
 }
 
 /// The beginner's choice among `legal`, on the view.

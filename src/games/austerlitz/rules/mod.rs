@@ -22,6 +22,11 @@ pub fn seat_of(side: Side) -> SeatId {
     SeatId(side.index() as u8)
 }
 
+/// An attack option as the action that declares it.
+fn attack_action((units, target, charge): combat::AttackOption) -> Action {
+    Action::Attack { units: units.into_iter().map(|u| u as u8).collect(), target, charge }
+}
+
 /// A new table: nothing on the board yet; the Allies set up first.
 pub fn setup(sc: Arc<AzScenario>, seed: u64) -> Austerlitz {
     let units = sc
@@ -143,11 +148,7 @@ impl Austerlitz {
             }
             Step::Move => {
                 if let Some((_, owed)) = self.owed_attacks() {
-                    out.extend(owed.into_iter().map(|(units, target, charge)| Action::Attack {
-                        units: units.into_iter().map(|u| u as u8).collect(),
-                        target,
-                        charge,
-                    }));
+                    out.extend(owed.into_iter().map(attack_action));
                     return;
                 }
                 for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u) && (only.is_none() || !attacks)) {
@@ -176,11 +177,7 @@ impl Austerlitz {
                 if attacks {
                     self.attack_options(&mut options);
                 }
-                out.extend(options.into_iter().map(|(units, target, charge)| Action::Attack {
-                    units: units.into_iter().map(|u| u as u8).collect(),
-                    target,
-                    charge,
-                }));
+                out.extend(options.into_iter().map(attack_action));
                 out.push(Action::EndMovement);
             }
             Step::ArtilleryMove => {

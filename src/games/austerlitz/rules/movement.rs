@@ -4,7 +4,7 @@
 
 use super::super::actions::{AzError, Event, rule};
 use super::super::data::{Board, Cell, Crossing, Kind, Mover, Terrain};
-use super::super::state::{Austerlitz, Formation, chebyshev, rotate};
+use super::super::state::{Austerlitz, Formation, angle, chebyshev, rotate};
 use crate::engine::geometry::{CellShape, Facing};
 
 /// How a unit gets to a space with a facing: what it spent and what it passed.
@@ -195,9 +195,7 @@ impl Austerlitz {
         // The directions a unit travelling each way may take next (bits): within its turn.
         let max_turn = self.max_turn(u, now);
         let turns: [u8; 8] = std::array::from_fn(|kf| {
-            (0..8)
-                .filter(|&d: &i32| (d - kf as i32).rem_euclid(8).min((kf as i32 - d).rem_euclid(8)) <= max_turn)
-                .fold(0u8, |m, d| m | 1 << d)
+            (0..8).filter(|&d| angle(Facing::ALL[d], Facing::ALL[kf]) <= max_turn).fold(0u8, |m, d| m | 1 << d)
         });
         let free_turn = self.free_turn(u);
         let artillery = self.kind(u).is_artillery();
