@@ -64,6 +64,21 @@ pub enum Command {
         /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).
         #[arg(long, default_value = "127.0.0.1")]
         address: String,
+        /// Keep every table's log here (synced before each action is announced), and reopen the
+        /// tables found here: a restarted host loses no accepted action.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// Keep spectators this many actions behind the players.
+        #[arg(long, default_value_t = 0)]
+        delay_actions: u64,
+        /// Keep spectators this many minutes behind the players.
+        #[arg(long, default_value_t = 0)]
+        delay_minutes: u64,
+    },
+    /// List a host's tables: the seats still open and whose turn it is.
+    Tables {
+        /// The host's address, ws://HOST:PORT
+        host: String,
     },
     /// Write what one seat (or a spectator) may see of a saved game: its save to hand to that
     /// player during play, without the seed or the log that would give the other's secrets away.
@@ -91,6 +106,11 @@ pub enum Command {
         seat_players: Vec<(String, String)>,
         #[arg(long)]
         save_dir: Option<PathBuf>,
+        /// Play the games through the host at ws://HOST:PORT (serving this scenario), each seat
+        /// on its own connection playing random legal actions; the finished saves (with the
+        /// host's revealed secret) go to --save-dir and are verified.
+        #[arg(long)]
+        via: Option<String>,
     },
     /// Render the table to a PNG (needs a display, e.g. under xvfb-run).
     Screenshot {
@@ -200,9 +220,30 @@ pub fn run() -> i32 {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Verify { save }) => verify(&save),
-        Some(Command::Host { scenario, port, address }) => host(&scenario, &address, port),
+        Some(Command::Host { scenario, port, address, data, delay_actions, delay_minutes }) => {
+            let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
+            host(&scenario, &address, port, data.as_deref(), delay)
+        }
+        Some(Command::Tables { host }) => tables(&host),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
-        Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir }) => {
+        Some(Command::Simulate { scenario, games, seed, save_dir, via: Some(via), players, seat_players }) => {
+            if players.as_deref().is_some_and(|p| p != "random") || !seat_players.is_empty() {
+                eprintln!(
+                    "--via: the seats play random legal actions (a computer player reads its game's view, \
+                     which a connection does not rebuild yet)"
+                );
+                return 2;
+            }
+            if games > registry::MAX_SAVED_GAMES {
+                eprintln!("--games {games}: at most {} through a host", registry::MAX_SAVED_GAMES);
+                return 2;
+            }
+            match game_of(&scenario) {
+                Ok(_) => crate::net::sim::simulate_via(&via, games, seed, save_dir.as_deref()),
+                Err(code) => code,
+            }
+        }
+        Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir, via: None }) => {
             let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
             if games > cap {
                 eprintln!(
@@ -275,15 +316,20 @@ pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
     }
 }
 
-pub fn host(scenario: &Path, address: &str, port: u16) -> i32 {
+pub fn host(scenario: &Path, address: &str, port: u16, data: Option<&Path>, delay: crate::net::proto::Delay) -> i32 {
     let made = registry::open(scenario).and_then(|(game, _)| game.host_tables(scenario));
-    let (seats, make) = match made {
+    let seats = made.as_ref().map(|t| t.seats.join(", ")).unwrap_or_default();
+    let opened = made.and_then(|tables| crate::net::host::Host::open(tables, delay, data));
+    let (host, problems) = match opened {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
+    for p in &problems {
+        eprintln!("not reopened: {p}");
+    }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind((address, port)).await {
@@ -294,10 +340,47 @@ pub fn host(scenario: &Path, address: &str, port: u16) -> i32 {
             }
         };
         let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
-        println!("hosting {} for seats {} at ws://{at}/TABLE", scenario.display(), seats.join(", "));
-        crate::net::host::serve(listener, crate::net::host::Host::new(seats, make)).await;
+        let reopened = host.list().len();
+        println!(
+            "hosting {} for seats {seats} at ws://{at}/TABLE{}",
+            scenario.display(),
+            if reopened == 0 { String::new() } else { format!("; {reopened} tables reopened") }
+        );
+        if delay.actions > 0 || delay.seconds > 0 {
+            println!("spectators are kept {} actions and {} s behind the players", delay.actions, delay.seconds);
+        }
+        crate::net::host::serve(listener, host).await;
         0
     })
+}
+
+/// `grognard tables`: a host's tables, one line each.
+pub fn tables(url: &str) -> i32 {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    match runtime.block_on(crate::net::client::Client::list(url)) {
+        Ok(list) => {
+            if list.is_empty() {
+                println!("no tables at {url}");
+            }
+            for t in list {
+                let name = |k: u8| t.seats.get(k as usize).cloned().unwrap_or_else(|| format!("seat {k}"));
+                let state = if t.over {
+                    "over".to_string()
+                } else if !t.open_seats.is_empty() {
+                    let open: Vec<String> = t.open_seats.iter().map(|&k| name(k)).collect();
+                    format!("waiting for {} to join", open.join(", "))
+                } else {
+                    t.active.map_or("—".to_string(), |k| format!("{} to play", name(k)))
+                };
+                println!("{}\t{} actions\t{state}", t.name, t.index);
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
 }
 
 pub fn verify(path: &Path) -> i32 {

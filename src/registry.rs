@@ -52,7 +52,7 @@ pub trait GameEntry: Sync {
     fn verify(&self, save: &Path) -> Result<String, String>;
     /// What the host needs to open tables on a scenario (`grognard host`): the seats' names and
     /// how to set a table up once every seat has sent its value for the dice.
-    fn host_tables(&self, scenario: &Path) -> Result<(Vec<String>, crate::net::host::MakeTable), String>;
+    fn host_tables(&self, scenario: &Path) -> Result<crate::net::host::Tables, String>;
     /// A seat's save of a game during play (`engine::save::SeatSave`): what that seat (or a
     /// spectator) may see of the table a save holds, and nothing else.
     fn seat_save(&self, save: &Path, seat: &str) -> Result<String, String>;

@@ -3,10 +3,11 @@
 //! messages refused with a reason while the table stays untouched.
 
 use grognard::engine::rng::TableRng;
+use grognard::engine::rules::Game;
 use grognard::engine::table::Table;
 use grognard::games::austerlitz::{self, Austerlitz, AzScenario};
 use grognard::net::client::Client;
-use grognard::net::host::{Host, MakeTable, serve};
+use grognard::net::host::{Host, MakeTable, Tables, serve};
 use grognard::net::hosted::{Hosted, verify};
 use grognard::net::proto::ToSeat;
 use std::path::PathBuf;
@@ -17,10 +18,15 @@ fn austerlitz_table(seed: u64) -> Table<Austerlitz> {
     austerlitz::table_on(Arc::new(AzScenario::load(&p).expect("loads")), seed)
 }
 
-fn host() -> Arc<Host> {
+fn tables() -> Tables {
     let make: MakeTable =
         Arc::new(|id, secret, values| Ok(Box::new(Hosted::start(id, secret, values, austerlitz_table)) as _));
-    Host::new(vec!["French".into(), "Allied".into()], make)
+    let scenario_hash = austerlitz_table(0).game.scenario().hash;
+    Tables { seats: vec!["French".into(), "Allied".into()], scenario_hash, make }
+}
+
+fn host() -> Arc<Host> {
+    Host::new(tables())
 }
 
 /// A host serving on a free loopback port: the address of its table `table`, and the host.
@@ -45,12 +51,12 @@ async fn random_seat(mut c: Client, me: u8, seed: u64) -> u64 {
             ToSeat::Update(u) if u.over => return acted,
             ToSeat::Update(u) if u.active == Some(me) => {
                 assert!(!u.legal.is_empty(), "the active seat is sent its legal actions");
-                c.submit(u.legal[rng.below(u.legal.len())].clone()).await.unwrap();
+                c.submit(u.index, u.legal[rng.below(u.legal.len())].clone()).await.unwrap();
                 acted += 1;
             }
             ToSeat::Update(u) => assert!(u.legal.is_empty(), "a seat not deciding is sent no legal actions"),
             ToSeat::Refused { message, .. } => panic!("a legal action refused: {message}"),
-            ToSeat::Welcome { .. } => {}
+            _ => {}
         }
     }
     panic!("the host closed the connection before the end");
@@ -102,17 +108,18 @@ fn hostile_messages_are_refused_with_a_reason_and_the_table_is_untouched() {
         thief.send_text("{not json".into()).await.unwrap();
         assert!(next_refusal(&mut thief).await.1.contains("not a message"));
         let mut watcher = Client::join(&url, None, None).await.unwrap();
-        watcher.submit(serde_json::json!("EndFire")).await.unwrap();
+        watcher.submit(0, serde_json::json!("EndFire")).await.unwrap();
         assert!(next_refusal(&mut watcher).await.1.contains("spectator"));
         let before = h.digest("t2").unwrap();
         // The Allies set up first: the French may not act, and the rules say why.
-        french.submit(serde_json::json!("DeployRest")).await.unwrap();
+        french.submit(0, serde_json::json!("DeployRest")).await.unwrap();
         let (rule, message) = next_refusal(&mut french).await;
         assert!(rule.is_some(), "names its rule: {message}");
         french
             .send_text(
                 serde_json::to_string(&grognard::net::proto::ToHost::Submit {
                     seq: 7,
+                    at: 0,
                     action: serde_json::json!("DeployRest"),
                 })
                 .unwrap(),
@@ -121,12 +128,12 @@ fn hostile_messages_are_refused_with_a_reason_and_the_table_is_untouched() {
             .unwrap();
         assert!(next_refusal(&mut french).await.1.contains("out of order"));
         // Not an action of this game.
-        allied.submit(serde_json::json!({"Charge": 3})).await.unwrap();
+        allied.submit(0, serde_json::json!({"Charge": 3})).await.unwrap();
         assert!(next_refusal(&mut allied).await.1.contains("not an action"));
         assert_eq!(h.digest("t2").unwrap(), before, "the table untouched");
         // A frame over the limit closes that connection, and the host serves the others.
         thief.send_text("x".repeat(200_000)).await.ok();
-        allied.submit(serde_json::json!("DeployRest")).await.unwrap();
+        allied.submit(0, serde_json::json!("DeployRest")).await.unwrap();
         loop {
             match allied.recv().await.expect("open") {
                 ToSeat::Update(u) if u.index == 1 => break,
@@ -159,6 +166,7 @@ fn grognard_host_serves_a_scenario_on_the_command_line() {
                 ToSeat::Update(u) => return u.active.is_some(),
                 ToSeat::Refused { message, .. } => panic!("{message}"),
                 ToSeat::Welcome { seats, .. } => assert_eq!(seats.len(), 2),
+                _ => {}
             }
         }
     });

@@ -100,6 +100,9 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// gate for hidden information: panels, the entity mirror, computer players and the network
     /// read the game through it.
     fn observe(&self, viewer: Viewer) -> Self::View;
+    /// A line of the log in words as `viewer` may read it (a blind draw is "a card" to the other
+    /// seat): what the host sends each connection of what happened, the public form of an action.
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Self::Event>, viewer: Viewer) -> String;
     fn rng(&mut self) -> &mut TableRng;
     fn is_over(&self) -> bool;
     fn winner(&self) -> Option<SeatId>;

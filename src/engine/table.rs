@@ -29,6 +29,13 @@ pub enum Entry<E> {
     Dice { seat: SeatId, values: Vec<u8> },
 }
 
+/// A roll from the tray in words: "French rolls 3 5".
+pub fn dice_line(seat_names: &[&str], seat: SeatId, values: &[u8]) -> String {
+    let who = seat_names.get(seat.0 as usize).copied().unwrap_or("?");
+    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("{who} rolls {}", list.join(" "))
+}
+
 /// Why the table refused an action. It names the rule; the table is untouched.
 #[derive(Clone, Debug, Error)]
 pub enum TableError<E: NamesRule> {
@@ -140,6 +147,13 @@ impl<G: Game> Table<G> {
             self.submit(record.seat, record.act).expect("an action that applied once applies again");
         }
         Ok(undone)
+    }
+
+    /// The entries written by record `i` (none past the last).
+    pub fn entries_of(&self, i: usize) -> &[Entry<G::Event>] {
+        let Some(&start) = self.entry_marks.get(i) else { return &[] };
+        let end = self.entry_marks.get(i + 1).copied().unwrap_or(self.entries.len());
+        &self.entries[start..end]
     }
 
     /// The entries written by the last record.

@@ -1,18 +1,25 @@
 //! The host: keeps every table (its state, its log as a chain, its dice secret), checks each
 //! submitted action with the rules and sends each connection only what its seat may see — its
-//! observation, and the legal actions when the decision is its own. Connections are WebSocket
-//! (tokio-tungstenite) at `ws://HOST:PORT/TABLE`; a table is opened by the first connection to
-//! its name and starts once every seat has joined with its value for the dice.
+//! observation, the log in its words, and the legal actions when the decision is its own.
+//! Connections are WebSocket (tokio-tungstenite) at `ws://HOST:PORT/TABLE`; a table is opened by
+//! the first connection to its name and starts once every seat has joined with its value for the
+//! dice. With a data folder every table's log is appended there and synced before anyone hears
+//! of an action, so a host killed at any moment comes back with every accepted action.
+//! Spectators read a copy of the table kept behind the players by the host's delay.
 
-use super::chain::{self, Hash};
+use super::chain::{self, Hash, Link};
 use super::fair;
 use super::hosted::FairRecord;
 use super::play::{HostedGame, Refusal, host_refusal};
-use super::proto::{ToHost, ToSeat};
+use super::proto::{Delay, TableInfo, ToHost, ToSeat};
 use crate::engine::seats::{SeatId, Viewer};
 use futures_util::{SinkExt, StreamExt};
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -21,44 +28,100 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// The largest frame a connection may send (an action is a few hundred bytes).
 pub const MAX_FRAME: usize = 64 * 1024;
+/// The longest line of the spectators' chat, in characters.
+pub const MAX_CHAT: usize = 500;
 
 /// Makes a table once every seat has sent its value: (table id, secret, values in seat order).
 pub type MakeTable = Arc<dyn Fn(&str, Hash, Vec<Hash>) -> Result<Box<dyn HostedGame>, String> + Send + Sync>;
 
-/// What `grognard host` needs for a game's scenario: the seats' names and its `MakeTable`, from
-/// the game's own way of setting a table up on a scenario file with a seed.
+/// What the host serves: one game's scenario, its seats and how to set a table up on it.
+#[derive(Clone)]
+pub struct Tables {
+    pub seats: Vec<String>,
+    /// The scenario's content hash: a table's log on disk names it, and is not reopened on another.
+    pub scenario_hash: String,
+    pub make: MakeTable,
+}
+
+/// What `grognard host` needs for a game's scenario, from the game's own way of setting a table up
+/// on a scenario file with a seed.
 pub fn tables_of<G: crate::engine::rules::Game>(
-    scenario: &std::path::Path,
-    load: impl Fn(&std::path::Path, u64) -> Result<crate::engine::table::Table<G>, String> + Send + Sync + 'static,
-) -> Result<(Vec<String>, MakeTable), String> {
+    scenario: &Path,
+    load: impl Fn(&Path, u64) -> Result<crate::engine::table::Table<G>, String> + Send + Sync + 'static,
+) -> Result<Tables, String> {
     let first = load(scenario, 0)?;
     let seats = first.game.seat_names().iter().map(|s| s.to_string()).collect();
+    let scenario_hash = first.game.scenario().hash;
     let p = scenario.to_path_buf();
     let make: MakeTable = Arc::new(move |id, secret, values| {
         let table = |seed| load(&p, seed).expect("it loaded when the host started");
         Ok(Box::new(super::hosted::Hosted::start(id, secret, values, table)) as Box<dyn HostedGame>)
     });
-    Ok((seats, make))
+    Ok(Tables { seats, scenario_hash, make })
+}
+
+/// A line of a table's log on disk (JSON, one per line, appended and synced).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum DiskLine {
+    Open {
+        scenario_hash: String,
+        #[serde(with = "chain::hex32")]
+        secret: Hash,
+    },
+    Seat {
+        seat: u8,
+        #[serde(with = "chain::hex32")]
+        value: Hash,
+        #[serde(with = "chain::hex32")]
+        token: Hash,
+    },
+    Action(Link),
 }
 
 struct Conn {
+    id: u64,
     seat: Option<u8>,
     tx: mpsc::UnboundedSender<ToSeat>,
+    /// The log index this connection's last update reached.
+    sent: u64,
 }
 
 struct HostTable {
     secret: Hash,
     commitment: Hash,
     values: Vec<Option<Hash>>,
+    tokens: Vec<Option<Hash>>,
     game: Option<Box<dyn HostedGame>>,
+    /// The spectators' copy, behind the players by the delay (None: no delay, they read `game`).
+    behind: Option<Box<dyn HostedGame>>,
+    /// When each action was accepted (for a delay in seconds).
+    accepted: Vec<Instant>,
     conns: Vec<Conn>,
+    file: Option<std::fs::File>,
+}
+
+impl HostTable {
+    /// What spectators read: the delayed copy, or the table itself.
+    fn public(&self) -> Option<&dyn HostedGame> {
+        self.behind.as_deref().or(self.game.as_deref())
+    }
+
+    fn append(&mut self, line: &DiskLine) -> std::io::Result<()> {
+        let Some(f) = &mut self.file else { return Ok(()) };
+        let mut text = serde_json::to_string(line).expect("plain data");
+        text.push('\n');
+        f.write_all(text.as_bytes())?;
+        f.sync_data()
+    }
 }
 
 /// Every table of one host, for one game and scenario.
 pub struct Host {
-    seats: Vec<String>,
-    make: MakeTable,
-    tables: Mutex<HashMap<String, HostTable>>,
+    tables_of: Tables,
+    delay: Delay,
+    data: Option<PathBuf>,
+    tables: Mutex<BTreeMap<String, HostTable>>,
+    next_conn: std::sync::atomic::AtomicU64,
 }
 
 /// What a connection has done so far: the seat it joined (`Some(None)`: watching) and its last
@@ -67,6 +130,7 @@ pub struct Host {
 struct Session {
     joined: Option<Option<u8>>,
     seq: u64,
+    conn: u64,
 }
 
 fn refused(seq: Option<u64>, r: Refusal) -> ToSeat {
@@ -79,9 +143,144 @@ fn fresh_secret() -> Hash {
     secret
 }
 
+fn viewer(seat: Option<u8>) -> Viewer {
+    seat.map_or(Viewer::Spectator, |k| Viewer::Seat(SeatId(k)))
+}
+
 impl Host {
-    pub fn new(seats: Vec<String>, make: MakeTable) -> Arc<Host> {
-        Arc::new(Host { seats, make, tables: Mutex::new(HashMap::new()) })
+    /// A host keeping its tables in memory only.
+    pub fn new(tables: Tables) -> Arc<Host> {
+        Arc::new(Self::with(tables, Delay::default(), None))
+    }
+
+    fn with(tables_of: Tables, delay: Delay, data: Option<PathBuf>) -> Host {
+        Host { tables_of, delay, data, tables: Mutex::new(BTreeMap::new()), next_conn: Default::default() }
+    }
+
+    /// A host keeping its tables' logs in `data` (made if missing), every table found there
+    /// reopened as it was; spectators kept `delay` behind. What could not be reopened is named.
+    pub fn open(tables_of: Tables, delay: Delay, data: Option<&Path>) -> Result<(Arc<Host>, Vec<String>), String> {
+        let host = Self::with(tables_of, delay, data.map(Path::to_path_buf));
+        let mut problems = Vec::new();
+        if let Some(dir) = data {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "log"))
+                .collect();
+            names.sort();
+            let mut tables = host.tables.lock().expect("not poisoned");
+            for path in names {
+                let Some(id) = path.file_stem().and_then(|s| s.to_str()).and_then(table_name) else { continue };
+                match host.reopen(&id, &path) {
+                    Ok(t) => {
+                        tables.insert(id, t);
+                    }
+                    Err(e) => problems.push(format!("{}: {e}", path.display())),
+                }
+            }
+        }
+        Ok((Arc::new(host), problems))
+    }
+
+    /// A table from its log on disk. A last line cut short (the host killed while writing it)
+    /// was never acknowledged: it is dropped and the file cut back to the last whole line.
+    fn reopen(&self, id: &str, path: &Path) -> Result<HostTable, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let mut lines = Vec::new();
+        let mut good = 0;
+        for (n, line) in text.split_inclusive('\n').enumerate() {
+            match serde_json::from_str::<DiskLine>(line.trim_end()) {
+                Ok(l) if line.ends_with('\n') => {
+                    lines.push(l);
+                    good += line.len();
+                }
+                _ if good + line.len() == text.len() => break,
+                Err(e) => return Err(format!("line {}: {e}", n + 1)),
+                Ok(_) => unreachable!("only the last line lacks its end"),
+            }
+        }
+        let file = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| e.to_string())?;
+        if good < text.len() {
+            file.set_len(good as u64).map_err(|e| e.to_string())?;
+        }
+        let mut it = lines.into_iter();
+        let Some(DiskLine::Open { scenario_hash, secret }) = it.next() else {
+            return Err("line 1: the table's opening line is missing".into());
+        };
+        if scenario_hash != self.tables_of.scenario_hash {
+            return Err("this table was played on another scenario (its hash differs)".into());
+        }
+        let mut t = self.blank(id, secret, Some(file));
+        for (n, line) in it.enumerate() {
+            let at = |e: String| format!("line {}: {e}", n + 2);
+            match line {
+                DiskLine::Open { .. } => return Err(at("a second opening line".into())),
+                DiskLine::Seat { seat, value, token } => {
+                    let k = seat as usize;
+                    if k >= t.values.len() {
+                        return Err(at(format!("there is no seat {seat}")));
+                    }
+                    t.values[k] = Some(value);
+                    t.tokens[k] = Some(token);
+                    self.start_if_ready(id, &mut t).map_err(at)?;
+                }
+                DiskLine::Action(link) => {
+                    let g = t.game.as_mut().ok_or_else(|| at("an action before every seat joined".into()))?;
+                    g.replay_link(&link).map_err(at)?;
+                    t.accepted.push(Instant::now());
+                }
+            }
+        }
+        self.release(&mut t, Instant::now());
+        Ok(t)
+    }
+
+    fn blank(&self, id: &str, secret: Hash, file: Option<std::fs::File>) -> HostTable {
+        let seats = self.tables_of.seats.len();
+        HostTable {
+            secret,
+            commitment: fair::commitment(id, &secret),
+            values: vec![None; seats],
+            tokens: vec![None; seats],
+            game: None,
+            behind: None,
+            accepted: Vec::new(),
+            conns: Vec::new(),
+            file,
+        }
+    }
+
+    /// Sets the game up once every seat has its value (and the spectators' copy, with a delay).
+    fn start_if_ready(&self, id: &str, t: &mut HostTable) -> Result<bool, String> {
+        if t.game.is_some() || t.values.iter().any(Option::is_none) {
+            return Ok(false);
+        }
+        let values: Vec<Hash> = t.values.iter().map(|v| v.expect("all")).collect();
+        t.game = Some((self.tables_of.make)(id, t.secret, values.clone())?);
+        if self.delay != Delay::default() {
+            t.behind = Some((self.tables_of.make)(id, t.secret, values)?);
+        }
+        Ok(true)
+    }
+
+    /// Moves the spectators' copy forward to what the delay lets them see at `now`; whether it moved.
+    fn release(&self, t: &mut HostTable, now: Instant) -> bool {
+        let (Some(g), Some(b)) = (&t.game, &mut t.behind) else { return false };
+        let total = g.index();
+        let mut moved = false;
+        while b.index() < total {
+            let i = b.index() as usize;
+            let count_ok = g.is_over() || total - (i as u64 + 1) >= self.delay.actions;
+            let time_ok = now.duration_since(t.accepted[i]) >= Duration::from_secs(self.delay.seconds);
+            if !(count_ok && time_ok) {
+                break;
+            }
+            b.replay_link(&g.links()[i]).expect("the spectators' copy follows the same chain");
+            moved = true;
+        }
+        moved
     }
 
     /// A finished or running table's record (the secret in it only once the game is over).
@@ -93,69 +292,113 @@ impl Host {
         self.tables.lock().expect("not poisoned").get(table)?.game.as_ref().map(|g| g.digest())
     }
 
-    fn join(
-        &self,
-        id: &str,
-        seat: Option<u8>,
-        value: Option<String>,
-        tx: &mpsc::UnboundedSender<ToSeat>,
-        s: &mut Session,
-    ) {
-        let mut tables = self.tables.lock().expect("not poisoned");
-        let seats = self.seats.len();
-        let t = tables.entry(id.to_string()).or_insert_with(|| {
-            let secret = fresh_secret();
-            HostTable {
-                secret,
-                commitment: fair::commitment(id, &secret),
-                values: vec![None; seats],
-                game: None,
-                conns: Vec::new(),
+    /// Every table: its seats, those still open, whose turn it is.
+    pub fn list(&self) -> Vec<TableInfo> {
+        let tables = self.tables.lock().expect("not poisoned");
+        tables
+            .iter()
+            .map(|(name, t)| TableInfo {
+                name: name.clone(),
+                seats: self.tables_of.seats.clone(),
+                open_seats: (0..t.values.len() as u8).filter(|&k| t.values[k as usize].is_none()).collect(),
+                active: t.game.as_ref().and_then(|g| g.active()),
+                index: t.game.as_ref().map_or(0, |g| g.index()),
+                over: t.game.as_ref().is_some_and(|g| g.is_over()),
+            })
+            .collect()
+    }
+
+    fn new_table(&self, id: &str) -> Result<HostTable, String> {
+        let secret = fresh_secret();
+        let file = match &self.data {
+            None => None,
+            Some(dir) => {
+                let path = dir.join(format!("{id}.log"));
+                let f = std::fs::OpenOptions::new().create_new(true).append(true).open(&path);
+                Some(f.map_err(|e| format!("{}: {e}", path.display()))?)
             }
-        });
+        };
+        let mut t = self.blank(id, secret, file);
+        let open = DiskLine::Open { scenario_hash: self.tables_of.scenario_hash.clone(), secret };
+        t.append(&open).map_err(|e| format!("the table's log: {e}"))?;
+        Ok(t)
+    }
+
+    fn join(&self, id: &str, m: (Option<u8>, Option<String>, Option<String>, u64), tx: &Sender, s: &mut Session) {
+        let (seat, value, token, since) = m;
         let refuse = |m: &str| {
             let _ = tx.send(refused(None, host_refusal(m)));
         };
         if s.joined.is_some() {
             return refuse("this connection has joined already");
         }
+        let seats = self.tables_of.seats.len();
+        if let Some(k) = seat
+            && k as usize >= seats
+        {
+            return refuse(&format!("there is no seat {k} (seats 0 to {})", seats - 1));
+        }
+        let mut tables = self.tables.lock().expect("not poisoned");
+        if !tables.contains_key(id) {
+            match self.new_table(id) {
+                Ok(t) => tables.insert(id.to_string(), t),
+                Err(e) => return refuse(&format!("the table could not be opened: {e}")),
+            };
+        }
+        let t = tables.get_mut(id).expect("just made");
+        let total = t.game.as_ref().map_or(0, |g| g.index());
+        let seen = if seat.is_some() { total } else { t.public().map_or(0, |g| g.index()) };
+        if since > seen {
+            return refuse(&format!("you cannot have seen action {since}: the log you may see holds {seen}"));
+        }
+        let mut new_token = None;
         if let Some(k) = seat {
-            if k as usize >= seats {
-                return refuse(&format!("there is no seat {k} (seats 0 to {})", seats - 1));
-            }
-            if t.conns.iter().any(|c| c.seat == Some(k)) {
-                return refuse(&format!("seat {k} ({}) is taken", self.seats[k as usize]));
-            }
-            if t.values[k as usize].is_none() {
-                let Some(v) = value.as_deref().and_then(chain::from_hex) else {
-                    return refuse("a seat joins with its value for the dice: 64 hex digits");
-                };
-                t.values[k as usize] = Some(v);
+            let k = k as usize;
+            match (t.tokens[k], token.as_deref().and_then(chain::from_hex)) {
+                (Some(held), Some(given)) if held == given => {
+                    // The seat's owner, back: its old connection (if the host has not seen it
+                    // drop yet) loses the seat.
+                    t.conns.retain(|c| c.seat != seat);
+                }
+                (Some(_), _) => {
+                    return refuse(&format!(
+                        "seat {k} ({}) is taken: come back with its token",
+                        self.tables_of.seats[k]
+                    ));
+                }
+                (None, _) => {
+                    let Some(v) = value.as_deref().and_then(chain::from_hex) else {
+                        return refuse("a seat joins with its value for the dice: 64 hex digits");
+                    };
+                    let fresh = fresh_secret();
+                    let line = DiskLine::Seat { seat: k as u8, value: v, token: fresh };
+                    if let Err(e) = t.append(&line) {
+                        return refuse(&format!("the host could not write its log: {e}"));
+                    }
+                    t.values[k] = Some(v);
+                    t.tokens[k] = Some(fresh);
+                    new_token = Some(chain::to_hex(&fresh));
+                }
             }
         }
         s.joined = Some(seat);
-        t.conns.push(Conn { seat, tx: tx.clone() });
-        let _ = tx.send(ToSeat::Welcome { seat, seats: self.seats.clone(), commitment: chain::to_hex(&t.commitment) });
-        if t.game.is_none() && t.values.iter().all(Option::is_some) {
-            let values = t.values.iter().map(|v| v.expect("all")).collect();
-            match (self.make)(id, t.secret, values) {
-                Ok(g) => t.game = Some(g),
-                Err(e) => return refuse(&format!("the table could not be set up: {e}")),
-            }
-            broadcast(t);
-        } else if let Some(g) = &t.game {
-            let _ = tx.send(ToSeat::Update(g.update(viewer(seat))));
+        t.conns.push(Conn { id: s.conn, seat, tx: tx.clone(), sent: since });
+        let _ = tx.send(ToSeat::Welcome {
+            seat,
+            seats: self.tables_of.seats.clone(),
+            commitment: chain::to_hex(&t.commitment),
+            token: new_token,
+            delay: self.delay,
+        });
+        match self.start_if_ready(id, t) {
+            Ok(true) => self.broadcast(t),
+            Ok(false) => self.send_update(t, s.conn),
+            Err(e) => refuse(&format!("the table could not be set up: {e}")),
         }
     }
 
-    fn submit(
-        &self,
-        id: &str,
-        seq: u64,
-        action: serde_json::Value,
-        tx: &mpsc::UnboundedSender<ToSeat>,
-        s: &mut Session,
-    ) {
+    fn submit(&self, id: &str, m: (u64, u64, serde_json::Value), tx: &Sender, s: &mut Session) {
+        let (seq, at, action) = m;
         let refuse = |m: &str| {
             let _ = tx.send(refused(Some(seq), host_refusal(m)));
         };
@@ -167,42 +410,118 @@ impl Host {
         if seq != s.seq + 1 {
             return refuse(&format!("action number {seq} out of order: the next is {}", s.seq + 1));
         }
+        s.seq = seq;
         let mut tables = self.tables.lock().expect("not poisoned");
         let Some(t) = tables.get_mut(id) else { return refuse("no such table") };
+        if !t.conns.iter().any(|c| c.id == s.conn) {
+            return refuse("this seat came back on another connection: this one may no longer act");
+        }
         let Some(g) = t.game.as_mut() else { return refuse("the table waits for every seat to join") };
+        if at != g.index() {
+            return refuse(&format!("chosen at action {at}, but the table is at action {}", g.index()));
+        }
         match g.submit_json(seat, &action) {
-            Ok(()) => {
-                s.seq = seq;
-                broadcast(t);
+            Ok(link) => {
+                if let Err(e) = t.append(&DiskLine::Action(link)) {
+                    // Not kept on disk, so not accepted: nobody hears of it, and the host stops
+                    // serving the table rather than forget an action after a restart.
+                    t.game = None;
+                    return refuse(&format!("the host could not write its log ({e}): the table is closed"));
+                }
+                t.accepted.push(Instant::now());
+                self.release(t, Instant::now());
+                self.broadcast(t);
+                if t.game.as_ref().is_some_and(|g| g.is_over())
+                    && let Some(dir) = &self.data
+                {
+                    let save = t.game.as_ref().expect("checked").save_text();
+                    let _ = std::fs::write(dir.join(format!("{id}.save.ron")), save);
+                }
             }
             Err(r) => {
-                s.seq = seq;
                 let _ = tx.send(refused(Some(seq), r));
             }
         }
     }
 
-    fn leave(&self, id: &str, tx: &mpsc::UnboundedSender<ToSeat>) {
+    fn chat(&self, id: &str, text: String, tx: &Sender, s: &Session) {
+        let refuse = |m: &str| {
+            let _ = tx.send(refused(None, host_refusal(m)));
+        };
+        match s.joined {
+            Some(None) => {}
+            Some(Some(_)) => return refuse("the chat is the spectators' own: the players neither read nor write it"),
+            None => return refuse("join as a spectator first"),
+        }
+        let text: String = text.chars().filter(|c| !c.is_control()).take(MAX_CHAT).collect();
+        if text.trim().is_empty() {
+            return refuse("an empty line");
+        }
+        let tables = self.tables.lock().expect("not poisoned");
+        let Some(t) = tables.get(id) else { return };
+        let from = format!("spectator {}", s.conn);
+        for c in t.conns.iter().filter(|c| c.seat.is_none()) {
+            let _ = c.tx.send(ToSeat::Chat { from: from.clone(), text: text.clone() });
+        }
+    }
+
+    /// Sends every spectator what the delay now lets it see (called on a timer).
+    fn tick(&self, now: Instant) {
+        let mut tables = self.tables.lock().expect("not poisoned");
+        for t in tables.values_mut() {
+            if self.release(t, now) {
+                self.broadcast(t);
+            }
+        }
+    }
+
+    fn send_update(&self, t: &mut HostTable, conn: u64) {
+        let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
+        let source = if t.conns[c].seat.is_some() { t.game.as_deref() } else { t.public() };
+        let Some(g) = source else { return };
+        let update = g.update(viewer(t.conns[c].seat), t.conns[c].sent);
+        let over = g.is_over().then(|| g.save_text());
+        let c = &mut t.conns[c];
+        c.sent = update.index;
+        let _ = c.tx.send(ToSeat::Update(update));
+        if let Some(save) = over {
+            let _ = c.tx.send(ToSeat::Finished { save });
+        }
+    }
+
+    /// Each connection of the table gets its own viewer's update, if it has something new.
+    fn broadcast(&self, t: &mut HostTable) {
+        let ids: Vec<u64> = t.conns.iter().map(|c| c.id).collect();
+        for id in ids {
+            let c = t.conns.iter().find(|c| c.id == id).expect("listed");
+            let source = if c.seat.is_some() { t.game.as_deref() } else { t.public() };
+            if source.is_some_and(|g| g.index() > c.sent || (g.index() == 0 && c.sent == 0)) {
+                self.send_update(t, id);
+            }
+        }
+    }
+
+    fn leave(&self, id: &str, conn: u64) {
         if let Some(t) = self.tables.lock().expect("not poisoned").get_mut(id) {
-            t.conns.retain(|c| !c.tx.same_channel(tx));
+            t.conns.retain(|c| c.id != conn);
         }
     }
 }
 
-fn viewer(seat: Option<u8>) -> Viewer {
-    seat.map_or(Viewer::Spectator, |k| Viewer::Seat(SeatId(k)))
-}
+type Sender = mpsc::UnboundedSender<ToSeat>;
 
-/// Each connection of the table gets its own viewer's update.
-fn broadcast(t: &HostTable) {
-    let Some(g) = &t.game else { return };
-    for c in &t.conns {
-        let _ = c.tx.send(ToSeat::Update(g.update(viewer(c.seat))));
-    }
-}
-
-/// Serves connections until the listener fails.
+/// Serves connections until the listener fails, and releases delayed actions to spectators.
 pub async fn serve(listener: TcpListener, host: Arc<Host>) {
+    if host.delay.seconds > 0 {
+        let h = host.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_millis(250));
+            loop {
+                every.tick().await;
+                h.tick(Instant::now());
+            }
+        });
+    }
     while let Ok((stream, _)) = listener.accept().await {
         let host = host.clone();
         tokio::spawn(async move { connection(stream, host).await });
@@ -236,16 +555,9 @@ async fn connection(stream: TcpStream, host: Arc<Host>) {
             }
         }
     });
-    let Some(id) = table_name(&path) else {
-        let _ = tx.send(refused(
-            None,
-            host_refusal("the address names no table: ws://HOST:PORT/TABLE (letters, digits, - and _)"),
-        ));
-        drop(tx);
-        let _ = writer.await;
-        return;
-    };
-    let mut session = Session::default();
+    let id = table_name(&path);
+    let mut session =
+        Session { conn: host.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, ..Default::default() };
     while let Some(Ok(msg)) = incoming.next().await {
         let text = match msg {
             Message::Text(t) => t.to_string(),
@@ -256,15 +568,32 @@ async fn connection(stream: TcpStream, host: Arc<Host>) {
                 continue;
             }
         };
-        match serde_json::from_str::<ToHost>(&text) {
-            Ok(ToHost::Join { seat, value }) => host.join(&id, seat, value, &tx, &mut session),
-            Ok(ToHost::Submit { seq, action }) => host.submit(&id, seq, action, &tx, &mut session),
+        let message = match serde_json::from_str::<ToHost>(&text) {
+            Ok(m) => m,
             Err(e) => {
                 let _ = tx.send(refused(None, host_refusal(format!("not a message: {e}"))));
+                continue;
             }
+        };
+        if let ToHost::List = message {
+            let _ = tx.send(ToSeat::Tables(host.list()));
+            continue;
+        }
+        let Some(id) = &id else {
+            let m = "the address names no table: ws://HOST:PORT/TABLE (letters, digits, - and _)";
+            let _ = tx.send(refused(None, host_refusal(m)));
+            continue;
+        };
+        match message {
+            ToHost::Join { seat, value, token, since } => host.join(id, (seat, value, token, since), &tx, &mut session),
+            ToHost::Submit { seq, at, action } => host.submit(id, (seq, at, action), &tx, &mut session),
+            ToHost::Chat { text } => host.chat(id, text, &tx, &session),
+            ToHost::List => unreachable!("answered above"),
         }
     }
-    host.leave(&id, &tx);
+    if let Some(id) = &id {
+        host.leave(id, session.conn);
+    }
     drop(tx);
     let _ = writer.await;
 }

@@ -46,6 +46,7 @@ pub struct Hosted<G: Game> {
     contributions: Vec<Hash>,
     key: Hash,
     genesis: Hash,
+    /// One per accepted action, as the table's records are (a hosted table never undoes).
     pub links: Vec<Link>,
 }
 

@@ -11,3 +11,4 @@ pub mod host;
 pub mod hosted;
 pub mod play;
 pub mod proto;
+pub mod sim;

@@ -1,8 +1,9 @@
 //! A hosted table behind one face for every game: actions and views as JSON, so the host and its
 //! clients need not know which game a table holds.
 
+use super::chain::Link;
 use super::hosted::{FairRecord, Hosted};
-use super::proto::Update;
+use super::proto::{LogLine, Update};
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, TableError};
@@ -10,12 +11,22 @@ use crate::engine::table::{Act, TableError};
 /// What the host asks of a table, whatever its game.
 pub trait HostedGame: Send {
     fn seat_names(&self) -> Vec<String>;
-    /// Checks and applies a seat's action (the game's action as JSON): a refusal names its rule.
-    fn submit_json(&mut self, seat: u8, action: &serde_json::Value) -> Result<(), Refusal>;
-    /// What `viewer` is sent after each accepted action: its observation (the one gate), whose
-    /// decision it is, and the legal actions when the decision is its own.
-    fn update(&self, viewer: Viewer) -> Update;
+    /// Checks and applies a seat's action (the game's action as JSON): its link in the chain, or
+    /// a refusal naming its rule (nothing changed).
+    fn submit_json(&mut self, seat: u8, action: &serde_json::Value) -> Result<Link, Refusal>;
+    /// Applies a link read back from the host's log (a restart, the spectators' delayed copy):
+    /// an error when the rules refuse it or its hash does not follow the chain.
+    fn replay_link(&mut self, link: &Link) -> Result<(), String>;
+    /// Accepted actions so far.
+    fn index(&self) -> u64;
+    fn links(&self) -> &[Link];
+    fn active(&self) -> Option<u8>;
+    /// What `viewer` is sent: its observation (the one gate), whose decision it is, the legal
+    /// actions when the decision is its own, and the log since action `since` in its words.
+    fn update(&self, viewer: Viewer, since: u64) -> Update;
     fn record(&self) -> FairRecord;
+    /// The finished game's save, as RON (the host's secret in it only once the game is over).
+    fn save_text(&self) -> String;
     fn digest(&self) -> String;
     fn is_over(&self) -> bool;
 }
@@ -32,34 +43,51 @@ impl<G: Game> HostedGame for Hosted<G> {
         self.table.game.seat_names().iter().map(|s| s.to_string()).collect()
     }
 
-    fn submit_json(&mut self, seat: u8, action: &serde_json::Value) -> Result<(), Refusal> {
+    fn submit_json(&mut self, seat: u8, action: &serde_json::Value) -> Result<Link, Refusal> {
         let action: G::Action = serde_json::from_value(action.clone())
             .map_err(|e| Refusal { rule: None, message: format!("not an action of this game: {e}") })?;
         self.submit(SeatId(seat), Act::Game(action))
-            .map(|_| ())
+            .cloned()
             .map_err(|e: TableError<G::Error>| Refusal { rule: e.rule().map(str::to_string), message: e.to_string() })
     }
 
-    fn update(&self, viewer: Viewer) -> Update {
-        let game = &self.table.game;
-        let active = game.active_seat();
-        let mut legal = Vec::new();
-        if active.is_some() && viewer == Viewer::Seat(active.expect("checked")) {
-            let mut list = Vec::new();
-            game.legal_actions(self.table.mode, &mut list);
-            legal = list.iter().map(|a| serde_json::to_value(a).expect("an action is plain data")).collect();
+    fn replay_link(&mut self, link: &Link) -> Result<(), String> {
+        let i = self.links.len();
+        if link.index != i as u64 {
+            return Err(format!("action {i}: it says it is action {}", link.index));
         }
-        Update {
-            index: self.links.len() as u64,
-            view: serde_json::to_value(game.observe(viewer)).expect("a view is plain data"),
-            active: active.map(|s| s.0),
-            legal,
-            over: game.is_over(),
+        let act: Act<G::Action> =
+            ron::from_str(&link.act).map_err(|e| format!("action {i}: not an action of this game: {e}"))?;
+        let hash = self.submit(link.seat, act).map_err(|e| format!("action {i}: refused by the rules: {e}"))?.hash;
+        if hash != link.hash {
+            // The table is not to be served after this (its log on disk disagrees with itself).
+            return Err(format!("action {i}: its hash does not follow the chain"));
         }
+        Ok(())
+    }
+
+    fn index(&self) -> u64 {
+        self.links.len() as u64
+    }
+
+    fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    fn active(&self) -> Option<u8> {
+        self.table.game.active_seat().map(|s| s.0)
+    }
+
+    fn update(&self, viewer: Viewer, since: u64) -> Update {
+        update_of(self, viewer, since)
     }
 
     fn record(&self) -> FairRecord {
         Hosted::record(self)
+    }
+
+    fn save_text(&self) -> String {
+        ron::ser::to_string_pretty(&self.save(), ron::ser::PrettyConfig::new().depth_limit(3)).expect("plain data")
     }
 
     fn digest(&self) -> String {
@@ -71,7 +99,34 @@ impl<G: Game> HostedGame for Hosted<G> {
     }
 }
 
-/// A rule's name for a refusal that is not the rules' (the host's own checks).
+/// `viewer`'s update from a hosted table: everything in it passes through `observe` and
+/// `entry_text`, the rules' gate for what that viewer may see.
+pub fn update_of<G: Game>(h: &Hosted<G>, viewer: Viewer, since: u64) -> Update {
+    let game = &h.table.game;
+    let active = game.active_seat();
+    let mut legal = Vec::new();
+    if active.is_some() && viewer == Viewer::Seat(active.expect("checked")) {
+        let mut list = Vec::new();
+        game.legal_actions(h.table.mode, &mut list);
+        legal = list.iter().map(|a| serde_json::to_value(a).expect("an action is plain data")).collect();
+    }
+    let log = (since as usize..h.links.len())
+        .flat_map(|i| {
+            let text = move |e| LogLine { index: i as u64, text: game.entry_text(e, viewer) };
+            h.table.entries_of(i).iter().map(text)
+        })
+        .collect();
+    Update {
+        index: h.links.len() as u64,
+        view: serde_json::to_value(game.observe(viewer)).expect("a view is plain data"),
+        active: active.map(|s| s.0),
+        legal,
+        over: game.is_over(),
+        log,
+    }
+}
+
+/// A refusal by the host itself (not the rules).
 pub fn host_refusal(message: impl Into<String>) -> Refusal {
     Refusal { rule: None, message: message.into() }
 }

@@ -5,21 +5,41 @@ use serde::{Deserialize, Serialize};
 /// From a connection to the host.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost {
-    /// Take a seat (by number) or, with none, watch; `value` is the seat's contribution to the
-    /// dice (64 hex digits), sent after the host's commitment is known.
-    Join { seat: Option<u8>, value: Option<String> },
-    /// A game action (the game's own JSON), numbered 1, 2, 3… on each connection.
-    Submit { seq: u64, action: serde_json::Value },
+    /// Take a seat (by number) or, with none, watch. The first time, a seat brings its value for
+    /// the dice (64 hex digits) and is given a token; coming back (a dropped connection, or a
+    /// turn days later) it brings that token instead. `since`: the last log index this
+    /// connection's owner has seen; the first update carries the log from there.
+    Join {
+        seat: Option<u8>,
+        #[serde(default)]
+        value: Option<String>,
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        since: u64,
+    },
+    /// A game action (the game's own JSON), numbered 1, 2, 3… on each connection, for the log
+    /// index `at` it was chosen at (an action sent again after a reconnection is refused, not
+    /// taken twice).
+    Submit { seq: u64, at: u64, action: serde_json::Value },
+    /// A spectator's line in the spectators' chat (the players never see it).
+    Chat { text: String },
+    /// The host's tables and whose turn it is at each (answered on any address).
+    List,
 }
 
 /// From the host to a connection.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToSeat {
-    /// The table's seats and the host's commitment to its secret (published before any seat's value).
+    /// The table's seats and the host's commitment to its secret (published before any seat's
+    /// value); for a seat joining the first time, the token that lets it come back; the
+    /// spectators' delay.
     Welcome {
         seat: Option<u8>,
         seats: Vec<String>,
         commitment: String,
+        token: Option<String>,
+        delay: Delay,
     },
     Update(Update),
     /// An action or a message refused: why (the rule, where the rules refused it); nothing changed.
@@ -28,17 +48,59 @@ pub enum ToSeat {
         rule: Option<String>,
         message: String,
     },
+    /// A line of the spectators' chat.
+    Chat {
+        from: String,
+        text: String,
+    },
+    Tables(Vec<TableInfo>),
+    /// The game is over: its whole save (every action, the seats' values and the host's
+    /// revealed secret) for `grognard verify`.
+    Finished {
+        save: String,
+    },
 }
 
 /// What one viewer is sent after each accepted action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Update {
-    /// Accepted actions so far.
+    /// Accepted actions so far (for a spectator behind a delay: those it may see so far).
     pub index: u64,
     /// The viewer's observation (`Game::observe`), as the game writes it.
     pub view: serde_json::Value,
     pub active: Option<u8>,
     /// The legal actions, when the decision is this viewer's.
     pub legal: Vec<serde_json::Value>,
+    pub over: bool,
+    /// What happened since the viewer's last update, as that viewer may read it
+    /// (`Game::entry_text`): the public form of the other seats' actions.
+    pub log: Vec<LogLine>,
+}
+
+/// A line of the log: the index of the action it came from, and its words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    pub index: u64,
+    pub text: String,
+}
+
+/// How far behind the players the spectators are kept: an action reaches them once `actions`
+/// more have been taken and `seconds` have passed since it was (0 and 0: at once; the end of the
+/// game releases the action count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delay {
+    pub actions: u64,
+    pub seconds: u64,
+}
+
+/// A table of the host, as `List` answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableInfo {
+    pub name: String,
+    pub seats: Vec<String>,
+    /// The seats that have not joined yet (the table starts when none is left).
+    pub open_seats: Vec<u8>,
+    pub active: Option<u8>,
+    pub index: u64,
     pub over: bool,
 }

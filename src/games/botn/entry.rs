@@ -87,7 +87,7 @@ impl GameEntry for Entry {
         })
     }
 
-    fn host_tables(&self, scenario: &Path) -> Result<(Vec<String>, crate::net::host::MakeTable), String> {
+    fn host_tables(&self, scenario: &Path) -> Result<crate::net::host::Tables, String> {
         crate::net::host::tables_of(scenario, |p, seed| {
             super::new_table(p, seed, crate::engine::rules::Mode::Enforced).map_err(|e| e.to_string())
         })

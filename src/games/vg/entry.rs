@@ -67,7 +67,7 @@ impl GameEntry for Entry {
         crate::net::hosted::verify_file(path, |p, seed| super::new_table(p, seed, None).map_err(|e| e.to_string()))
     }
 
-    fn host_tables(&self, scenario: &Path) -> Result<(Vec<String>, crate::net::host::MakeTable), String> {
+    fn host_tables(&self, scenario: &Path) -> Result<crate::net::host::Tables, String> {
         crate::net::host::tables_of(scenario, |p, seed| super::new_table(p, seed, None).map_err(|e| e.to_string()))
     }
 

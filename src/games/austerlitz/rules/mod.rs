@@ -369,6 +369,16 @@ impl Game for Austerlitz {
         super::observe::AzView::of(self, viewer)
     }
 
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: Viewer) -> String {
+        // Nothing on this table is hidden: every line reads the same to everyone.
+        match entry {
+            crate::engine::table::Entry::Game { event, .. } => self.event_text(event),
+            crate::engine::table::Entry::Dice { seat, values } => {
+                crate::engine::table::dice_line(self.seat_names(), *seat, values)
+            }
+        }
+    }
+
     fn rng(&mut self) -> &mut TableRng {
         &mut self.rng
     }

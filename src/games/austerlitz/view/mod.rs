@@ -66,14 +66,10 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
         Austerlitz::status(self)
     }
 
-    fn log_spans(&self, entry: &Entry<Event>, _viewer: Viewer) -> Vec<Span> {
+    fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
         match entry {
             Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
-            Entry::Dice { seat, values } => {
-                let who = self.seat_names().get(seat.0 as usize).copied().unwrap_or("?");
-                let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-                vec![Span::Text(format!("{who} rolls {}", list.join(" ")))]
-            }
+            Entry::Dice { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
         }
     }
 

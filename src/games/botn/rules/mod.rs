@@ -366,6 +366,18 @@ impl Game for Botn {
         self.view_for(viewer)
     }
 
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: crate::engine::seats::Viewer) -> String {
+        use super::text::Span;
+        super::text::entry_spans(self, entry, viewer)
+            .into_iter()
+            .map(|s| match s {
+                Span::Text(t) => t,
+                Span::Field(f) => self.sc.field_name(crate::engine::geometry::SpaceId(f)).to_string(),
+                Span::Army(a) => self.army_name(a).to_string(),
+            })
+            .collect()
+    }
+
     fn rng(&mut self) -> &mut TableRng {
         &mut self.rng
     }

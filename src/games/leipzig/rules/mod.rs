@@ -553,6 +553,15 @@ impl Game for Leipzig {
         self.view_for(viewer)
     }
 
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: Viewer) -> String {
+        match entry {
+            crate::engine::table::Entry::Game { event, .. } => self.event_text(event, viewer),
+            crate::engine::table::Entry::Dice { seat, values } => {
+                crate::engine::table::dice_line(self.seat_names(), *seat, values)
+            }
+        }
+    }
+
     fn rng(&mut self) -> &mut crate::engine::rng::TableRng {
         &mut self.rng
     }

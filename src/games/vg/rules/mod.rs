@@ -191,6 +191,16 @@ impl Game for Vg {
         self.view_for(viewer)
     }
 
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: crate::engine::seats::Viewer) -> String {
+        // The rules write each event as a public line (a draw says "a card", never which).
+        match entry {
+            crate::engine::table::Entry::Game { event, .. } => event.clone(),
+            crate::engine::table::Entry::Dice { seat, values } => {
+                crate::engine::table::dice_line(self.seat_names(), *seat, values)
+            }
+        }
+    }
+
     fn rng(&mut self) -> &mut TableRng {
         &mut self.rng
     }

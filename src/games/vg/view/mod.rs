@@ -68,15 +68,11 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
             .then_some("Fight the battle with the battle sheet, then enter its result there.")
     }
 
-    fn log_spans(&self, entry: &Entry<Event>, _viewer: Viewer) -> Vec<Span> {
+    fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
         // The rules write each event as a public line.
         match entry {
             Entry::Game { event, .. } => vec![Span::Text(event.clone())],
-            Entry::Dice { seat, values } => {
-                let who = self.seat_names().get(seat.0 as usize).copied().unwrap_or("?");
-                let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-                vec![Span::Text(format!("{who} rolls {}", list.join(" ")))]
-            }
+            Entry::Dice { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
         }
     }
 
