@@ -174,3 +174,229 @@ fn grognard_host_serves_a_scenario_on_the_command_line() {
     child.wait().unwrap();
     assert!(played);
 }
+
+/// The next update, skipping anything else; a refusal fails the test.
+async fn next_update(c: &mut Client) -> grognard::net::proto::Update {
+    loop {
+        match c.recv().await.expect("open") {
+            ToSeat::Update(u) => return u,
+            ToSeat::Refused { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// The next refusal's words, skipping anything else.
+async fn next_refusal(c: &mut Client) -> String {
+    loop {
+        match c.recv().await.expect("open") {
+            ToSeat::Refused { message, .. } => return message,
+            _ => {}
+        }
+    }
+}
+
+/// The token the host gives a seat joining the first time.
+async fn token(c: &mut Client) -> String {
+    loop {
+        match c.recv().await.expect("open") {
+            ToSeat::Welcome { token, .. } => return token.expect("a seat's first join is given a token"),
+            ToSeat::Refused { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// Plays `n` actions of whichever seat is active, each on its own connection, reading both.
+async fn play_some(conns: &mut [Client; 2], index: &mut u64, n: u64) {
+    for _ in 0..n {
+        let mut acted = false;
+        for k in 0..2 {
+            let u = next_update(&mut conns[k]).await;
+            assert_eq!(u.index, *index);
+            if u.active == Some(k as u8) {
+                conns[k].submit(u.index, u.legal[(u.index as usize * 7) % u.legal.len()].clone()).await.unwrap();
+                acted = true;
+            }
+        }
+        assert!(acted, "one of the two seats decides");
+        *index += 1;
+    }
+}
+
+#[test]
+fn a_seat_that_drops_comes_back_with_its_token_and_gets_the_log_it_missed() {
+    runtime().block_on(async {
+        let (url, _h) = serving("evening").await;
+        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let french_token = token(&mut french).await;
+        let _ = token(&mut allied).await;
+        let mut conns = [french, allied];
+        let mut index = 0;
+        play_some(&mut conns, &mut index, 6).await;
+        let [french, mut allied] = conns;
+        // The French leave after action 6 (they have read its update: it is still queued here,
+        // so they have seen 6 at most)…
+        let seen = 6;
+        drop(french);
+        // …the Allies go on alone while it is their decision.
+        let mut played = 0;
+        loop {
+            let u = next_update(&mut allied).await;
+            index = u.index;
+            if u.active != Some(1) || played == 3 {
+                break;
+            }
+            allied.submit(u.index, u.legal[0].clone()).await.unwrap();
+            played += 1;
+        }
+        // Someone without the token may not take the seat; nor may the owner claim to have seen
+        // more than the log holds.
+        let mut thief = Client::rejoin(&url, Some(0), Some(&"00".repeat(32)), 0).await.unwrap();
+        assert!(next_refusal(&mut thief).await.contains("token"));
+        let mut forged = Client::rejoin(&url, Some(0), Some(&french_token), index + 5).await.unwrap();
+        assert!(next_refusal(&mut forged).await.contains("cannot have seen"));
+        // The owner comes back: one update with the whole missed tail of the log.
+        let mut back = Client::rejoin(&url, Some(0), Some(&french_token), seen).await.unwrap();
+        let u = next_update(&mut back).await;
+        assert_eq!(u.index, index);
+        let tail: Vec<u64> = u.log.iter().map(|l| l.index).collect();
+        assert!(!tail.is_empty() && tail.iter().all(|&i| i >= seen && i < index), "{tail:?}");
+        assert_eq!(*tail.first().unwrap(), seen);
+        assert_eq!(*tail.last().unwrap(), index - 1);
+        // An action chosen before the drop, sent again, is refused, not taken twice.
+        back.submit(seen - 1, serde_json::json!("EndFire")).await.unwrap();
+        assert!(next_refusal(&mut back).await.contains("chosen at action"));
+    });
+}
+
+#[test]
+fn spectators_are_kept_behind_by_the_hosts_delay_and_never_sent_an_action_early() {
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/delayed", listener.local_addr().unwrap());
+        let delay = grognard::net::proto::Delay { actions: 4, seconds: 0 };
+        let (h, _) = Host::open(tables(), delay, None).unwrap();
+        tokio::spawn(serve(listener, h.clone()));
+        let mut watcher = Client::join(&url, None, None).await.unwrap();
+        let french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let mut conns = [french, allied];
+        let mut index = 0;
+        play_some(&mut conns, &mut index, 10).await;
+        // After 10 actions the spectator has seen the table after each of the first 6, one by one.
+        let first = next_update(&mut watcher).await;
+        assert_eq!(first.index, 0);
+        for expect in 1..=6 {
+            let u = next_update(&mut watcher).await;
+            assert_eq!(u.index, expect, "one action at a time, four behind");
+            assert!(u.log.iter().all(|l| l.index == expect - 1));
+        }
+        // And nothing more has been sent to it: the next message is the chat below, not an update.
+        let mut other = Client::join(&url, None, None).await.unwrap();
+        other.chat("is the Pratzen held?").await.unwrap();
+        match watcher.recv().await.expect("open") {
+            ToSeat::Chat { text, .. } => assert_eq!(text, "is the Pratzen held?"),
+            m => panic!("sent early: {m:?}"),
+        }
+        // A late spectator starts at the same delayed table.
+        assert_eq!(next_update(&mut other).await.index, 6);
+    });
+}
+
+#[test]
+fn the_spectators_chat_reaches_spectators_only_and_players_may_not_write_in_it() {
+    runtime().block_on(async {
+        let (url, _h) = serving("chat").await;
+        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let mut a = Client::join(&url, None, None).await.unwrap();
+        let mut b = Client::join(&url, None, None).await.unwrap();
+        a.chat("Soult goes up the plateau").await.unwrap();
+        for c in [&mut a, &mut b] {
+            loop {
+                match c.recv().await.expect("open") {
+                    ToSeat::Chat { from, text } => {
+                        assert!(from.starts_with("spectator"));
+                        assert_eq!(text, "Soult goes up the plateau");
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        french.chat("I hear you").await.unwrap();
+        assert!(next_refusal(&mut french).await.contains("spectators' own"));
+        // The players were sent no chat: their next messages after an action are updates.
+        let u = next_update(&mut allied).await;
+        allied.submit(u.index, u.legal[0].clone()).await.unwrap();
+        loop {
+            match allied.recv().await.expect("open") {
+                ToSeat::Update(u) if u.index == 1 => break,
+                ToSeat::Chat { .. } => panic!("a player was sent the spectators' chat"),
+                _ => {}
+            }
+        }
+    });
+}
+
+#[test]
+fn the_host_lists_its_tables_with_open_seats_and_whose_turn_it_is() {
+    runtime().block_on(async {
+        let (url, _h) = serving("full").await;
+        let base = url.trim_end_matches("/full").to_string();
+        let _french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let mut lonely = Client::join(&format!("{base}/waiting"), Some(1), Some([3; 32])).await.unwrap();
+        next_update(&mut allied).await;
+        let _ = token(&mut lonely).await;
+        let list = Client::list(&base).await.unwrap();
+        assert_eq!(list.len(), 2);
+        let full = list.iter().find(|t| t.name == "full").unwrap();
+        assert!(full.open_seats.is_empty());
+        assert_eq!(full.active, Some(1), "the Allies set up first");
+        let waiting = list.iter().find(|t| t.name == "waiting").unwrap();
+        assert_eq!(waiting.open_seats, vec![0]);
+        assert_eq!(waiting.active, None);
+    });
+}
+
+#[test]
+fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
+    let data = std::env::temp_dir().join(format!("grognard-torn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let none = grognard::net::proto::Delay::default();
+    let (digest, index) = runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/torn", listener.local_addr().unwrap());
+        let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
+        assert!(problems.is_empty());
+        tokio::spawn(serve(listener, h.clone()));
+        let french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let mut conns = [french, allied];
+        let mut index = 0;
+        play_some(&mut conns, &mut index, 12).await;
+        // The 12th action's update read: it is on disk.
+        assert_eq!(next_update(&mut conns[0]).await.index, 12);
+        (h.digest("torn").unwrap(), index)
+    });
+    let log = data.join("torn.log");
+    let whole = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(whole.lines().count(), 1 + 2 + index as usize, "the opening, two seats, every action");
+    // A stop in the middle of writing a 13th action.
+    std::fs::write(&log, format!("{whole}{{\"Action\":{{\"index\":12,\"se")).unwrap();
+    let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(h.digest("torn").unwrap(), digest, "the same table as before the stop");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), whole, "the torn line cut away");
+    // A line spoiled in the middle is not silently skipped: the table is named and not served.
+    let spoiled = whole.replacen("\"Action\"", "\"Acton\"", 1);
+    std::fs::write(&log, spoiled).unwrap();
+    let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].contains("torn.log: line 4"), "{}", problems[0]);
+    assert!(h.digest("torn").is_none());
+    let _ = std::fs::remove_dir_all(&data);
+}

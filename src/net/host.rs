@@ -82,8 +82,10 @@ struct Conn {
     id: u64,
     seat: Option<u8>,
     tx: mpsc::UnboundedSender<ToSeat>,
-    /// The log index this connection's last update reached.
-    sent: u64,
+    /// The log index this connection had seen when it joined.
+    since: u64,
+    /// The log index its last update reached (None: it has had none yet).
+    sent: Option<u64>,
 }
 
 struct HostTable {
@@ -234,7 +236,18 @@ impl Host {
             }
         }
         self.release(&mut t, Instant::now());
+        self.keep_save(id, &t);
         Ok(t)
+    }
+
+    /// A finished game's whole save, written beside its log (before anyone hears of the end, so
+    /// a restart never finds an ended game without it).
+    fn keep_save(&self, id: &str, t: &HostTable) {
+        let (Some(dir), Some(g)) = (&self.data, &t.game) else { return };
+        let path = dir.join(format!("{id}.save.ron"));
+        if g.is_over() && !path.exists() {
+            let _ = std::fs::write(&path, g.save_text());
+        }
     }
 
     fn blank(&self, id: &str, secret: Hash, file: Option<std::fs::File>) -> HostTable {
@@ -360,6 +373,13 @@ impl Host {
                     // drop yet) loses the seat.
                     t.conns.retain(|c| c.seat != seat);
                 }
+                (Some(held), None) if value.as_deref().and_then(chain::from_hex) == t.values[k] => {
+                    // The seat's own value is as secret as its token until the game ends: a seat
+                    // whose welcome was lost (the host stopped after writing it down) comes back
+                    // with it and is given its token again.
+                    t.conns.retain(|c| c.seat != seat);
+                    new_token = Some(chain::to_hex(&held));
+                }
                 (Some(_), _) => {
                     return refuse(&format!(
                         "seat {k} ({}) is taken: come back with its token",
@@ -382,7 +402,7 @@ impl Host {
             }
         }
         s.joined = Some(seat);
-        t.conns.push(Conn { id: s.conn, seat, tx: tx.clone(), sent: since });
+        t.conns.push(Conn { id: s.conn, seat, tx: tx.clone(), since, sent: None });
         let _ = tx.send(ToSeat::Welcome {
             seat,
             seats: self.tables_of.seats.clone(),
@@ -429,14 +449,9 @@ impl Host {
                     return refuse(&format!("the host could not write its log ({e}): the table is closed"));
                 }
                 t.accepted.push(Instant::now());
+                self.keep_save(id, t);
                 self.release(t, Instant::now());
                 self.broadcast(t);
-                if t.game.as_ref().is_some_and(|g| g.is_over())
-                    && let Some(dir) = &self.data
-                {
-                    let save = t.game.as_ref().expect("checked").save_text();
-                    let _ = std::fs::write(dir.join(format!("{id}.save.ron")), save);
-                }
             }
             Err(r) => {
                 let _ = tx.send(refused(Some(seq), r));
@@ -479,10 +494,10 @@ impl Host {
         let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
         let source = if t.conns[c].seat.is_some() { t.game.as_deref() } else { t.public() };
         let Some(g) = source else { return };
-        let update = g.update(viewer(t.conns[c].seat), t.conns[c].sent);
+        let update = g.update(viewer(t.conns[c].seat), t.conns[c].sent.unwrap_or(t.conns[c].since));
         let over = g.is_over().then(|| g.save_text());
         let c = &mut t.conns[c];
-        c.sent = update.index;
+        c.sent = Some(update.index);
         let _ = c.tx.send(ToSeat::Update(update));
         if let Some(save) = over {
             let _ = c.tx.send(ToSeat::Finished { save });
@@ -495,7 +510,7 @@ impl Host {
         for id in ids {
             let c = t.conns.iter().find(|c| c.id == id).expect("listed");
             let source = if c.seat.is_some() { t.game.as_deref() } else { t.public() };
-            if source.is_some_and(|g| g.index() > c.sent || (g.index() == 0 && c.sent == 0)) {
+            if source.is_some_and(|g| c.sent.is_none_or(|sent| g.index() > sent)) {
                 self.send_update(t, id);
             }
         }
