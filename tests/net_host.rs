@@ -66,8 +66,10 @@ async fn random_seat(mut c: Client, me: u8, seed: u64) -> u64 {
 fn a_whole_game_through_the_host_each_seat_on_its_connection_verifies_afterwards() {
     runtime().block_on(async {
         let (url, h) = serving("battle-1").await;
+        // The first seat opens the table; then a spectator may watch it.
+        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let _ = token(&mut french).await;
         let mut watcher = Client::join(&url, None, None).await.unwrap();
-        let french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
         let allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
         let (a, b) = tokio::join!(random_seat(french, 0, 1), random_seat(allied, 1, 2));
         assert!(a > 0 && b > 0);
@@ -279,8 +281,9 @@ fn spectators_are_kept_behind_by_the_hosts_delay_and_never_sent_an_action_early(
         let delay = grognard::net::proto::Delay { actions: 4, seconds: 0 };
         let (h, _) = Host::open(tables(), delay, None).unwrap();
         tokio::spawn(serve(listener, h.clone()));
+        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let _ = token(&mut french).await;
         let mut watcher = Client::join(&url, None, None).await.unwrap();
-        let french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
         let allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
         let mut conns = [french, allied];
         let mut index = 0;
@@ -311,6 +314,7 @@ fn the_spectators_chat_reaches_spectators_only_and_players_may_not_write_in_it()
         let (url, _h) = serving("chat").await;
         let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
         let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let _ = token(&mut french).await;
         let mut a = Client::join(&url, None, None).await.unwrap();
         let mut b = Client::join(&url, None, None).await.unwrap();
         a.chat("Soult goes up the plateau").await.unwrap();
@@ -399,4 +403,158 @@ fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
     assert!(problems[0].contains("torn.log: line 4"), "{}", problems[0]);
     assert!(h.digest("torn").is_none());
     let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn simulate_via_plays_whole_games_through_grognard_host_and_grognard_tables_lists_them() {
+    use std::io::BufRead;
+    let bin = env!("CARGO_BIN_EXE_grognard");
+    let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
+    let mut child = std::process::Command::new(bin)
+        .args(["host", "--port", "0"])
+        .arg(&scenario)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    let saves = std::env::temp_dir().join(format!("grognard-via-{}", std::process::id()));
+    let out = std::process::Command::new(bin)
+        .args(["simulate", "--games", "3", "--seed", "5", "--via", &format!("ws://{at}"), "--save-dir"])
+        .arg(&saves)
+        .arg(&scenario)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "a line per game and a summary: {stdout}");
+    for game in &lines[..3] {
+        assert!(game["verified"].as_str().unwrap().starts_with("verified: "), "{game}");
+        let save = PathBuf::from(game["save"].as_str().unwrap());
+        let check = std::process::Command::new(bin).arg("verify").arg(&save).output().unwrap();
+        assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    }
+    assert_eq!(lines[3]["games"], 3);
+    // The host now holds the three finished tables.
+    let listed = std::process::Command::new(bin).args(["tables", &format!("ws://{at}")]).output().unwrap();
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert_eq!(text.lines().filter(|l| l.ends_with("over")).count(), 3, "{text}");
+    // And --via with a computer player is refused with the reason.
+    let refused = std::process::Command::new(bin)
+        .args(["simulate", "--players", "hard", "--via", &format!("ws://{at}")])
+        .arg(&scenario)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("random legal actions"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&saves);
+}
+
+/// A generated hostile message: random text, broken JSON, or a well-formed message with wrong
+/// or random fields (seats, tokens, indexes, numbers, mutated actions, overlong chat).
+fn hostile(rng: &mut TableRng, legal: &[serde_json::Value]) -> String {
+    const ALPHABET: &[u8] = b" {}[]\":,0123456789abcdefxyzJoinSubmit\\\n";
+    let junk = |rng: &mut TableRng, n: usize| -> String {
+        (0..rng.below(n) + 1).map(|_| char::from(ALPHABET[rng.below(ALPHABET.len())])).collect()
+    };
+    let hex = |rng: &mut TableRng| -> String { (0..64).map(|_| char::from(b"0123456789abcdef"[rng.below(16)])).collect() };
+    let mutate = |rng: &mut TableRng, v: &serde_json::Value| -> serde_json::Value {
+        let mut text = v.to_string();
+        let digits: Vec<usize> = text.char_indices().filter(|(_, c)| c.is_ascii_digit()).map(|(i, _)| i).collect();
+        if let Some(&i) = digits.get(rng.below(digits.len().max(1))) {
+            text.replace_range(i..i + 1, &rng.below(10).to_string());
+        }
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+    };
+    let big = |rng: &mut TableRng| -> u64 { [0, 1, 2, 7, u64::MAX, rng.below(1000) as u64][rng.below(6)] };
+    match rng.below(9) {
+        0 => junk(rng, 80),
+        1 => format!("{{\"Join\":{}}}", junk(rng, 30)),
+        2 => serde_json::json!({"Join": {"seat": rng.below(300), "value": hex(rng), "token": hex(rng), "since": big(rng)}})
+            .to_string(),
+        3 => serde_json::json!({"Join": {"seat": null, "since": big(rng)}}).to_string(),
+        4 => {
+            let action = if legal.is_empty() {
+                serde_json::json!(junk(rng, 10))
+            } else {
+                let pick = rng.below(legal.len());
+                mutate(rng, &legal[pick])
+            };
+            serde_json::json!({"Submit": {"seq": big(rng), "at": big(rng), "action": action}}).to_string()
+        }
+        5 => serde_json::json!({"Submit": {"seq": 1, "at": 0, "action": {"Nonsense": [1, 2, 3]}}}).to_string(),
+        6 => serde_json::json!({"Chat": {"text": "x".repeat(rng.below(2000))}}).to_string(),
+        7 => "\"List\"".to_string(),
+        _ => serde_json::json!({"Submit": {"seq": -1, "at": "now", "action": null}}).to_string(),
+    }
+}
+
+#[test]
+fn thousands_of_hostile_messages_leave_the_table_untouched_and_the_host_serving() {
+    runtime().block_on(async {
+        let (url, h) = serving("fuzz").await;
+        let base = url.trim_end_matches("/fuzz").to_string();
+        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
+        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+        let _ = token(&mut french).await;
+        let _ = token(&mut allied).await;
+        // The Allies decide first: everything the others send must leave the table as it is.
+        let u = next_update(&mut allied).await;
+        assert_eq!(u.active, Some(1));
+        let legal = u.legal.clone();
+        let before = (h.digest("fuzz").unwrap(), u.index);
+        let mut others = vec![
+            french,
+            Client::join(&url, None, None).await.unwrap(),
+            Client::rejoin(&url, None, None, 0).await.unwrap(),
+        ];
+        for c in others.iter_mut() {
+            // Drain each connection's welcome and first update.
+            while let Ok(Some(m)) = tokio::time::timeout(std::time::Duration::from_millis(100), c.recv()).await {
+                if let ToSeat::Update(_) = m {
+                    break;
+                }
+            }
+        }
+        let mut rng = TableRng::from_seed(99);
+        let (mut sent, mut refused, mut fresh) = (0, 0, 0);
+        for n in 0..3000 {
+            // Now and then a fresh connection: unjoined, at an odd address, or a would-be thief.
+            if n % 100 == 99 {
+                let path = ["", "..%2F..%2Fetc", "fuzz", "another-table"][rng.below(4)];
+                if let Ok(c) = Client::rejoin(&format!("{base}/{path}"), Some(rng.below(2) as u8), Some(&"ab".repeat(32)), 0).await {
+                    others.push(c);
+                    fresh += 1;
+                }
+            }
+            let k = rng.below(others.len());
+            let text = hostile(&mut rng, &legal);
+            if others[k].send_text(text.clone()).await.is_err() {
+                continue;
+            }
+            sent += 1;
+            // Every message is answered (a refusal with its reason, a list, a chat line), in time.
+            match tokio::time::timeout(std::time::Duration::from_secs(5), others[k].recv()).await {
+                Ok(Some(ToSeat::Refused { message, .. })) => {
+                    assert!(!message.is_empty());
+                    refused += 1;
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("the host closed a connection over {text:?}"),
+                Err(_) => panic!("no answer in 5 s to {text:?}"),
+            }
+            assert_eq!((h.digest("fuzz").unwrap(), h.record("fuzz").unwrap().links.len() as u64), before);
+        }
+        assert!(sent >= 2900 && refused > sent / 2, "{sent} sent, {refused} refused");
+        assert!(fresh >= 20);
+        // Only a seat joining with a value opened a table, and only at a table's address.
+        assert!(h.list().iter().all(|t| t.name == "fuzz" || t.name == "another-table"));
+        // The host still serves the table: the Allies play on.
+        allied.submit(0, legal[0].clone()).await.unwrap();
+        assert_eq!(next_update(&mut allied).await.index, 1);
+    });
 }

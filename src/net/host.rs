@@ -28,6 +28,8 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// The largest frame a connection may send (an action is a few hundred bytes).
 pub const MAX_FRAME: usize = 64 * 1024;
+/// The most tables one host keeps.
+pub const MAX_TABLES: usize = 10_000;
 /// The longest line of the spectators' chat, in characters.
 pub const MAX_CHAT: usize = 500;
 
@@ -353,6 +355,13 @@ impl Host {
         }
         let mut tables = self.tables.lock().expect("not poisoned");
         if !tables.contains_key(id) {
+            // Only a seat with its value opens a table: a stray connection leaves nothing behind.
+            if seat.is_none() || value.as_deref().and_then(chain::from_hex).is_none() {
+                return refuse(&format!("there is no table `{id}`: a seat joining with its value opens it"));
+            }
+            if tables.len() >= MAX_TABLES {
+                return refuse(&format!("this host keeps {MAX_TABLES} tables already"));
+            }
             match self.new_table(id) {
                 Ok(t) => tables.insert(id.to_string(), t),
                 Err(e) => return refuse(&format!("the table could not be opened: {e}")),
