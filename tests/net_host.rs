@@ -461,7 +461,8 @@ fn hostile(rng: &mut TableRng, legal: &[serde_json::Value]) -> String {
     let junk = |rng: &mut TableRng, n: usize| -> String {
         (0..rng.below(n) + 1).map(|_| char::from(ALPHABET[rng.below(ALPHABET.len())])).collect()
     };
-    let hex = |rng: &mut TableRng| -> String { (0..64).map(|_| char::from(b"0123456789abcdef"[rng.below(16)])).collect() };
+    let hex =
+        |rng: &mut TableRng| -> String { (0..64).map(|_| char::from(b"0123456789abcdef"[rng.below(16)])).collect() };
     let mutate = |rng: &mut TableRng, v: &serde_json::Value| -> serde_json::Value {
         let mut text = v.to_string();
         let digits: Vec<usize> = text.char_indices().filter(|(_, c)| c.is_ascii_digit()).map(|(i, _)| i).collect();
@@ -526,7 +527,9 @@ fn thousands_of_hostile_messages_leave_the_table_untouched_and_the_host_serving(
             // Now and then a fresh connection: unjoined, at an odd address, or a would-be thief.
             if n % 100 == 99 {
                 let path = ["", "..%2F..%2Fetc", "fuzz", "another-table"][rng.below(4)];
-                if let Ok(c) = Client::rejoin(&format!("{base}/{path}"), Some(rng.below(2) as u8), Some(&"ab".repeat(32)), 0).await {
+                if let Ok(c) =
+                    Client::rejoin(&format!("{base}/{path}"), Some(rng.below(2) as u8), Some(&"ab".repeat(32)), 0).await
+                {
                     others.push(c);
                     fresh += 1;
                 }

@@ -62,7 +62,11 @@ async fn resilient_seat(port: u16, table: String, me: u8, seed: u64) -> (String,
             match m {
                 ToSeat::Welcome { token: Some(t), .. } => token = Some(t),
                 ToSeat::Update(u) => {
-                    assert!(u.index >= seen, "{table}: the log went back from {seen} to {}: an action was lost", u.index);
+                    assert!(
+                        u.index >= seen,
+                        "{table}: the log went back from {seen} to {}: an action was lost",
+                        u.index
+                    );
                     seen = u.index;
                     if u.active == Some(me) && !u.over {
                         let k = pick(seed, me, u.index, u.legal.len());

@@ -5,15 +5,17 @@
 //! secrets, and a computer player's sample of the unseen agrees with the view.
 #![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 mod common;
+#[path = "common/scramble.rs"]
+mod scramble;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::{SeatId, Viewer};
 use grognard::engine::table::{Act, Table};
-use grognard::games::botn::state::HandCard;
-use grognard::games::botn::{self, Botn};
+use grognard::games::botn;
 use grognard::games::leipzig;
+use grognard::games::vg;
 use grognard::games::vg::state::Loc;
-use grognard::games::vg::{self, Vg};
+use scramble::{scramble_botn, scramble_leipzig, scramble_vg};
 use std::sync::Arc;
 
 const VIEWERS: [Viewer; 3] = [Viewer::Seat(SeatId(0)), Viewer::Seat(SeatId(1)), Viewer::Spectator];
@@ -50,74 +52,6 @@ fn every_position<G: Game>(
         check(&t.game, &mut rng);
     }
     positions
-}
-
-/// Battle of the Nations: the same table with everything `viewer` may not see dealt otherwise.
-fn scramble_botn(g: &Botn, viewer: Viewer, rng: &mut TableRng) -> Botn {
-    let mut s = g.clone();
-    s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
-    rng.shuffle(&mut s.draw_pile);
-    for side in 0..2 {
-        if viewer == Viewer::Seat(SeatId(side as u8)) {
-            continue;
-        }
-        for c in s.hands[side].iter_mut() {
-            if let HandCard::Action(id) = c
-                && !s.draw_pile.is_empty()
-            {
-                let i = rng.below(s.draw_pile.len());
-                std::mem::swap(id, &mut s.draw_pile[i]);
-            }
-        }
-    }
-    if viewer != Viewer::Seat(SeatId(0)) {
-        // Napoléon's hidden missions, the drafted pair and the districts' piles: any cards.
-        let all = g.sc.missions.len() as u8;
-        for i in g.revealed as usize..s.missions.len() {
-            s.missions[i] = rng.below(all as usize) as u8;
-        }
-        for m in s.draft_pair.iter_mut() {
-            *m = rng.below(all as usize) as u8;
-        }
-        for pile in s.mission_piles.iter_mut() {
-            for m in pile.iter_mut() {
-                *m = rng.below(all as usize) as u8;
-            }
-        }
-    } else {
-        for pile in s.mission_piles.iter_mut() {
-            rng.shuffle(pile);
-        }
-    }
-    s
-}
-
-/// Victory & Glory: the same table with everything `viewer` may not see dealt otherwise.
-fn scramble_vg(g: &Vg, viewer: Viewer, rng: &mut TableRng) -> Vg {
-    let mut s = g.clone();
-    s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
-    rng.shuffle(&mut s.deck);
-    for p in 0..2 {
-        if viewer == Viewer::Seat(SeatId(p as u8)) {
-            continue;
-        }
-        for c in s.hands[p].iter_mut() {
-            if !s.deck.is_empty() {
-                let i = rng.below(s.deck.len());
-                std::mem::swap(c, &mut s.deck[i]);
-            }
-        }
-    }
-    // Every unit the viewer may not see changes places with another unseen unit of its nation.
-    let unseen: Vec<u8> = (0..g.units.len() as u8)
-        .filter(|&u| g.units[u as usize] != Loc::Holding && !g.unit_seen_by(u, viewer))
-        .collect();
-    for &u in &unseen {
-        let same: Vec<u8> = unseen.iter().copied().filter(|&o| g.unit_nation(o) == g.unit_nation(u)).collect();
-        let o = same[rng.below(same.len())];
-        s.units.swap(u as usize, o as usize);
-    }
-    s
 }
 
 #[test]
@@ -178,21 +112,6 @@ fn victory_and_glory_views_show_nothing_a_seat_may_not_see() {
     );
     report(format_args!("views of Victory & Glory: {positions} positions, 3 viewers each"));
     assert!(hidden_changed > 0, "the scrambles changed hidden cards or units");
-}
-
-/// Leipzig: the same table with every Allied counter the viewer may not identify changed into
-/// another hidden one's type, and other chance.
-fn scramble_leipzig(g: &leipzig::Leipzig, viewer: Viewer, rng: &mut TableRng) -> leipzig::Leipzig {
-    let mut s = g.clone();
-    s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
-    let hidden: Vec<usize> = (0..g.units.len()).filter(|&u| !g.seen_by(u, viewer)).collect();
-    for &u in &hidden {
-        let o = hidden[rng.below(hidden.len())];
-        let (a, b) = (s.units[u].what, s.units[o].what);
-        s.units[u].what = b;
-        s.units[o].what = a;
-    }
-    s
 }
 
 #[test]

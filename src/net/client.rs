@@ -16,7 +16,9 @@ pub struct Client {
 
 impl Client {
     async fn connect(url: &str) -> Result<Client, String> {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("{url}: {e}"))?;
+        // Nagle's algorithm off: an action is one small frame, and the other seat waits for it.
+        let (ws, _) =
+            tokio_tungstenite::connect_async_with_config(url, None, true).await.map_err(|e| format!("{url}: {e}"))?;
         Ok(Client { ws, seq: 0 })
     }
 

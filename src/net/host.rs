@@ -559,6 +559,8 @@ fn table_name(path: &str) -> Option<String> {
 }
 
 async fn connection(stream: TcpStream, host: Arc<Host>) {
+    // Small frames, each awaited by a player: sent at once, not held for more to follow.
+    let _ = stream.set_nodelay(true);
     let mut path = String::new();
     let config = WebSocketConfig::default().max_message_size(Some(MAX_FRAME)).max_frame_size(Some(MAX_FRAME));
     // The handshake's only business here is the address's path (the table's name); the
