@@ -2,7 +2,8 @@
 //! of every game with hidden information, played through a host with each seat and a spectator on
 //! their own connections, every frame each connection received is compared with the table it was
 //! sent from, that table's hidden part dealt otherwise for that viewer (`common/scramble.rs`): the
-//! view, the legal actions and every log line must come out the same. So no frame carries a hand,
+//! view, the legal actions and every log line must come out the same; and the table a window
+//! rebuilds from a frame (`Game::from_view`) must show that same view. So no frame carries a hand,
 //! the blind pile's order, a secret mission, a face-down unit or the table's future chance.
 #![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 #[path = "common/scramble.rs"]
@@ -117,6 +118,11 @@ fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
                     "game {n}, action {i}: {viewer:?}'s view"
                 );
                 assert_eq!(u.active, s.active_seat().map(|s| s.0));
+                // What a window at the host's table draws: a table rebuilt from the frame alone,
+                // which shows the same view through the same gate.
+                let rebuilt = h.table.game.from_view(&u.view, &mut rng).unwrap();
+                let again = serde_json::to_value(rebuilt.observe(viewer)).unwrap();
+                assert_eq!(again, u.view, "game {n}, action {i}: {viewer:?}'s table rebuilt from its frame");
                 if hooks.compare_legal && !u.legal.is_empty() {
                     let mut legal = Vec::new();
                     s.legal_actions(Mode::Enforced, &mut legal);
@@ -205,4 +211,23 @@ fn no_frame_a_host_sends_in_leipzig_shows_a_hidden_counter() {
     let games = cases(1);
     let frames = check_game(hooks, games);
     report(format_args!("Leipzig through a host: {games} games, {frames} frames checked"));
+}
+
+#[test]
+fn no_frame_a_host_sends_in_austerlitz_carries_the_tables_chance() {
+    let sc = Arc::new(grognard::games::austerlitz::AzScenario::load(&scenario("austerlitz/1-historical.ron")).unwrap());
+    let hooks = Hooks {
+        table: Arc::new(move |seed| grognard::games::austerlitz::table_on(sc.clone(), seed)),
+        // Nothing on this table is hidden but its chance, which decides every future die.
+        scramble: |g, _, rng| {
+            let mut s = g.clone();
+            s.rng = TableRng::from_seed(rng.below(1 << 30) as u64);
+            s
+        },
+        scramble_entry: |_, e, _, _| e.clone(),
+        compare_legal: true,
+    };
+    let games = cases(2);
+    let frames = check_game(hooks, games);
+    report(format_args!("Austerlitz through a host: {games} games, {frames} frames checked"));
 }

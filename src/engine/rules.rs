@@ -17,6 +17,35 @@ impl<T> PartialEq for Shared<T> {
     }
 }
 
+thread_local! {
+    /// The scenario a view or a state read from JSON is set on (`with_scenario`).
+    static SCENARIO: std::cell::RefCell<Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `read` (a view or a state deserialized from what a host sent) on scenario `sc`: neither
+/// carries its scenario, which the reader has loaded from the same file.
+pub fn with_scenario<T: Send + Sync + 'static, R>(sc: std::sync::Arc<T>, read: impl FnOnce() -> R) -> R {
+    let before = SCENARIO.with(|c| c.replace(Some(sc)));
+    let out = read();
+    SCENARIO.with(|c| *c.borrow_mut() = before);
+    out
+}
+
+/// The scenario of the read in progress (serde's default for a state's or a view's scenario).
+/// Only `with_scenario` reads states and views, so it is always there.
+pub fn scenario_from_context<T: Send + Sync + 'static>() -> std::sync::Arc<T> {
+    let any = SCENARIO.with(|c| c.borrow().clone()).expect("states and views are read through with_scenario");
+    any.downcast::<T>().unwrap_or_else(|_| panic!("with_scenario was given another game's scenario"))
+}
+
+/// A view's scenario, read from the context (see `with_scenario`).
+impl<T: Send + Sync + 'static> Default for Shared<T> {
+    fn default() -> Self {
+        Shared(scenario_from_context())
+    }
+}
+
 impl<T> Debug for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Shared(..)")
@@ -103,6 +132,10 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// A line of the log in words as `viewer` may read it (a blind draw is "a card" to the other
     /// seat): what the host sends each connection of what happened, the public form of an action.
     fn entry_text(&self, entry: &crate::engine::table::Entry<Self::Event>, viewer: Viewer) -> String;
+    /// A table consistent with `view` (what a host sent a viewer, as JSON): the view's contents,
+    /// and whatever it hides dealt at random. A window seated at a host's table draws this, through
+    /// the same gate, so it shows exactly the view. `self` gives the scenario (the same file).
+    fn from_view(&self, view: &serde_json::Value, rng: &mut TableRng) -> Result<Self, String>;
     fn rng(&mut self) -> &mut TableRng;
     fn is_over(&self) -> bool;
     fn winner(&self) -> Option<SeatId>;

@@ -8,7 +8,7 @@ use crate::engine::rng::TableRng;
 use crate::engine::seats::Viewer;
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AzView {
     pub viewer: Viewer,
     /// The table as anyone may see it, without its chance.

@@ -108,7 +108,7 @@ pub struct Attack {
     pub answered: Vec<UnitId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Austerlitz {
     #[serde(skip)]
     pub sc: Shared<AzScenario>,

@@ -15,7 +15,7 @@ use serde::Serialize;
 /// The table as one viewer may see it. Public state as it is; a hand card, a mission card or a
 /// drafted pair is `None` where the viewer may not see its face; the draw pile and the districts'
 /// mission piles are counts (their order and contents are nobody's to see).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct BotnView {
     #[serde(skip)]
     pub sc: Shared<Scenario>,

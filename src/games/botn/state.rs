@@ -19,7 +19,7 @@ pub type MarkerId = u8;
 pub type MissionId = u8;
 
 /// The step of the sequence of play the table is in; each is a Bevy state in the window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize, Default)]
 pub enum Step {
     /// Preparation: Napoléon takes a second mission card from two districts and keeps one of each pair.
     #[default]
@@ -42,7 +42,7 @@ pub enum Step {
     GameOver,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ArmyState {
     pub card_played: bool,
     /// The field of a placed army.
@@ -59,7 +59,7 @@ pub struct ArmyState {
     pub chips: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MarkerState {
     pub army: ArmyId,
     /// On the board, or None (in the army's supply or removed next to the board).
@@ -69,14 +69,14 @@ pub struct MarkerState {
 }
 
 /// One army's point of damage in a fight, waiting for the defender to choose among `targets`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Hit {
     pub attacker: ArmyId,
     pub targets: Vec<ArmyId>,
 }
 
 /// A scoring choice: `army` counts for exactly one of the mission armies in `options`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ScoreChoice {
     pub army: ArmyId,
     pub options: Vec<ArmyId>,
@@ -104,9 +104,9 @@ pub enum HandCard {
     Scout,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Botn {
-    #[serde(skip)]
+    #[serde(skip, default = "crate::engine::rules::scenario_from_context")]
     pub sc: Arc<Scenario>,
     pub rng: TableRng,
     pub step: Step,

@@ -12,7 +12,7 @@ use crate::engine::rng::TableRng;
 use crate::engine::seats::Viewer;
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct LzView {
     pub viewer: Viewer,
     /// The table as the viewer may see it: blanks where a counter is hidden, no chance.

@@ -196,9 +196,9 @@ pub enum Pending {
     Lose { attack: Option<u8>, divisions: u16 },
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Leipzig {
-    #[serde(skip)]
+    #[serde(skip, default = "crate::engine::rules::scenario_from_context")]
     pub sc: Arc<LzScenario>,
     pub rng: TableRng,
     pub turn: u8,

@@ -12,13 +12,13 @@ use crate::engine::seats::{SeatId, Viewer};
 use serde::Serialize;
 
 /// A unit as the viewer sees it: its identity (nation, kind and value), or only its nation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub enum UnitFace {
     Known(UnitId),
     Hidden { nation: NationId },
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct VgView {
     #[serde(skip)]
     pub sc: Shared<VgScenario>,

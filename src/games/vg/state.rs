@@ -43,7 +43,7 @@ pub enum Group {
     Campaign(CampaignId),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CampaignState {
     pub card: CardId,
     /// None: a naval campaign at sea.
@@ -57,7 +57,7 @@ pub struct CampaignState {
 }
 
 /// Work still to do for the card being played or the era ending, in order.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum Task {
     /// An effect, with the player it concerns as `Player`.
     Effect(Effect, Player),
@@ -71,7 +71,7 @@ pub enum Task {
 }
 
 /// A decision someone must take before play goes on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub enum Pending {
     Commit {
         player: Player,
@@ -118,7 +118,7 @@ pub enum Pending {
 }
 
 /// What the table is doing between decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, Default)]
 pub enum Phase {
     /// A player is to play a card.
     #[default]
@@ -139,9 +139,9 @@ pub struct BattleResult {
     pub by_tabletop: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Vg {
-    #[serde(skip)]
+    #[serde(skip, default = "crate::engine::rules::scenario_from_context")]
     pub sc: Arc<VgScenario>,
     pub rng: TableRng,
     pub phase: Phase,

@@ -369,6 +369,17 @@ impl Game for Austerlitz {
         super::observe::AzView::of(self, viewer)
     }
 
+    fn from_view(&self, view: &serde_json::Value, rng: &mut crate::engine::rng::TableRng) -> Result<Self, String> {
+        let view: super::observe::AzView =
+            crate::engine::rules::with_scenario(self.sc.0.clone(), || serde_json::from_value(view.clone()))
+                .map_err(|e| format!("not a view of this game: {e}"))?;
+        Ok({
+            let mut g = view.game;
+            g.rng = crate::engine::rng::TableRng::from_seed(rng.below(1 << 30) as u64);
+            g
+        })
+    }
+
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: Viewer) -> String {
         // Nothing on this table is hidden: every line reads the same to everyone.
         match entry {

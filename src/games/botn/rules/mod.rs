@@ -366,6 +366,13 @@ impl Game for Botn {
         self.view_for(viewer)
     }
 
+    fn from_view(&self, view: &serde_json::Value, rng: &mut crate::engine::rng::TableRng) -> Result<Self, String> {
+        let view: super::observe::BotnView =
+            crate::engine::rules::with_scenario(self.sc.clone(), || serde_json::from_value(view.clone()))
+                .map_err(|e| format!("not a view of this game: {e}"))?;
+        Ok(view.sample(rng))
+    }
+
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: crate::engine::seats::Viewer) -> String {
         use super::text::Span;
         super::text::entry_spans(self, entry, viewer)

@@ -191,6 +191,13 @@ impl Game for Vg {
         self.view_for(viewer)
     }
 
+    fn from_view(&self, view: &serde_json::Value, rng: &mut crate::engine::rng::TableRng) -> Result<Self, String> {
+        let view: super::observe::VgView =
+            crate::engine::rules::with_scenario(self.sc.clone(), || serde_json::from_value(view.clone()))
+                .map_err(|e| format!("not a view of this game: {e}"))?;
+        Ok(view.sample(rng))
+    }
+
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: crate::engine::seats::Viewer) -> String {
         // The rules write each event as a public line (a draw says "a card", never which).
         match entry {
