@@ -43,6 +43,15 @@ pub enum Command {
         /// Open the camera on the table's point X,Z from DISTANCE.
         #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look, allow_hyphen_values = true)]
         look: Option<[f32; 3]>,
+        /// Sit at a host's table (FILE is the scenario the host plays): ws://HOST:PORT/TABLE.
+        #[arg(long, value_name = "URL")]
+        join: Option<String>,
+        /// With --join: the seat to take, by the game's seat names.
+        #[arg(long, requires = "join", conflicts_with = "spectate")]
+        seat: Option<String>,
+        /// With --join: watch, as a spectator (behind the host's delay, with the spectators' chat).
+        #[arg(long, requires = "join")]
+        spectate: bool,
     },
     /// Check scenario and save files; prints file:line:column: message for each error.
     Validate {
@@ -203,8 +212,19 @@ pub fn run() -> i32 {
                 &WindowOptions { pace: 0.7, ui_scale: 1.0, ..Default::default() },
             )
         }
-        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale, look }) => {
-            window(&file, WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None, look })
+        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale, look, join, seat, spectate }) => {
+            if join.is_some() && seat.is_none() && !spectate {
+                eprintln!("--join: name the seat to take (--seat NAME) or watch (--spectate)");
+                return 2;
+            }
+            if join.is_some() && (sandbox || seed.is_some()) {
+                eprintln!("--join: the host keeps the table: no --sandbox or --seed");
+                return 2;
+            }
+            let remote = join.map(|url| (url, seat));
+            let options =
+                WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None, look, remote };
+            window(&file, options)
         }
         Some(Command::Screenshot { file, out, seat, seed, ui_scale, look }) => window(
             &file,

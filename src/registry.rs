@@ -32,6 +32,8 @@ pub struct WindowOptions {
     pub ui_scale: f32,
     /// Open the camera on this point of the table (x, z) from this distance.
     pub look: Option<[f32; 3]>,
+    /// Sit at a host's table: its address ws://HOST:PORT/TABLE, and the seat's name (None: watch).
+    pub remote: Option<(String, Option<String>)>,
 }
 
 /// One game as the rest of the program sees it.

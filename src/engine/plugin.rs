@@ -71,6 +71,11 @@ impl Default for Eyes {
     }
 }
 
+/// Present when the table is a host's (a window seated with `--join`): requests are sent to the
+/// host (`table::remote`) instead of applied here, and the table changes with the host's updates.
+#[derive(Resource, Default)]
+pub struct HostsTable;
+
 /// Bumped whenever the table changes, so presentation systems redraw only then.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableVersion(pub u64);
@@ -139,11 +144,17 @@ fn apply_requests<G: Game>(
     table: Option<ResMut<TableRes<G>>>,
     mut journal: ResMut<JournalRes>,
     mut version: ResMut<TableVersion>,
+    hosted: Option<Res<HostsTable>>,
 ) {
     let Some(mut table) = table else {
         requests.clear();
         return;
     };
+    if hosted.is_some() {
+        // A host's table: the host decides, `table::remote` sends the requests there.
+        requests.clear();
+        return;
+    }
     for request in requests.read() {
         let before = table.0.entries.len();
         let result = match request.clone() {

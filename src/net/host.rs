@@ -416,6 +416,7 @@ impl Host {
             seat,
             seats: self.tables_of.seats.clone(),
             commitment: chain::to_hex(&t.commitment),
+            scenario_hash: self.tables_of.scenario_hash.clone(),
             token: new_token,
             delay: self.delay,
         });

@@ -38,6 +38,8 @@ pub enum ToSeat {
         seat: Option<u8>,
         seats: Vec<String>,
         commitment: String,
+        /// The content hash of the scenario the host plays (a window checks its own file is it).
+        scenario_hash: String,
         token: Option<String>,
         delay: Delay,
     },

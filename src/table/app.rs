@@ -20,6 +20,16 @@ pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
 }
 
+/// A seat by its name, whole or a word of it ("french" for "Napoléon (French)"), if only one fits.
+fn seat_named(names: &[&str], asked: &str) -> Option<u8> {
+    let asked = asked.to_lowercase();
+    if let Some(k) = names.iter().position(|s| s.to_lowercase() == asked) {
+        return Some(k as u8);
+    }
+    let fits: Vec<usize> = (0..names.len()).filter(|&k| names[k].to_lowercase().contains(&asked)).collect();
+    (fits.len() == 1).then(|| fits[0] as u8)
+}
+
 /// An unfinished game found in the journal at start, offered for resuming.
 #[derive(Resource)]
 pub struct ResumeOffer<G: TableGame>(pub Option<crate::engine::save::SaveFile<G::Action>>);
@@ -31,7 +41,28 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     let mut session = Session::new(seats, journal_path.clone());
     let mut journal = JournalRes::default();
     let mut offer = None;
-    if let Some((out, viewer)) = &setup.screenshot {
+    let remote = match &setup.remote {
+        None => None,
+        Some((url, seat)) => {
+            let names = table.game.seat_names();
+            let seat = match seat {
+                None => None,
+                Some(name) => match seat_named(names, name) {
+                    Some(k) => Some(k as u8),
+                    None => {
+                        eprintln!("--seat {name}: expected one of {}", names.join(", "));
+                        return 2;
+                    }
+                },
+            };
+            Some(super::remote::Remote::new(url, seat))
+        }
+    };
+    if let Some(r) = &remote {
+        // A host's table: this seat's eyes only, no computer, no hand-over, no local journal.
+        session.hotseat = false;
+        session.viewer = r.seat.map_or(Viewer::Spectator, |k| Viewer::Seat(crate::engine::seats::SeatId(k)));
+    } else if let Some((out, viewer)) = &setup.screenshot {
         session.viewer = *viewer;
         session.hotseat = false;
         session.screenshot = Some((out.clone(), 8));
@@ -52,7 +83,15 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     {
         session.viewer = Viewer::Seat(s);
     }
-    if setup.computers.iter().any(Option::is_some) && setup.screenshot.is_none() {
+    if let Some(r) = &remote {
+        // The computer may play this window's own seat, reading the table rebuilt from its view.
+        let own = |k: usize| r.seat == Some(k as u8);
+        if (0..seats).any(|k| setup.computers.get(k).copied().flatten().is_some() && !own(k)) {
+            eprintln!("--computer: at a host's table the computer plays this window's own seat only");
+            return 2;
+        }
+        session.computers = (0..seats).map(|k| setup.computers.get(k).copied().flatten().filter(|_| own(k))).collect();
+    } else if setup.computers.iter().any(Option::is_some) && setup.screenshot.is_none() {
         session.set_computers(setup.computers.clone());
     } else {
         session.computers = setup.computers.clone();
@@ -93,6 +132,15 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
                 warm_up,
             ),
         );
+    if let Some(r) = remote {
+        app.insert_resource(r)
+            .insert_resource(crate::engine::plugin::HostsTable)
+            .add_systems(Startup, super::remote::connect)
+            .add_systems(
+                Update,
+                (super::remote::receive::<G>, super::remote::send::<G>).in_set(crate::engine::plugin::TableSet::Apply),
+            );
+    }
     G::add_view(&mut app);
     let started = std::time::Instant::now();
     app.add_systems(Last, move |mut frames: Local<u32>| {

@@ -31,7 +31,12 @@ pub fn computer_moves<G: TableGame>(
     mut redraw: MessageWriter<RequestRedraw>,
     mut waited: Local<f32>,
     mut rng: Local<Option<TableRng>>,
+    remote: Option<Res<super::remote::Remote>>,
 ) {
+    // At a host's table the computer waits for the host's answer to its last action.
+    if remote.is_some_and(|r| r.in_flight.is_some()) {
+        return;
+    }
     let game = &table.0.game;
     let Some(seat) = game.active_seat() else { return };
     let Some(level) = session.computer_at(seat) else {

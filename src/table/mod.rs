@@ -15,6 +15,7 @@ pub mod octmap;
 pub mod paint;
 pub mod print;
 pub mod printed;
+pub mod remote;
 pub mod session;
 pub mod sound;
 
@@ -126,4 +127,6 @@ pub struct WindowSetup {
     pub ui_scale: f32,
     /// Open the camera on this point of the table (x, z) from this distance.
     pub look: Option<[f32; 3]>,
+    /// Sit at a host's table: its address, and the seat's name (None: watch).
+    pub remote: Option<(String, Option<String>)>,
 }

@@ -27,6 +27,7 @@ pub fn panels<G: TableGame>(
     time: Res<Time>,
     mut notice_seen: Local<(Option<String>, f32)>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+    mut remote: Option<ResMut<crate::table::remote::Remote>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -62,6 +63,9 @@ pub fn panels<G: TableGame>(
                 ui.label(G::HELP);
             },
         );
+    }
+    if let Some(r) = remote.as_deref_mut() {
+        hosted_table(&ctx, &table.0, r);
     }
     if session.panels_hidden {
         // The clean picture: no panel, no tooltip, only the state of the game in one line.
@@ -117,10 +121,54 @@ pub fn panels<G: TableGame>(
         );
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
-    menu(&ctx, &table.0, &mut session, &mut offer, &mut requests);
-    orders(&ctx, &table.0, &mut session, &mut requests, height);
-    log(&ctx, &table.0, &mut session, height);
+    let hosted = remote.is_some();
+    menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
+    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted);
+    log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()));
     Ok(())
+}
+
+/// At a host's table: where this window sits, a plain warning when the host runs on this
+/// machine, and the spectators' chat for a spectator.
+fn hosted_table<G: TableGame>(
+    ctx: &egui::Context,
+    table: &crate::engine::table::Table<G>,
+    r: &mut crate::table::remote::Remote,
+) {
+    egui::Window::new("Host's table")
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 58.0])
+        .resizable(false)
+        .collapsible(true)
+        .default_width(420.0)
+        .show(ctx, |ui| {
+            ui.label(r.status(table.game.seat_names()));
+            if r.host_is_here && r.seat.is_some() {
+                ui.colored_label(
+                    egui::Color32::from_rgb(220, 160, 60),
+                    "The host runs on this machine: whoever sits here could read what is hidden \
+                     from its memory. For a competitive game, play through a neutral host.",
+                );
+            }
+            if let Some(p) = &r.problem {
+                ui.colored_label(egui::Color32::from_rgb(200, 60, 50), p);
+            }
+            if let Some(f) = &r.finished {
+                ui.label(format!("Finished: {}", f.display()));
+            }
+            if r.seat.is_none() {
+                ui.separator();
+                ui.label(egui::RichText::new("Spectators' chat (the players do not see it)").small());
+                egui::ScrollArea::vertical().max_height(90.0).stick_to_bottom(true).show(ui, |ui| {
+                    for (from, text) in r.chat.iter().rev().take(50).collect::<Vec<_>>().into_iter().rev() {
+                        ui.label(format!("{from}: {text}"));
+                    }
+                });
+                let edit = ui.text_edit_singleline(&mut r.chat_line);
+                if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    r.say();
+                }
+            }
+        });
 }
 
 fn resume_window<G: TableGame>(
@@ -168,6 +216,7 @@ fn menu<G: TableGame>(
     session: &mut Session,
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
+    hosted: bool,
 ) {
     egui::Window::new("Grognard")
         .anchor(egui::Align2::LEFT_TOP, [6.0, 6.0])
@@ -177,6 +226,21 @@ fn menu<G: TableGame>(
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.menu_button("Game", |ui| {
+                    if hosted {
+                        // The host keeps this table: a seat saves what it may see, nothing more.
+                        ui.label("Save what this seat sees:");
+                        ui.text_edit_singleline(&mut session.save_path);
+                        if ui.button("Save my view").clicked() {
+                            let path = std::path::PathBuf::from(&session.save_path);
+                            let text = crate::engine::save::seat_save_of(table, session.viewer);
+                            match std::fs::write(&path, text) {
+                                Ok(()) => session.inform(format!("Your view saved to {}", path.display())),
+                                Err(e) => session.refuse(format!("Could not save {}: {e}", path.display())),
+                            }
+                            ui.close();
+                        }
+                        return;
+                    }
                     for new in G::new_games(table) {
                         if ui.button(&new.label).clicked() {
                             match G::start(table, new.choice, clock_seed(), &session.computers) {
@@ -231,8 +295,11 @@ fn menu<G: TableGame>(
                     ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
                 });
                 ui.menu_button("View", |ui| {
-                    ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
-                    for (label, v) in super::viewers(&table.game) {
+                    let viewers = if hosted { Vec::new() } else { super::viewers(&table.game) };
+                    if !hosted {
+                        ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
+                    }
+                    for (label, v) in viewers {
                         if ui.radio(session.viewer == v, label).clicked() {
                             session.viewer = v;
                             if v == Viewer::Spectator {
@@ -281,6 +348,7 @@ fn orders<G: TableGame>(
     session: &mut Session,
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
+    hosted: bool,
 ) {
     let game = &table.game;
     let my_seat = session.seat();
@@ -348,6 +416,10 @@ fn orders<G: TableGame>(
                 let computer = if session.computer_at(a).is_some() { " (the computer)" } else { "" };
                 ui.label(format!("Waiting for {who}{computer}"));
             }
+            if hosted {
+                // The host rolls every die, at the commit points; nothing is undone there.
+                return;
+            }
             ui.separator();
             ui.horizontal(|ui| {
                 ui.label("Dice:");
@@ -368,17 +440,29 @@ fn orders<G: TableGame>(
         });
 }
 
-fn log<G: TableGame>(ctx: &egui::Context, table: &crate::engine::table::Table<G>, session: &mut Session, height: f32) {
+fn log<G: TableGame>(
+    ctx: &egui::Context,
+    table: &crate::engine::table::Table<G>,
+    session: &mut Session,
+    height: f32,
+    hosted: Option<&[String]>,
+) {
     egui::Window::new("Log")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
         .default_width(320.0)
         .max_height(height * 0.38)
         .resizable(false)
         .show(ctx, |ui| {
-            let grew = table.entries.len() != session.log_seen;
-            session.log_seen = table.entries.len();
+            let length = hosted.map_or(table.entries.len(), <[String]>::len);
+            let grew = length != session.log_seen;
+            session.log_seen = length;
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
-                for entry in table.entries.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
+                // At a host's table: the log in this seat's words, as the host sent it.
+                for line in hosted.unwrap_or(&[]).iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
+                    ui.label(line);
+                }
+                let local = if hosted.is_some() { &[][..] } else { &table.entries[..] };
+                for entry in local.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 0.0;
                         for span in table.game.log_spans(entry, session.viewer) {

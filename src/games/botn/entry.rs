@@ -184,6 +184,7 @@ impl GameEntry for Entry {
                     journal_name: "journal.ron",
                     ui_scale: o.ui_scale,
                     look: o.look,
+                    remote: o.remote.clone(),
                 },
             ),
             Err(e) => {

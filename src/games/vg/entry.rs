@@ -176,6 +176,7 @@ impl GameEntry for Entry {
                 journal_name: "vg-journal.ron",
                 ui_scale: o.ui_scale,
                 look: o.look,
+                remote: o.remote.clone(),
             },
         )
     }

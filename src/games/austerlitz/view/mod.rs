@@ -181,6 +181,7 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
                 journal_name: "austerlitz-journal.ron",
                 ui_scale: o.ui_scale,
                 look: o.look,
+                remote: o.remote.clone(),
             },
         ),
         Err(e) => {

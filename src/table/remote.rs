@@ -1,0 +1,328 @@
+//! The window seated at a host's table (`grognard play FILE --join ws://HOST:PORT/TABLE`): its
+//! actions go to the host, and what the host sends becomes the table on screen — a table rebuilt
+//! from this seat's view alone (`Game::from_view`), drawn through the same gate, so the window
+//! holds nothing its seat may not see. A thread keeps the connection (and comes back to the seat
+//! with its token after a drop), waking the window when something arrives.
+
+use super::TableGame;
+use super::session::Session;
+use crate::engine::plugin::{Outcome, Request, TableRes, TableVersion};
+use crate::engine::rng::TableRng;
+use crate::engine::table::Act;
+use crate::net::chain;
+use crate::net::client::Client;
+use crate::net::proto::{Delay, ToSeat};
+use bevy::prelude::*;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What the window asks of its connection.
+enum Outgoing {
+    Act { at: u64, action: serde_json::Value },
+    Chat(String),
+}
+
+/// What the connection tells the window.
+enum Incoming {
+    Message(ToSeat),
+    Connected(bool),
+    Failed(String),
+}
+
+/// The host's table this window sits at.
+#[derive(Resource)]
+pub struct Remote {
+    pub url: String,
+    /// The seat taken (None: watching).
+    pub seat: Option<u8>,
+    /// Accepted actions the window has seen.
+    pub index: u64,
+    /// The log in this seat's words, as the host sent it.
+    pub log: Vec<String>,
+    /// The spectators' chat (spectators only): who, and what.
+    pub chat: Vec<(String, String)>,
+    pub chat_line: String,
+    pub delay: Delay,
+    pub connected: bool,
+    /// The table has not started: a seat has not joined yet.
+    pub waiting: bool,
+    /// Whether the host runs on this machine (so whoever plays here could read its memory).
+    pub host_is_here: bool,
+    pub problem: Option<String>,
+    /// Where the finished game's whole save was written.
+    pub finished: Option<PathBuf>,
+    /// The index an action was sent at, until the host's answer comes (the computer waits).
+    pub in_flight: Option<u64>,
+    outbox: tokio::sync::mpsc::UnboundedSender<Outgoing>,
+    outbox_rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Outgoing>>>,
+    inbox: Mutex<mpsc::Receiver<Incoming>>,
+    inbox_tx: mpsc::Sender<Incoming>,
+}
+
+/// What a seat keeps to come back to its table: the host's token, and its own value for the dice.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SeatKey {
+    token: Option<String>,
+    value: String,
+}
+
+/// Where a seat's key is kept: beside the journal, one file per table and seat.
+fn key_path(url: &str, seat: u8) -> PathBuf {
+    let name: String = url.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    crate::engine::journal::default_journal_path().with_file_name(format!("seat-{name}-{seat}.json"))
+}
+
+fn read_key(url: &str, seat: u8) -> Option<SeatKey> {
+    serde_json::from_str(&std::fs::read_to_string(key_path(url, seat)).ok()?).ok()
+}
+
+fn write_key(url: &str, seat: u8, key: &SeatKey) {
+    let path = key_path(url, seat);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(path, serde_json::to_string(key).expect("plain data"));
+}
+
+impl Remote {
+    pub fn new(url: &str, seat: Option<u8>) -> Remote {
+        let (outbox, outbox_rx) = tokio::sync::mpsc::unbounded_channel();
+        let (inbox_tx, inbox) = mpsc::channel();
+        let here = url
+            .trim_start_matches("ws://")
+            .split(['/', ':'])
+            .next()
+            .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
+        Remote {
+            url: url.to_string(),
+            seat,
+            index: 0,
+            log: Vec::new(),
+            chat: Vec::new(),
+            chat_line: String::new(),
+            delay: Delay::default(),
+            connected: false,
+            waiting: true,
+            host_is_here: here,
+            problem: None,
+            finished: None,
+            in_flight: None,
+            outbox,
+            outbox_rx: Mutex::new(Some(outbox_rx)),
+            inbox: Mutex::new(inbox),
+            inbox_tx,
+        }
+    }
+
+    /// Sends this seat's action, chosen at the table the window shows.
+    pub fn act(&mut self, action: serde_json::Value) {
+        self.in_flight = Some(self.index);
+        let _ = self.outbox.send(Outgoing::Act { at: self.index, action });
+    }
+
+    pub fn say(&mut self) {
+        let text = std::mem::take(&mut self.chat_line);
+        if !text.trim().is_empty() {
+            let _ = self.outbox.send(Outgoing::Chat(text));
+        }
+    }
+
+    /// The line the window shows about its table.
+    pub fn status(&self, seats: &[&str]) -> String {
+        let who = match self.seat {
+            Some(k) => format!("{} at", seats.get(k as usize).copied().unwrap_or("?")),
+            None => "Watching".to_string(),
+        };
+        let mut s = format!("{who} {}", self.url);
+        if !self.connected {
+            s.push_str(" — connecting…");
+        } else if self.waiting {
+            s.push_str(" — waiting for every seat to join");
+        }
+        if self.seat.is_none() && self.delay != Delay::default() {
+            s.push_str(&format!(
+                " — {} actions and {} min behind the players",
+                self.delay.actions,
+                self.delay.seconds / 60
+            ));
+        }
+        s
+    }
+}
+
+/// Starts the connection's thread (once the window's event loop can be woken).
+pub fn connect(remote: Res<Remote>, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
+    let Some(outbox) = remote.outbox_rx.lock().expect("not poisoned").take() else { return };
+    let wake: Box<dyn Fn() + Send> = match proxy {
+        Some(p) => {
+            let p = (**p).clone();
+            Box::new(move || {
+                let _ = p.send_event(bevy::winit::WinitUserEvent::WakeUp);
+            })
+        }
+        None => Box::new(|| {}),
+    };
+    let (url, seat, tx) = (remote.url.clone(), remote.seat, remote.inbox_tx.clone());
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        runtime.block_on(keep_connected(url, seat, tx, outbox, wake));
+    });
+}
+
+/// Joins (or comes back to) the seat and relays messages both ways until the window closes;
+/// after a drop it comes back with the seat's token and the last index it saw.
+async fn keep_connected(
+    url: String,
+    seat: Option<u8>,
+    tx: mpsc::Sender<Incoming>,
+    mut outbox: tokio::sync::mpsc::UnboundedReceiver<Outgoing>,
+    wake: Box<dyn Fn() + Send>,
+) {
+    let tell = |m: Incoming| {
+        let _ = tx.send(m);
+        wake();
+    };
+    let mut key = seat.map(|k| {
+        read_key(&url, k).unwrap_or_else(|| {
+            let mut value = [0u8; 32];
+            getrandom::fill(&mut value).expect("the system's randomness");
+            SeatKey { token: None, value: chain::to_hex(&value) }
+        })
+    });
+    let mut since = 0;
+    loop {
+        let joined = match (&key, seat) {
+            (Some(SeatKey { token: Some(t), .. }), Some(_)) => Client::rejoin(&url, seat, Some(t), since).await,
+            (Some(k), Some(_)) => Client::join(&url, seat, chain::from_hex(&k.value)).await,
+            _ => Client::rejoin(&url, None, None, since).await,
+        };
+        let mut c = match joined {
+            Ok(c) => c,
+            Err(e) => {
+                tell(Incoming::Failed(e));
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                continue;
+            }
+        };
+        tell(Incoming::Connected(true));
+        loop {
+            tokio::select! {
+                m = c.recv() => match m {
+                    Some(m) => {
+                        if let (ToSeat::Welcome { token: Some(t), .. }, Some(k), Some(s)) = (&m, key.as_mut(), seat) {
+                            k.token = Some(t.clone());
+                            write_key(&url, s, k);
+                        }
+                        if let ToSeat::Update(u) = &m {
+                            since = u.index;
+                        }
+                        tell(Incoming::Message(m));
+                    }
+                    None => break,
+                },
+                o = outbox.recv() => match o {
+                    Some(Outgoing::Act { at, action }) => {
+                        let _ = c.submit(at, action).await;
+                    }
+                    Some(Outgoing::Chat(text)) => {
+                        let _ = c.chat(&text).await;
+                    }
+                    // The window has closed.
+                    None => return,
+                },
+            }
+        }
+        tell(Incoming::Connected(false));
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Sends this seat's requests to the host; what a host's table cannot do is refused here.
+pub fn send<G: TableGame>(
+    mut requests: MessageReader<Request<G>>,
+    remote: Option<ResMut<Remote>>,
+    mut outcomes: MessageWriter<Outcome>,
+) {
+    let Some(mut remote) = remote else { return };
+    for request in requests.read() {
+        let refusal = match request {
+            Request::Act { act: Act::Game(a), .. } => {
+                remote.act(serde_json::to_value(a).expect("an action is plain data"));
+                continue;
+            }
+            Request::Act { act: Act::RollDice(_), .. } => "the tray's dice are not rolled at a host's table",
+            Request::Undo => "no undo at a host's table: an action sent is the host's",
+            Request::Replace(_) => "this window sits at a host's table: open another window for another game",
+        };
+        outcomes.write(Outcome { accepted: false, message: refusal.to_string() });
+    }
+}
+
+/// Takes in what the host sent: each update becomes the table on screen (rebuilt from the view
+/// alone), a refusal a notice, the finished game's save a file.
+pub fn receive<G: TableGame>(
+    remote: Option<ResMut<Remote>>,
+    table: Option<ResMut<TableRes<G>>>,
+    mut session: ResMut<Session>,
+    mut version: ResMut<TableVersion>,
+    mut outcomes: MessageWriter<Outcome>,
+    mut rng: Local<Option<TableRng>>,
+) {
+    let (Some(mut remote), Some(mut table)) = (remote, table) else { return };
+    let rng = rng.get_or_insert_with(|| TableRng::from_seed(crate::table::app::clock_seed()));
+    let incoming: Vec<Incoming> = remote.inbox.lock().expect("not poisoned").try_iter().collect();
+    for m in incoming {
+        match m {
+            Incoming::Connected(c) => {
+                // An action sent before a drop is either in the log the host sends on return, or
+                // lost with the connection: either way nothing is awaited any more.
+                remote.in_flight = None;
+                remote.connected = c;
+                remote.problem = None;
+            }
+            Incoming::Failed(e) => remote.problem = Some(e),
+            Incoming::Message(ToSeat::Welcome { delay, scenario_hash, .. }) => {
+                remote.delay = delay;
+                if scenario_hash != table.0.game.scenario().hash {
+                    remote.problem = Some("the host plays another scenario than this file (its hash differs)".into());
+                }
+            }
+            Incoming::Message(ToSeat::Update(u)) => {
+                match table.0.game.from_view(&u.view, rng) {
+                    Ok(g) => {
+                        table.0.game = g;
+                        version.0 += 1;
+                    }
+                    Err(e) => remote.problem = Some(format!("the host's table could not be read: {e}")),
+                }
+                remote.index = u.index;
+                remote.waiting = false;
+                remote.in_flight = remote.in_flight.filter(|&at| at >= u.index);
+                remote.log.extend(u.log.into_iter().map(|l| l.text));
+            }
+            Incoming::Message(ToSeat::Refused { message, .. }) => {
+                remote.in_flight = None;
+                outcomes.write(Outcome { accepted: false, message });
+            }
+            Incoming::Message(ToSeat::Chat { from, text }) => remote.chat.push((from, text)),
+            Incoming::Message(ToSeat::Finished { save }) => {
+                let table_name = remote.url.rsplit('/').next().unwrap_or("table").to_string();
+                let path = crate::engine::journal::default_journal_path()
+                    .with_file_name(format!("{table_name}.hosted-save.ron"));
+                match std::fs::write(&path, save) {
+                    Ok(()) => {
+                        session.inform(format!(
+                            "The game is over: its whole save is {} (grognard verify checks every roll)",
+                            path.display()
+                        ));
+                        remote.finished = Some(path);
+                    }
+                    Err(e) => session.refuse(format!("Could not write the finished save {}: {e}", path.display())),
+                }
+            }
+            Incoming::Message(ToSeat::Tables(_)) => {}
+        }
+    }
+}
