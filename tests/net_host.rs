@@ -191,9 +191,8 @@ async fn next_update(c: &mut Client) -> grognard::net::proto::Update {
 /// The next refusal's words, skipping anything else.
 async fn next_refusal(c: &mut Client) -> String {
     loop {
-        match c.recv().await.expect("open") {
-            ToSeat::Refused { message, .. } => return message,
-            _ => {}
+        if let ToSeat::Refused { message, .. } = c.recv().await.expect("open") {
+            return message;
         }
     }
 }
@@ -213,11 +212,11 @@ async fn token(c: &mut Client) -> String {
 async fn play_some(conns: &mut [Client; 2], index: &mut u64, n: u64) {
     for _ in 0..n {
         let mut acted = false;
-        for k in 0..2 {
-            let u = next_update(&mut conns[k]).await;
+        for (k, c) in conns.iter_mut().enumerate() {
+            let u = next_update(c).await;
             assert_eq!(u.index, *index);
             if u.active == Some(k as u8) {
-                conns[k].submit(u.index, u.legal[(u.index as usize * 7) % u.legal.len()].clone()).await.unwrap();
+                c.submit(u.index, u.legal[(u.index as usize * 7) % u.legal.len()].clone()).await.unwrap();
                 acted = true;
             }
         }
@@ -320,13 +319,10 @@ fn the_spectators_chat_reaches_spectators_only_and_players_may_not_write_in_it()
         a.chat("Soult goes up the plateau").await.unwrap();
         for c in [&mut a, &mut b] {
             loop {
-                match c.recv().await.expect("open") {
-                    ToSeat::Chat { from, text } => {
-                        assert!(from.starts_with("spectator"));
-                        assert_eq!(text, "Soult goes up the plateau");
-                        break;
-                    }
-                    _ => {}
+                if let ToSeat::Chat { from, text } = c.recv().await.expect("open") {
+                    assert!(from.starts_with("spectator"));
+                    assert_eq!(text, "Soult goes up the plateau");
+                    break;
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! their own connections, every frame each connection received is compared with the table it was
 //! sent from, that table's hidden part dealt otherwise for that viewer (`common/scramble.rs`): the
 //! view, the legal actions and every log line must come out the same; and the table a window
-//! rebuilds from a frame (`Game::from_view`) must show that same view. So no frame carries a hand,
+//! rebuilds from a frame (`Game::rebuilt_from_view`) must show that same view. So no frame carries a hand,
 //! the blind pile's order, a secret mission, a face-down unit or the table's future chance.
 #![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 #[path = "common/scramble.rs"]
@@ -40,8 +40,8 @@ async fn record(mut c: Client, me: Option<u8>, seed: u64) -> (BTreeMap<u64, Upda
     while let Some(m) = c.recv().await {
         match m {
             ToSeat::Update(u) => {
-                if me.is_some() && u.active == me && !u.over {
-                    let k = pick(seed, me.unwrap(), u.index, u.legal.len());
+                if let Some(me) = me.filter(|&m| u.active == Some(m) && !u.over) {
+                    let k = pick(seed, me, u.index, u.legal.len());
                     c.submit(u.index, u.legal[k].clone()).await.unwrap();
                 }
                 assert!(seen.insert(u.index, u).is_none(), "one update per action");
@@ -54,12 +54,14 @@ async fn record(mut c: Client, me: Option<u8>, seed: u64) -> (BTreeMap<u64, Upda
     panic!("closed before the end");
 }
 
+type ScrambleEntry<G> = fn(&G, &Entry<<G as Game>::Event>, Viewer, &mut TableRng) -> Entry<<G as Game>::Event>;
+
 /// A game's hooks for the check: its table, and how to deal its hidden part otherwise.
 struct Hooks<G: Game> {
     table: Arc<dyn Fn(u64) -> Table<G> + Send + Sync>,
     scramble: fn(&G, Viewer, &mut TableRng) -> G,
     /// The same log entry with what `viewer` may not read of it dealt otherwise.
-    scramble_entry: fn(&G, &Entry<G::Event>, Viewer, &mut TableRng) -> Entry<G::Event>,
+    scramble_entry: ScrambleEntry<G>,
     /// Whether the legal actions sent are compared too (see the Leipzig test for why not there).
     compare_legal: bool,
 }
@@ -120,7 +122,7 @@ fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
                 assert_eq!(u.active, s.active_seat().map(|s| s.0));
                 // What a window at the host's table draws: a table rebuilt from the frame alone,
                 // which shows the same view through the same gate.
-                let rebuilt = h.table.game.from_view(&u.view, &mut rng).unwrap();
+                let rebuilt = h.table.game.rebuilt_from_view(&u.view, &mut rng).unwrap();
                 let again = serde_json::to_value(rebuilt.observe(viewer)).unwrap();
                 assert_eq!(again, u.view, "game {n}, action {i}: {viewer:?}'s table rebuilt from its frame");
                 if hooks.compare_legal && !u.legal.is_empty() {

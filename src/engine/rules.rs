@@ -135,7 +135,7 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// A table consistent with `view` (what a host sent a viewer, as JSON): the view's contents,
     /// and whatever it hides dealt at random. A window seated at a host's table draws this, through
     /// the same gate, so it shows exactly the view. `self` gives the scenario (the same file).
-    fn from_view(&self, view: &serde_json::Value, rng: &mut TableRng) -> Result<Self, String>;
+    fn rebuilt_from_view(&self, view: &serde_json::Value, rng: &mut TableRng) -> Result<Self, String>;
     fn rng(&mut self) -> &mut TableRng;
     fn is_over(&self) -> bool;
     fn winner(&self) -> Option<SeatId>;

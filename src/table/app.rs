@@ -48,7 +48,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
             let seat = match seat {
                 None => None,
                 Some(name) => match seat_named(names, name) {
-                    Some(k) => Some(k as u8),
+                    Some(k) => Some(k),
                     None => {
                         eprintln!("--seat {name}: expected one of {}", names.join(", "));
                         return 2;

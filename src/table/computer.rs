@@ -23,6 +23,8 @@ pub fn paced(time: &Time, waited: &mut f32, pace: f32, redraw: &mut MessageWrite
     true
 }
 
+// A Bevy system takes what it reads as arguments.
+#[allow(clippy::too_many_arguments)]
 pub fn computer_moves<G: TableGame>(
     time: Res<Time>,
     table: Res<TableRes<G>>,

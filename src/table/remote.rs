@@ -1,6 +1,6 @@
 //! The window seated at a host's table (`grognard play FILE --join ws://HOST:PORT/TABLE`): its
 //! actions go to the host, and what the host sends becomes the table on screen — a table rebuilt
-//! from this seat's view alone (`Game::from_view`), drawn through the same gate, so the window
+//! from this seat's view alone (`Game::rebuilt_from_view`), drawn through the same gate, so the window
 //! holds nothing its seat may not see. A thread keeps the connection (and comes back to the seat
 //! with its token after a drop), waking the window when something arrives.
 
@@ -290,7 +290,7 @@ pub fn receive<G: TableGame>(
                 }
             }
             Incoming::Message(ToSeat::Update(u)) => {
-                match table.0.game.from_view(&u.view, rng) {
+                match table.0.game.rebuilt_from_view(&u.view, rng) {
                     Ok(g) => {
                         table.0.game = g;
                         version.0 += 1;

@@ -369,7 +369,11 @@ impl Game for Austerlitz {
         super::observe::AzView::of(self, viewer)
     }
 
-    fn from_view(&self, view: &serde_json::Value, rng: &mut crate::engine::rng::TableRng) -> Result<Self, String> {
+    fn rebuilt_from_view(
+        &self,
+        view: &serde_json::Value,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Result<Self, String> {
         let view: super::observe::AzView =
             crate::engine::rules::with_scenario(self.sc.0.clone(), || serde_json::from_value(view.clone()))
                 .map_err(|e| format!("not a view of this game: {e}"))?;

@@ -191,7 +191,11 @@ impl Game for Vg {
         self.view_for(viewer)
     }
 
-    fn from_view(&self, view: &serde_json::Value, rng: &mut crate::engine::rng::TableRng) -> Result<Self, String> {
+    fn rebuilt_from_view(
+        &self,
+        view: &serde_json::Value,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Result<Self, String> {
         let view: super::observe::VgView =
             crate::engine::rules::with_scenario(self.sc.clone(), || serde_json::from_value(view.clone()))
                 .map_err(|e| format!("not a view of this game: {e}"))?;
