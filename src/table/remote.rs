@@ -66,6 +66,60 @@ pub struct Remote {
 struct SeatKey {
     token: Option<String>,
     value: String,
+    #[serde(default)]
+    url: Option<String>,
+}
+
+/// A table this machine holds a seat at, as Game → Across machines lists it.
+#[derive(Clone, Debug)]
+pub struct MyTable {
+    pub url: String,
+    pub seat: u8,
+    /// Whose turn it is there, in words (or why the host did not answer).
+    pub state: String,
+}
+
+/// Asks each host this machine holds seats at for its tables (on a thread of its own) and fills
+/// `out` with this machine's seats and whose turn it is at each.
+pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
+    let dir = crate::engine::journal::default_journal_path().with_file_name("");
+    std::thread::spawn(move || {
+        let mut seats: Vec<(String, u8)> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter_map(|p| {
+                let name = p.file_name()?.to_str()?.to_string();
+                let seat = name.strip_prefix("seat-")?.strip_suffix(".json")?.rsplit('-').next()?.parse().ok()?;
+                let key: SeatKey = serde_json::from_str(&std::fs::read_to_string(&p).ok()?).ok()?;
+                Some((key.url?, seat))
+            })
+            .collect();
+        seats.sort();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        let mut found = Vec::new();
+        for (url, seat) in seats {
+            let (base, table) = url.rsplit_once('/').unwrap_or((&url, ""));
+            let state = match runtime.block_on(Client::list(base)) {
+                Err(e) => format!("no answer: {e}"),
+                Ok(list) => match list.iter().find(|t| t.name == table) {
+                    None => "not at that host".to_string(),
+                    Some(t) if t.over => "over".to_string(),
+                    Some(t) if t.active == Some(seat) => format!("your turn (action {})", t.index),
+                    Some(t) if !t.open_seats.is_empty() => "waiting for a seat to join".to_string(),
+                    Some(t) => format!("waiting for the other side (action {})", t.index),
+                },
+            };
+            found.push(MyTable { url: url.clone(), seat, state });
+        }
+        *out.lock().expect("not poisoned") = found;
+    });
+}
+
+/// Opens another window of this program: seated at a host's table, or a host of its own.
+pub fn spawn(args: &[String]) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    std::process::Command::new(exe).args(args).spawn().map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// Where a seat's key is kept: beside the journal, one file per table and seat.
@@ -188,7 +242,7 @@ async fn keep_connected(
         read_key(&url, k).unwrap_or_else(|| {
             let mut value = [0u8; 32];
             getrandom::fill(&mut value).expect("the system's randomness");
-            SeatKey { token: None, value: chain::to_hex(&value) }
+            SeatKey { token: None, value: chain::to_hex(&value), url: Some(url.clone()) }
         })
     });
     let mut since = 0;

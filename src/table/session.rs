@@ -40,6 +40,11 @@ pub struct Session {
     pub sound: bool,
     pub dice_count: u8,
     pub save_path: String,
+    /// Game → Across machines: the table's address, the seat to take (None: watch), and the
+    /// tables this machine holds seats at, with whose turn it is (filled by a thread).
+    pub join_url: String,
+    pub join_seat: Option<u8>,
+    pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<super::remote::MyTable>>>,
     /// Screenshot mode: the file, and frames to wait before taking it.
     pub screenshot: Option<(PathBuf, u32)>,
     /// The computer's strength at each seat (an index into the game's levels), None for a person.
@@ -70,6 +75,9 @@ impl Session {
             sound: true,
             dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
+            join_url: "ws://127.0.0.1:7813/evening".to_string(),
+            join_seat: Some(0),
+            my_tables: Default::default(),
             screenshot: None,
             computers: vec![None; seats],
             pace: 0.7,

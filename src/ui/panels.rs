@@ -121,9 +121,9 @@ pub fn panels<G: TableGame>(
         );
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
-    let hosted = remote.is_some();
+    let hosted = remote.as_deref().map(|r| r.log.as_slice());
     menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
-    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted);
+    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some());
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()));
     Ok(())
 }
@@ -216,7 +216,7 @@ fn menu<G: TableGame>(
     session: &mut Session,
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
-    hosted: bool,
+    hosted: Option<&[String]>,
 ) {
     egui::Window::new("Grognard")
         .anchor(egui::Align2::LEFT_TOP, [6.0, 6.0])
@@ -226,13 +226,17 @@ fn menu<G: TableGame>(
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.menu_button("Game", |ui| {
-                    if hosted {
+                    if let Some(log) = hosted {
                         // The host keeps this table: a seat saves what it may see, nothing more.
                         ui.label("Save what this seat sees:");
                         ui.text_edit_singleline(&mut session.save_path);
                         if ui.button("Save my view").clicked() {
                             let path = std::path::PathBuf::from(&session.save_path);
-                            let text = crate::engine::save::seat_save_of(table, session.viewer);
+                            let mut text = crate::engine::save::seat_save_of(table, session.viewer);
+                            text.push_str("\n// The log, as this seat read it:\n");
+                            for line in log {
+                                text.push_str(&format!("// {line}\n"));
+                            }
                             match std::fs::write(&path, text) {
                                 Ok(()) => session.inform(format!("Your view saved to {}", path.display())),
                                 Err(e) => session.refuse(format!("Could not save {}: {e}", path.display())),
@@ -293,10 +297,12 @@ fn menu<G: TableGame>(
                         ui.close();
                     }
                     ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
+                    ui.separator();
+                    across_machines(ui, table, session);
                 });
                 ui.menu_button("View", |ui| {
-                    let viewers = if hosted { Vec::new() } else { super::viewers(&table.game) };
-                    if !hosted {
+                    let viewers = if hosted.is_some() { Vec::new() } else { super::viewers(&table.game) };
+                    if hosted.is_none() {
                         ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
                     }
                     for (label, v) in viewers {
@@ -317,6 +323,72 @@ fn menu<G: TableGame>(
                 );
             });
         });
+}
+
+/// Game → Across machines: join a host's table (or watch it) in a new window, host this
+/// scenario here and sit at it, and the tables this machine holds seats at, with whose turn it is.
+fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table::Table<G>, session: &mut Session) {
+    use crate::table::remote;
+    ui.label("Across machines — a table's address:");
+    ui.text_edit_singleline(&mut session.join_url);
+    let names = table.game.seat_names();
+    ui.horizontal_wrapped(|ui| {
+        for (k, name) in names.iter().enumerate() {
+            ui.radio_value(&mut session.join_seat, Some(k as u8), *name);
+        }
+        ui.radio_value(&mut session.join_seat, None, "watch");
+    });
+    let scenario = table.game.scenario().path.display().to_string();
+    let join = |url: &str, seat: Option<u8>| -> Vec<String> {
+        let mut args = vec!["play".to_string(), scenario.clone(), "--join".to_string(), url.to_string()];
+        match seat {
+            Some(k) => args.extend(["--seat".to_string(), names[k as usize].to_string()]),
+            None => args.push("--spectate".to_string()),
+        }
+        args
+    };
+    if ui.button("Join that table (a new window)").clicked() {
+        match remote::spawn(&join(&session.join_url, session.join_seat)) {
+            Ok(()) => session.inform(format!("Joining {}", session.join_url)),
+            Err(e) => session.refuse(format!("Could not open a window: {e}")),
+        }
+        ui.close();
+    }
+    if ui.button("Host this scenario here (port 7813) and join").clicked() {
+        let data = crate::engine::journal::default_journal_path().with_file_name("host");
+        let host = vec!["host".to_string(), scenario.clone(), "--data".to_string(), data.display().to_string()];
+        let name = session.join_url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("evening").to_string();
+        let url = format!("ws://127.0.0.1:7813/{name}");
+        match remote::spawn(&host).and_then(|_| {
+            // The host takes a moment to listen; the window keeps trying until it answers.
+            remote::spawn(&join(&url, session.join_seat))
+        }) {
+            Ok(()) => session.inform(format!(
+                "Hosting on this machine: the other player joins ws://<this machine's address>:7813/{name} \
+                 (start the host with --address 0.0.0.0 to be reached from other machines)"
+            )),
+            Err(e) => session.refuse(format!("Could not start the host: {e}")),
+        }
+        ui.close();
+    }
+    ui.horizontal(|ui| {
+        ui.label("Your tables:");
+        if ui.small_button("Refresh").clicked() {
+            remote::refresh_my_tables(session.my_tables.clone());
+        }
+    });
+    let mine = session.my_tables.lock().expect("not poisoned").clone();
+    for t in mine {
+        ui.horizontal(|ui| {
+            let seat = names.get(t.seat as usize).copied().unwrap_or("?");
+            ui.label(format!("{} ({seat}): {}", t.url, t.state));
+            if ui.small_button("Open").clicked() {
+                if let Err(e) = remote::spawn(&join(&t.url, Some(t.seat))) {
+                    session.refuse(format!("Could not open a window: {e}"));
+                }
+            }
+        });
+    }
 }
 
 /// Which seats the computer plays, and how well.
