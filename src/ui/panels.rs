@@ -382,10 +382,10 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
         ui.horizontal(|ui| {
             let seat = names.get(t.seat as usize).copied().unwrap_or("?");
             ui.label(format!("{} ({seat}): {}", t.url, t.state));
-            if ui.small_button("Open").clicked() {
-                if let Err(e) = remote::spawn(&join(&t.url, Some(t.seat))) {
-                    session.refuse(format!("Could not open a window: {e}"));
-                }
+            if ui.small_button("Open").clicked()
+                && let Err(e) = remote::spawn(&join(&t.url, Some(t.seat)))
+            {
+                session.refuse(format!("Could not open a window: {e}"));
             }
         });
     }
