@@ -208,6 +208,15 @@ async fn token(c: &mut Client) -> String {
     }
 }
 
+/// The French and the Allies seated at `url` (in that order), and the French token.
+async fn both_seats(url: &str) -> (Client, Client, String) {
+    let mut french = Client::join(url, Some(0), Some([1; 32])).await.unwrap();
+    let french_token = token(&mut french).await;
+    let mut allied = Client::join(url, Some(1), Some([2; 32])).await.unwrap();
+    let _ = token(&mut allied).await;
+    (french, allied, french_token)
+}
+
 /// Plays `n` actions of whichever seat is active, each on its own connection, reading both.
 async fn play_some(conns: &mut [Client; 2], index: &mut u64, n: u64) {
     for _ in 0..n {
@@ -229,10 +238,7 @@ async fn play_some(conns: &mut [Client; 2], index: &mut u64, n: u64) {
 fn a_seat_that_drops_comes_back_with_its_token_and_gets_the_log_it_missed() {
     runtime().block_on(async {
         let (url, _h) = serving("evening").await;
-        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
-        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
-        let french_token = token(&mut french).await;
-        let _ = token(&mut allied).await;
+        let (french, allied, french_token) = both_seats(&url).await;
         let mut conns = [french, allied];
         let mut index = 0;
         play_some(&mut conns, &mut index, 6).await;
@@ -311,9 +317,7 @@ fn spectators_are_kept_behind_by_the_hosts_delay_and_never_sent_an_action_early(
 fn the_spectators_chat_reaches_spectators_only_and_players_may_not_write_in_it() {
     runtime().block_on(async {
         let (url, _h) = serving("chat").await;
-        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
-        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
-        let _ = token(&mut french).await;
+        let (mut french, mut allied, _) = both_seats(&url).await;
         let mut a = Client::join(&url, None, None).await.unwrap();
         let mut b = Client::join(&url, None, None).await.unwrap();
         a.chat("Soult goes up the plateau").await.unwrap();
@@ -495,10 +499,7 @@ fn thousands_of_hostile_messages_leave_the_table_untouched_and_the_host_serving(
     runtime().block_on(async {
         let (url, h) = serving("fuzz").await;
         let base = url.trim_end_matches("/fuzz").to_string();
-        let mut french = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
-        let mut allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
-        let _ = token(&mut french).await;
-        let _ = token(&mut allied).await;
+        let (french, mut allied, _) = both_seats(&url).await;
         // The Allies decide first: everything the others send must leave the table as it is.
         let u = next_update(&mut allied).await;
         assert_eq!(u.active, Some(1));
