@@ -6,12 +6,14 @@
 //!
 //! `cargo bench --no-default-features --bench host_load` (GROGNARD_LOAD_TABLES, _SECONDS to change).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use grognard::net::chain;
 use grognard::net::client::Client;
 use grognard::net::proto::ToSeat;
 use grognard::net::sim::pick;
 use std::collections::HashMap;
-use std::io::BufRead;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -88,15 +90,7 @@ fn main() {
     let seconds = env("GROGNARD_LOAD_SECONDS", 20);
     let scenario =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
-    let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
-        .args(["host", "--port", "0"])
-        .arg(&scenario)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("grognard host");
-    let mut line = String::new();
-    std::io::BufReader::new(host.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    let (mut host, at) = common::grognard_host(&["--port".into(), "0".into(), scenario.into_os_string()]);
     let base = format!("ws://{at}");
     let idle = rss_kib(host.id());
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();

@@ -2,6 +2,7 @@
 //! own connection and a spectator on a third, verified afterwards from the host's record; hostile
 //! messages refused with a reason while the table stays untouched.
 
+mod common;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::Game;
 use grognard::engine::table::Table;
@@ -148,16 +149,7 @@ fn hostile_messages_are_refused_with_a_reason_and_the_table_is_untouched() {
 
 #[test]
 fn grognard_host_serves_a_scenario_on_the_command_line() {
-    use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
-        .args(["host", "--port", "0"])
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron"))
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    let (mut child, at) = common::grognard_host(&["--port".into(), "0".into(), common::scenario_path()]);
     let url = format!("ws://{at}/evening");
     let played = runtime().block_on(async {
         let mut a = Client::join(&url, Some(0), Some([1; 32])).await.unwrap();
@@ -407,18 +399,9 @@ fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
 
 #[test]
 fn simulate_via_plays_whole_games_through_grognard_host_and_grognard_tables_lists_them() {
-    use std::io::BufRead;
     let bin = env!("CARGO_BIN_EXE_grognard");
-    let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
-    let mut child = std::process::Command::new(bin)
-        .args(["host", "--port", "0"])
-        .arg(&scenario)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    let scenario = common::scenario_path();
+    let (mut child, at) = common::grognard_host(&["--port".into(), "0".into(), scenario.clone()]);
     let saves = std::env::temp_dir().join(format!("grognard-via-{}", std::process::id()));
     let out = std::process::Command::new(bin)
         .args(["simulate", "--games", "3", "--seed", "5", "--via", &format!("ws://{at}"), "--save-dir"])

@@ -18,7 +18,6 @@ use grognard::net::chain;
 use grognard::net::client::Client;
 use grognard::net::host::{Host, MakeTable, Tables, serve};
 use grognard::net::hosted::{Hosted, HostedSave};
-use grognard::net::play::HostedGame;
 use grognard::net::proto::{ToSeat, Update};
 use grognard::net::sim::pick;
 use std::collections::BTreeMap;

@@ -3,6 +3,7 @@
 //! saw; no accepted action is ever lost (no seat sees the log go back), and every game finishes
 //! as the same game played offline (same chain, same digest) and verifies.
 
+mod common;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::table::Table;
 use grognard::games::botn::{self, Botn};
@@ -12,9 +13,9 @@ use grognard::net::hosted::{Hosted, HostedSave, verify};
 use grognard::net::play::HostedGame;
 use grognard::net::proto::ToSeat;
 use grognard::net::sim::pick;
-use std::io::BufRead;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 fn scenario() -> PathBuf {
@@ -27,16 +28,8 @@ fn botn_table(seed: u64) -> Table<Botn> {
 
 /// Starts `grognard host` on its data folder; the child and its port.
 fn start_host(data: &Path, port: u16) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
-        .args(["host", "--port", &port.to_string(), "--data"])
-        .arg(data)
-        .arg(scenario())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address");
+    let args = [OsString::from("--port"), port.to_string().into(), "--data".into(), data.into(), scenario().into()];
+    let (child, at) = common::grognard_host(&args);
     (child, at.rsplit(':').next().unwrap().parse().unwrap())
 }
 

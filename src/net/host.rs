@@ -105,9 +105,13 @@ struct HostTable {
 }
 
 impl HostTable {
-    /// What spectators read: the delayed copy, or the table itself.
-    fn public(&self) -> Option<&dyn HostedGame> {
-        self.behind.as_deref().or(self.game.as_deref())
+    /// What a connection at `seat` reads: a seat the table itself; a spectator the delayed copy,
+    /// or the table itself when there is no delay.
+    fn source(&self, seat: Option<u8>) -> Option<&dyn HostedGame> {
+        match seat {
+            Some(_) => self.game.as_deref(),
+            None => self.behind.as_deref().or(self.game.as_deref()),
+        }
     }
 
     fn append(&mut self, line: &DiskLine) -> std::io::Result<()> {
@@ -341,6 +345,9 @@ impl Host {
 
     fn join(&self, id: &str, m: (Option<u8>, Option<String>, Option<String>, u64), tx: &Sender, s: &mut Session) {
         let (seat, value, token, since) = m;
+        // A value or token that is not 64 hex digits counts as none.
+        let value = value.as_deref().and_then(chain::from_hex);
+        let token = token.as_deref().and_then(chain::from_hex);
         let refuse = |m: &str| {
             let _ = tx.send(refused(None, host_refusal(m)));
         };
@@ -356,7 +363,7 @@ impl Host {
         let mut tables = self.tables.lock().expect("not poisoned");
         if !tables.contains_key(id) {
             // Only a seat with its value opens a table: a stray connection leaves nothing behind.
-            if seat.is_none() || value.as_deref().and_then(chain::from_hex).is_none() {
+            if seat.is_none() || value.is_none() {
                 return refuse(&format!("there is no table `{id}`: a seat joining with its value opens it"));
             }
             if tables.len() >= MAX_TABLES {
@@ -368,21 +375,20 @@ impl Host {
             };
         }
         let t = tables.get_mut(id).expect("just made");
-        let total = t.game.as_ref().map_or(0, |g| g.index());
-        let seen = if seat.is_some() { total } else { t.public().map_or(0, |g| g.index()) };
+        let seen = t.source(seat).map_or(0, |g| g.index());
         if since > seen {
             return refuse(&format!("you cannot have seen action {since}: the log you may see holds {seen}"));
         }
         let mut new_token = None;
         if let Some(k) = seat {
             let k = k as usize;
-            match (t.tokens[k], token.as_deref().and_then(chain::from_hex)) {
+            match (t.tokens[k], token) {
                 (Some(held), Some(given)) if held == given => {
                     // The seat's owner, back: its old connection (if the host has not seen it
                     // drop yet) loses the seat.
                     t.conns.retain(|c| c.seat != seat);
                 }
-                (Some(held), None) if value.as_deref().and_then(chain::from_hex) == t.values[k] => {
+                (Some(held), None) if value.is_some() && value == t.values[k] => {
                     // The seat's own value is as secret as its token until the game ends: a seat
                     // whose welcome was lost (the host stopped after writing it down) comes back
                     // with it and is given its token again.
@@ -396,7 +402,7 @@ impl Host {
                     ));
                 }
                 (None, _) => {
-                    let Some(v) = value.as_deref().and_then(chain::from_hex) else {
+                    let Some(v) = value else {
                         return refuse("a seat joins with its value for the dice: 64 hex digits");
                     };
                     let fresh = fresh_secret();
@@ -502,8 +508,7 @@ impl Host {
 
     fn send_update(&self, t: &mut HostTable, conn: u64) {
         let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
-        let source = if t.conns[c].seat.is_some() { t.game.as_deref() } else { t.public() };
-        let Some(g) = source else { return };
+        let Some(g) = t.source(t.conns[c].seat) else { return };
         let update = g.update(viewer(t.conns[c].seat), t.conns[c].sent.unwrap_or(t.conns[c].since));
         let over = g.is_over().then(|| g.save_text());
         let c = &mut t.conns[c];
@@ -519,8 +524,7 @@ impl Host {
         let ids: Vec<u64> = t.conns.iter().map(|c| c.id).collect();
         for id in ids {
             let c = t.conns.iter().find(|c| c.id == id).expect("listed");
-            let source = if c.seat.is_some() { t.game.as_deref() } else { t.public() };
-            if source.is_some_and(|g| c.sent.is_none_or(|sent| g.index() > sent)) {
+            if t.source(c.seat).is_some_and(|g| c.sent.is_none_or(|sent| g.index() > sent)) {
                 self.send_update(t, id);
             }
         }

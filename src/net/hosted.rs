@@ -97,6 +97,23 @@ impl<G: Game> Hosted<G> {
         Ok(self.links.last().expect("just pushed"))
     }
 
+    /// Applies the next link of a recorded log (a verification, a host's restart, the spectators'
+    /// delayed copy): checked by the rules with the dice of its place in the chain, and its hash
+    /// recomputed. An error names the action; the table is not to be used after one.
+    pub fn replay_link(&mut self, link: &Link) -> Result<(), String> {
+        let i = self.links.len();
+        if link.index != i as u64 {
+            return Err(format!("action {i}: it says it is action {} (the log was reordered)", link.index));
+        }
+        let act: Act<G::Action> =
+            ron::from_str(&link.act).map_err(|e| format!("action {i}: not an action of this game: {e}"))?;
+        let hash = self.submit(link.seat, act).map_err(|e| format!("action {i}: refused by the rules: {e}"))?.hash;
+        if hash != link.hash {
+            return Err(format!("action {i}: its hash does not follow the chain (the log was edited)"));
+        }
+        Ok(())
+    }
+
     /// The save of this table (the secret in it only once the game is over).
     pub fn save(&self) -> HostedSave {
         HostedSave {
@@ -135,16 +152,8 @@ pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>
     if h.table.game.scenario().hash != rec.scenario_hash {
         return Err("the scenario is not the one the game was played on (its hash differs)".into());
     }
-    for (i, l) in rec.links.iter().enumerate() {
-        if l.index != i as u64 {
-            return Err(format!("action {i}: it says it is action {} (the log was reordered)", l.index));
-        }
-        let act: Act<G::Action> =
-            ron::from_str(&l.act).map_err(|e| format!("action {i}: not an action of this game: {e}"))?;
-        let link = h.submit(l.seat, act).map_err(|e| format!("action {i}: refused by the rules: {e}"))?;
-        if link.hash != l.hash {
-            return Err(format!("action {i}: its hash does not follow the chain (the log was edited)"));
-        }
+    for l in &rec.links {
+        h.replay_link(l)?;
     }
     Ok(h.table)
 }

@@ -140,3 +140,19 @@ pub fn last_french_action_at(t: &mut Table<Botn>, label: &str) {
     t.game.actions_left = 1;
     t.game.had_first_turn = [true, true];
 }
+
+/// Starts `grognard host` with these arguments (its scenario among them) and reads the address it
+/// serves at from its first line: the child, and HOST:PORT.
+pub fn grognard_host<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .arg("host")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    (child, at)
+}
