@@ -2,7 +2,7 @@
 //! each file is handed to the game whose id it carries (see `registry`).
 
 use crate::engine::save::looks_like_save;
-use crate::registry::{self, GameEntry, SimOptions, WindowOptions};
+use crate::registry::{self, GameEntry, SimOptions, StreamOptions, WindowOptions};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -52,6 +52,28 @@ pub enum Command {
         /// With --join: watch, as a spectator (behind the host's delay, with the spectators' chat).
         #[arg(long, requires = "join")]
         spectate: bool,
+        /// Open the broadcast window for streaming (WIDTHxHEIGHT, 1920x1080 if none): the
+        /// spectator's table, no panels, a director camera and an overlay; with --spectate this
+        /// window is the broadcast window.
+        #[arg(long, value_name = "WxH", num_args = 0..=1, default_missing_value = "1920x1080", value_parser = size)]
+        broadcast: Option<(u32, u32)>,
+        /// Serve the broadcast feed for stream tools (JSON over WebSocket): a PORT of this
+        /// machine, or ADDRESS:PORT to open it to others.
+        #[arg(long, value_name = "PORT")]
+        feed: Option<String>,
+        /// Keep the broadcast this many actions behind the table.
+        #[arg(long, default_value_t = 0)]
+        delay_actions: u64,
+        /// Keep the broadcast this many seconds behind the table.
+        #[arg(long, default_value_t = 0)]
+        delay_seconds: u64,
+        /// The broadcast's camera: auto (frames each action), fixed (the stored view 1, or the
+        /// overview) or follow:SEAT (only that seat's actions).
+        #[arg(long, default_value = "auto")]
+        director: String,
+        /// Open a save on a timeline: step through it, jump to a turn, a fight or a reveal.
+        #[arg(long, conflicts_with_all = ["join", "seed", "sandbox", "computer"])]
+        replay: bool,
     },
     /// Check scenario and save files; prints file:line:column: message for each error.
     Validate {
@@ -138,6 +160,17 @@ pub enum Command {
         #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look, allow_hyphen_values = true)]
         look: Option<[f32; 3]>,
     },
+    /// Write the after-action report of a save: one printable HTML page with the table at each
+    /// turn's end (drawn by the screenshot mode, under xvfb-run where there is no display), the
+    /// log with every roll, the fights, the score over time and the result.
+    Report {
+        save: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Leave the pictures out (quick; no renderer needed).
+        #[arg(long)]
+        no_pictures: bool,
+    },
     /// (testing) Play random legal actions with a journal, printing `applied N` after each.
     #[command(hide = true)]
     Autoplay {
@@ -158,6 +191,16 @@ fn ui_scale(s: &str) -> Result<f32, String> {
         Ok(v) if (0.5..=3.0).contains(&v) => Ok(v),
         _ => Err(format!("`{s}`: a size from 0.5 to 3")),
     }
+}
+
+fn size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("{s}: expected WIDTHxHEIGHT, e.g. 1920x1080 or 1280x720");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if !(320..=7680).contains(&w) || !(240..=4320).contains(&h) {
+        return Err(format!("{s}: from 320x240 to 7680x4320"));
+    }
+    Ok((w, h))
 }
 
 fn look(s: &str) -> Result<[f32; 3], String> {
@@ -212,7 +255,31 @@ pub fn run() -> i32 {
                 &WindowOptions { pace: 0.7, ui_scale: 1.0, ..Default::default() },
             )
         }
-        Some(Command::Play { file, seed, sandbox, computer, level, pace, ui_scale, look, join, seat, spectate }) => {
+        Some(Command::Play {
+            file,
+            seed,
+            sandbox,
+            computer,
+            level,
+            pace,
+            ui_scale,
+            look,
+            join,
+            seat,
+            spectate,
+            broadcast,
+            feed,
+            delay_actions,
+            delay_seconds,
+            director,
+            replay,
+        }) => {
+            if join.is_some() && (feed.is_some() || delay_actions > 0 || delay_seconds > 0) {
+                eprintln!(
+                    "--join: the host keeps the delay (grognard host --delay-actions/--delay-minutes); no --feed"
+                );
+                return 2;
+            }
             if join.is_some() && seat.is_none() && !spectate {
                 eprintln!("--join: name the seat to take (--seat NAME) or watch (--spectate)");
                 return 2;
@@ -222,8 +289,25 @@ pub fn run() -> i32 {
                 return 2;
             }
             let remote = join.map(|url| (url, seat));
-            let options =
-                WindowOptions { seed, sandbox, computer, level, pace, ui_scale, screenshot: None, look, remote };
+            let stream = StreamOptions {
+                broadcast,
+                feed,
+                delay: crate::net::proto::Delay { actions: delay_actions, seconds: delay_seconds },
+                director,
+                replay: replay.then(|| file.clone()),
+            };
+            let options = WindowOptions {
+                seed,
+                sandbox,
+                computer,
+                level,
+                pace,
+                ui_scale,
+                screenshot: None,
+                look,
+                remote,
+                stream,
+            };
             window(&file, options)
         }
         Some(Command::Screenshot { file, out, seat, seed, ui_scale, look }) => window(
@@ -237,6 +321,7 @@ pub fn run() -> i32 {
                 ..Default::default()
             },
         ),
+        Some(Command::Report { save, out, no_pictures }) => report(&save, &out, !no_pictures),
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Verify { save }) => verify(&save),
@@ -294,6 +379,30 @@ fn open_window(game: &dyn GameEntry, file: &Path, options: &WindowOptions) -> i3
 #[cfg(not(feature = "gui"))]
 fn open_window(_: &dyn GameEntry, _: &Path, _: &WindowOptions) -> i32 {
     eprintln!("grognard: this build has no window (built without the `gui` feature)");
+    2
+}
+
+#[cfg(feature = "gui")]
+pub fn report(save: &Path, out: &Path, pictures: bool) -> i32 {
+    let game = match game_of(save) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    match game.report(save, out, pictures) {
+        Ok(page) => {
+            println!("{}", page.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+pub fn report(_: &Path, _: &Path, _: bool) -> i32 {
+    eprintln!("grognard: the report draws the table: this build has no renderer (built without the `gui` feature)");
     2
 }
 

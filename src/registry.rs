@@ -34,6 +34,28 @@ pub struct WindowOptions {
     pub look: Option<[f32; 3]>,
     /// Sit at a host's table: its address ws://HOST:PORT/TABLE, and the seat's name (None: watch).
     pub remote: Option<(String, Option<String>)>,
+    pub stream: StreamOptions,
+}
+
+/// Streaming: the broadcast window, the feed for stream tools, the delay and the director.
+#[derive(Clone, Debug)]
+pub struct StreamOptions {
+    /// Open the broadcast window at this size (watching a host's table: be it).
+    pub broadcast: Option<(u32, u32)>,
+    /// Serve the broadcast feed here: a port of this machine, or ADDRESS:PORT.
+    pub feed: Option<String>,
+    /// How far behind the table the broadcast is kept (at a host's table, the host's delay).
+    pub delay: crate::net::proto::Delay,
+    /// The director camera: auto, fixed or follow:SEAT.
+    pub director: String,
+    /// Open this save on a timeline (the replay view).
+    pub replay: Option<PathBuf>,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions { broadcast: None, feed: None, delay: Default::default(), director: "auto".into(), replay: None }
+    }
 }
 
 /// One game as the rest of the program sees it.
@@ -65,6 +87,9 @@ pub trait GameEntry: Sync {
     /// Opens the table on a scenario or a save; the exit code.
     #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, options: &WindowOptions) -> i32;
+    /// Writes the after-action report of a save into a folder (`table::report`): the page.
+    #[cfg(feature = "gui")]
+    fn report(&self, save: &Path, out: &Path, pictures: bool) -> Result<PathBuf, String>;
 }
 
 /// The most actions a random game of a playable scenario may take (far above the shipped games:

@@ -836,6 +836,76 @@ fn reconnaissance_a_french_cavalry_unit_exposes_the_allied_units_it_passes() {
     assert!(g.units[e as usize].scouted);
 }
 
+/// The French legal list with the Allied counter `e` hidden and dealt as type `ty`.
+fn french_moves_with(g: &Leipzig, e: UnitId, ty: &str) -> (Leipzig, Vec<Action>) {
+    let mut g = g.clone();
+    g.units[e as usize].what = What::Type(g.sc.type_index(ty).unwrap());
+    let mut legal = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut legal);
+    (g, legal)
+}
+
+#[test]
+fn reconnaissance_a_french_move_is_chosen_on_the_zones_the_french_see_and_a_hidden_zone_stops_it_on_contact() {
+    // A French infantry unit marches north past an Allied blank whose zone (if it is a combat
+    // unit) lies across the way. The French cannot tell a cavalry corps from a supply wagon, so
+    // the moves they are offered are the same whatever the blank is; the hidden zone acts as the
+    // counter is walked, as the Allied player says "stop" at the table.
+    let mut g = empty("1-historical-situation.ron");
+    assert!(g.reconnaissance());
+    let h = open_ground(&g, 4);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let zone = nb(&g, h, 0);
+    let beyond = nb(&g, nb(&g, zone, 0), 0);
+    let side_hex = nb(&g, zone, 1);
+    let e = put(&mut g, Side::Allied, "1-8", side_hex);
+    g.units[e as usize].revealed = false;
+    let go = Action::Move { unit: u, to: beyond, march: March::Normal, supply: None };
+    let (cavalry, offered) = french_moves_with(&g, e, "1-8");
+    assert!(offered.contains(&go), "the French plan on the zones they see");
+    for ty in ["2-5", "S"] {
+        assert_eq!(french_moves_with(&g, e, ty).1, offered, "the list does not depend on what the blank is ({ty})");
+    }
+    // A hidden cavalry corps: stopped on entering its total zone.
+    let mut g1 = cavalry;
+    let ev = act(&mut g1, go.clone());
+    assert!(ev.contains(&Event::ZoneStop { unit: u, at: zone }), "{ev:?}");
+    assert_eq!(g1.hex_of(u), Some(zone));
+    assert!(g1.units[u as usize].moved);
+    let line = g1.event_text(&Event::ZoneStop { unit: u, at: zone }, Viewer::Spectator);
+    assert!(line.contains("stopped") && line.contains("zone of control"), "{line}");
+    // A hidden supply unit exerts no zone: the move goes the whole way.
+    let (mut g2, _) = french_moves_with(&g, e, "S");
+    let ev = act(&mut g2, go.clone());
+    assert!(!ev.iter().any(|x| matches!(x, Event::ZoneStop { .. })), "{ev:?}");
+    assert_eq!(g2.hex_of(u), Some(beyond));
+    // Once examined, the cavalry's zone is known: the way goes round it (4 MP, not 2) and the
+    // counter arrives.
+    let mut g3 = g.clone();
+    g3.units[e as usize].revealed = true;
+    let ev = act(&mut g3, go);
+    assert!(ev.iter().any(|x| matches!(x, Event::Moved { to, cost: 4, .. } if *to == beyond)), "{ev:?}");
+    assert_eq!(g3.hex_of(u), Some(beyond));
+}
+
+#[test]
+fn reconnaissance_an_allied_attack_shows_its_attackers_to_the_french_defender() {
+    // Whether a French unit may retreat before combat depends on the attack's odds (Combat,
+    // case J II): the attacking blanks are examined when the attack is declared.
+    let mut g = empty("1-historical-situation.ron");
+    g.side = Side::Allied;
+    g.step = Step::Declare;
+    let h = open_ground(&g, 4);
+    put(&mut g, Side::French, "2-5", h);
+    let from = nb(&g, h, 0);
+    let a = put(&mut g, Side::Allied, "5-4", from);
+    g.units[a as usize].revealed = false;
+    assert!(!g.seen_by(a as usize, Viewer::Seat(SeatId(0))));
+    let ev = act(&mut g, Action::Declare { from, units: vec![a], target: h, supply: None });
+    assert!(ev.iter().any(|x| matches!(x, Event::Revealed { units } if units.contains(&a))), "{ev:?}");
+    assert!(g.seen_by(a as usize, Viewer::Seat(SeatId(0))));
+}
+
 #[test]
 fn how_to_win_victory_points_cities_by_last_occupier_destroyed_divisions_and_a_besieged_fortress() {
     let mut g = summer();

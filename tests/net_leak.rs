@@ -126,6 +126,14 @@ fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
                 assert_eq!(again, u.view, "game {n}, action {i}: {viewer:?}'s table rebuilt from its frame");
                 if hooks.compare_legal && !u.legal.is_empty() {
                     let mut legal = Vec::new();
+                    // The window at the host's table lights and offers what its rebuilt table
+                    // allows: the same list the host sent.
+                    rebuilt.legal_actions(Mode::Enforced, &mut legal);
+                    let window: Vec<_> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
+                    assert!(
+                        u.legal == window,
+                        "game {n}, action {i}: {viewer:?}'s window offers other actions than the host"
+                    );
                     s.legal_actions(Mode::Enforced, &mut legal);
                     let legal: Vec<_> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
                     if u.legal != legal {
@@ -201,15 +209,10 @@ fn no_frame_a_host_sends_in_leipzig_shows_a_hidden_counter() {
         // Unit names in a line are read from the (scrambled) table: a hidden counter's type is
         // whatever the scramble dealt.
         scramble_entry: |_, e, _, _| e.clone(),
-        // Not the legal actions: the French moves the rules allow depend on what the hidden
-        // counters are (a cavalry counter's total zone of control stops a move that an infantry
-        // counter's partial zone lets through), so the list the French are sent tells them
-        // something of the counters they may not examine. At the table the Allied player would
-        // say "stop" as the counter is reached; the rules here do not yet move on what the
-        // French may see and stop the move on contact. Known, and left for its own change.
-        compare_legal: false,
+        // The legal actions too: the French choose on the zones they see (Reconnaissance).
+        compare_legal: true,
     };
-    let games = cases(1);
+    let games = cases(2);
     let frames = check_game(hooks, games);
     report(format_args!("Leipzig through a host: {games} games, {frames} frames checked"));
 }

@@ -144,6 +144,41 @@ fn leipzig_views_show_no_hidden_allied_counter_to_the_french_or_spectators() {
 }
 
 #[test]
+fn leipzig_french_choices_depend_only_on_what_the_french_see() {
+    // Reconnaissance: the French are offered moves, retreats and attacks on the zones and
+    // counters they may examine, so the list is the same whatever the blanks are (a list that
+    // changed with them would tell the French what they hide). Every French decision of random
+    // games, against the same table with the hidden counters dealt otherwise.
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/leipzig-1813/1-historical-situation.ron");
+    let sc = Arc::new(leipzig::LzScenario::load(&path).unwrap());
+    let french = Viewer::Seat(SeatId(0));
+    let (mut compared, mut differed) = (0, 0);
+    every_position(
+        cases(20),
+        |seed| leipzig::table_on(sc.clone(), seed),
+        |g, rng| {
+            if g.active_seat() != Some(SeatId(0)) {
+                return;
+            }
+            let (mut mine, mut other) = (Vec::new(), Vec::new());
+            g.legal_actions(Mode::Enforced, &mut mine);
+            let s = scramble_leipzig(g, french, rng);
+            differed += s.units.iter().zip(&g.units).any(|(a, b)| a.what != b.what) as u32;
+            s.legal_actions(Mode::Enforced, &mut other);
+            if mine != other {
+                let only: Vec<_> = mine.iter().filter(|a| !other.contains(a)).take(5).collect();
+                let also: Vec<_> = other.iter().filter(|a| !mine.contains(a)).take(5).collect();
+                panic!("the French legal list changed with what they may not see: {only:?} became {also:?}");
+            }
+            compared += 1;
+        },
+    );
+    report(format_args!("Leipzig French legal lists: {compared} positions compared"));
+    assert!(compared > 1000 && differed > 0);
+}
+
+#[test]
 fn austerlitz_views_are_the_whole_board_for_everyone_and_never_the_tables_chance() {
     // Austerlitz hides no unit: every viewer sees the same board; the table's chance (which
     // decides every future die) changed changes no view.

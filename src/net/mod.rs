@@ -7,6 +7,7 @@
 pub mod chain;
 pub mod client;
 pub mod fair;
+pub mod feed;
 pub mod host;
 pub mod hosted;
 pub mod play;

@@ -6,7 +6,7 @@ use super::hosted::{FairRecord, Hosted};
 use super::proto::{LogLine, Update};
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
-use crate::engine::table::{Act, TableError};
+use crate::engine::table::{Act, Table, TableError};
 
 /// What the host asks of a table, whatever its game.
 pub trait HostedGame: Send {
@@ -91,27 +91,36 @@ impl<G: Game> HostedGame for Hosted<G> {
 /// `viewer`'s update from a hosted table: everything in it passes through `observe` and
 /// `entry_text`, the rules' gate for what that viewer may see.
 pub fn update_of<G: Game>(h: &Hosted<G>, viewer: Viewer, since: u64) -> Update {
-    let game = &h.table.game;
+    table_update(&h.table, viewer, since)
+}
+
+/// `viewer`'s update from a table: its observation, whose decision it is, the legal actions when
+/// the decision is the viewer's, and the log from action `since` in the viewer's words.
+pub fn table_update<G: Game>(table: &Table<G>, viewer: Viewer, since: u64) -> Update {
+    let game = &table.game;
     let active = game.active_seat();
     let mut legal = Vec::new();
     if active.is_some() && viewer == Viewer::Seat(active.expect("checked")) {
         let mut list = Vec::new();
-        game.legal_actions(h.table.mode, &mut list);
+        game.legal_actions(table.mode, &mut list);
         legal = list.iter().map(|a| serde_json::to_value(a).expect("an action is plain data")).collect();
     }
-    let log = (since as usize..h.links.len())
+    let index = table.records.len();
+    let log = (since as usize..index)
         .flat_map(|i| {
             let text = move |e| LogLine { index: i as u64, text: game.entry_text(e, viewer) };
-            h.table.entries_of(i).iter().map(text)
+            table.entries_of(i).iter().map(text)
         })
         .collect();
     Update {
-        index: h.links.len() as u64,
+        index: index as u64,
         view: serde_json::to_value(game.observe(viewer)).expect("a view is plain data"),
         active: active.map(|s| s.0),
         legal,
         over: game.is_over(),
         log,
+        restart: false,
+        summary: None,
     }
 }
 

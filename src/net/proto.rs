@@ -77,6 +77,34 @@ pub struct Update {
     /// What happened since the viewer's last update, as that viewer may read it
     /// (`Game::entry_text`): the public form of the other seats' actions.
     pub log: Vec<LogLine>,
+    /// The log below replaces the whole log so far (a broadcast feed after an undo at the
+    /// table it shows).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restart: bool,
+    /// For stream overlays (a broadcast feed): the table in a few public words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+}
+
+/// The public table in a few words, for a stream overlay or a chat bot: the game, the turn,
+/// phase and score line, whose turn it is, the last roll and the last lines of the log.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub game: String,
+    pub scenario: String,
+    /// The turn, the phase and the score, as the window's status line says them.
+    pub status: String,
+    /// The score, the part of the status line that counts points.
+    pub score: Option<String>,
+    /// Whose decision it is (a seat's name), none when the game is over.
+    pub turn_of: Option<String>,
+    /// The last line of the log that rolled dice, with its modifiers.
+    pub last_roll: Option<String>,
+    /// The last lines of the log, oldest first.
+    pub captions: Vec<String>,
+    pub over: bool,
+    /// How far behind the table this feed is kept.
+    pub delay: Delay,
 }
 
 /// A line of the log: the index of the action it came from, and its words.

@@ -39,6 +39,27 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     let journal_path = default_journal_path().with_file_name(setup.journal_name);
     let seats = table.game.seat_names().len();
     let mut session = Session::new(seats, journal_path.clone());
+    // The replay view: the save on a timeline, from its start.
+    let (table, replay) = match &setup.stream.replay {
+        None => (table, None),
+        Some(file) => {
+            let opened = crate::engine::save::SaveFile::<G::Action>::read(file)
+                .map_err(|e| e.to_string())
+                .and_then(|save| super::replay::Replay::<G>::open(save, file));
+            match opened {
+                Ok((replay, start)) => {
+                    session.hotseat = false;
+                    session.viewer = Viewer::Spectator;
+                    session.spectator_only = !replay.over;
+                    (start, Some(replay))
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    return 2;
+                }
+            }
+        }
+    };
     let mut journal = JournalRes::default();
     let mut offer = None;
     let remote = match &setup.remote {
@@ -62,6 +83,8 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         // A host's table: this seat's eyes only, no computer, no hand-over, no local journal.
         session.hotseat = false;
         session.viewer = r.seat.map_or(Viewer::Spectator, |k| Viewer::Seat(crate::engine::seats::SeatId(k)));
+    } else if replay.is_some() {
+        // A replay writes no journal: the save it shows is already a file.
     } else if let Some((out, viewer)) = &setup.screenshot {
         session.viewer = *viewer;
         session.hotseat = false;
@@ -80,6 +103,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     session.last_active = table.game.active_seat();
     if let Some(s) = table.game.active_seat()
         && session.hotseat
+        && replay.is_none()
     {
         session.viewer = Viewer::Seat(s);
     }
@@ -97,11 +121,44 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         session.computers = setup.computers.clone();
     }
     session.pace = setup.pace;
+    session.broadcast_delay = setup.stream.delay;
     session.ui_scale = setup.ui_scale;
 
+    // The broadcast window: a spectator at a host's (or a feed's) table, asked for --broadcast.
+    let broadcast = match (&remote, setup.stream.broadcast) {
+        (Some(r), Some(size)) if r.seat.is_none() => Some(size),
+        _ => None,
+    };
+    let director = match super::broadcast::DirectorMode::parse(&setup.stream.director, table.game.seat_names()) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    if broadcast.is_some() {
+        session.panels_hidden = true;
+        session.broadcast = true;
+    }
+    let table_path = table.game.scenario().path;
+    let local = remote.is_none() && setup.screenshot.is_none();
+    let broadcaster = match local && (setup.stream.broadcast.is_some() || setup.stream.feed.is_some()) {
+        false => None,
+        true => match super::broadcast::Broadcaster::start(&table, &setup.stream, setup.stream.broadcast.is_some()) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!("{e}");
+                return 2;
+            }
+        },
+    };
     let mut app = App::new();
     let shooting = session.screenshot.is_some();
-    window_app(&mut app, &table.game.scenario().name, shooting);
+    let name = table.game.scenario().name;
+    match broadcast {
+        Some(size) => window_app(&mut app, format!("Grognard broadcast — {name}"), size, shooting, true),
+        None => window_app(&mut app, format!("Grognard — {name}"), (1280, 800), shooting, false),
+    }
     if let Some([x, z, d]) = setup.look {
         app.insert_resource(super::camera::LookAt(Vec3::new(x, 0.0, z), d));
     }
@@ -132,6 +189,61 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
                 warm_up,
             ),
         );
+    if let Some(size) = broadcast {
+        app.insert_resource(super::broadcast::BroadcastWindow { size })
+            .insert_resource(super::broadcast::Director::new(director))
+            .add_systems(
+                Update,
+                (
+                    super::broadcast::director_keys::<G>,
+                    super::broadcast::director_watch::<G>,
+                    super::broadcast::director_glide,
+                )
+                    .chain()
+                    .after(crate::engine::plugin::TableSet::Present)
+                    .before(super::camera::CameraSet),
+            )
+            .add_systems(
+                bevy_egui::EguiPrimaryContextPass,
+                super::broadcast::overlay::<G>.after(crate::ui::GamePanels),
+            );
+    } else if let Some(r) = remote.as_ref().filter(|r| r.seat.is_some() && setup.stream.broadcast.is_some()) {
+        // A seat at a host's table: the broadcast window watches the host, which keeps the delay.
+        let (w, h) = setup.stream.broadcast.expect("asked for");
+        let args = [
+            "play".to_string(),
+            table_path.display().to_string(),
+            "--join".to_string(),
+            r.url.clone(),
+            "--spectate".to_string(),
+            "--broadcast".to_string(),
+            format!("{w}x{h}"),
+            "--director".to_string(),
+            setup.stream.director.clone(),
+        ];
+        if let Err(e) = super::remote::spawn(&args) {
+            eprintln!("the broadcast window did not open: {e}");
+        }
+    } else if local {
+        app.insert_resource(super::broadcast::StreamSettings(setup.stream.clone())).add_systems(
+            Update,
+            (super::broadcast::broadcast_on_request::<G>, super::broadcast::feed_table::<G>)
+                .chain()
+                .after(crate::engine::plugin::TableSet::Apply),
+        );
+        if let Some(b) = broadcaster {
+            app.insert_resource(b);
+        }
+    }
+    if let Some(replay) = replay {
+        app.insert_resource(replay)
+            .insert_resource(crate::engine::plugin::HostsTable)
+            .add_systems(
+                Update,
+                (super::replay::refuse::<G>, super::replay::follow::<G>).in_set(crate::engine::plugin::TableSet::Apply),
+            )
+            .add_systems(bevy_egui::EguiPrimaryContextPass, super::replay::timeline::<G>.after(crate::ui::GamePanels));
+    }
     if let Some(r) = remote {
         app.insert_resource(r)
             .insert_resource(crate::engine::plugin::HostsTable)
@@ -186,13 +298,15 @@ pub fn replace<G: TableGame>(requests: &mut MessageWriter<Request<G>>, table: Ta
 /// What every game's window shares: Bevy's default plugins with a 1280×800 window titled after
 /// the scenario, egui, the table colour, and the update mode — continuous while taking a
 /// screenshot, otherwise reactive.
-pub fn window_app(app: &mut App, scenario_name: &str, shooting: bool) {
+pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool, broadcast: bool) {
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    title: format!("Grognard — {scenario_name}"),
-                    resolution: (1280, 800).into(),
+                    title,
+                    resolution: size.into(),
+                    // The broadcast window keeps the size its capture source expects.
+                    resizable: !broadcast,
                     ..default()
                 }),
                 ..default()
@@ -208,6 +322,13 @@ pub fn window_app(app: &mut App, scenario_name: &str, shooting: bool) {
     .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
     .insert_resource(if shooting {
         WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
+    } else if broadcast {
+        // Behind the broadcasting software the broadcast window draws as it would in front: an
+        // update, a glide or the director's hold still asks for its frames.
+        WinitSettings {
+            focused_mode: UpdateMode::reactive(Duration::from_secs(3600)),
+            unfocused_mode: UpdateMode::reactive(Duration::from_secs(3600)),
+        }
     } else {
         // Reactive: no frames while nothing moves; input or an animation's redraw request wakes it.
         // No timed wake-up either (a frame of the printed table costs a software renderer over a

@@ -54,6 +54,10 @@ impl Default for HomeView {
 
 pub struct CameraPlugin;
 
+/// The camera's own systems (input, then placing the camera): a director moving it runs before.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CameraSet;
+
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<SavedViews>().init_resource::<HomeView>().add_systems(Startup, spawn_camera).add_systems(
@@ -63,7 +67,8 @@ impl Plugin for CameraPlugin {
                 keys.run_if(crate::ui::keyboard_free),
                 apply_orbit,
             )
-                .chain(),
+                .chain()
+                .in_set(CameraSet),
         );
     }
 }

@@ -219,7 +219,8 @@ impl<G> Default for DicePlugin<G> {
 
 impl<G: Game> Plugin for DicePlugin<G> {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_tray)
+        app.init_resource::<DiceRolling>()
+            .add_systems(Startup, spawn_tray)
             .add_systems(Update, (start_roll::<G>, spawn_dice, play_back).chain().in_set(TableSet::Present));
     }
 }
@@ -366,6 +367,7 @@ fn play_back(
     mut dice: Query<(&mut RollingDie, &mut Transform)>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut cues: MessageWriter<super::sound::Cue>,
+    mut rolling: ResMut<DiceRolling>,
 ) {
     let mut moving = false;
     for (mut die, mut tf) in &mut dice {
@@ -387,4 +389,11 @@ fn play_back(
     if moving {
         redraw.write(RequestRedraw);
     }
+    if rolling.0 != moving {
+        rolling.0 = moving;
+    }
 }
+
+/// Whether dice are tumbling on the table now (the broadcast's director holds still meanwhile).
+#[derive(Resource, Default)]
+pub struct DiceRolling(pub bool);

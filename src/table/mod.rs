@@ -5,6 +5,7 @@
 //! `Request`s; it never decides a rule.
 
 pub mod app;
+pub mod broadcast;
 pub mod camera;
 pub mod computer;
 pub mod dice;
@@ -16,6 +17,8 @@ pub mod paint;
 pub mod print;
 pub mod printed;
 pub mod remote;
+pub mod replay;
+pub mod report;
 pub mod session;
 pub mod sound;
 
@@ -129,4 +132,6 @@ pub struct WindowSetup {
     pub look: Option<[f32; 3]>,
     /// Sit at a host's table: its address, and the seat's name (None: watch).
     pub remote: Option<(String, Option<String>)>,
+    /// The broadcast window, the feed, the delay and the director.
+    pub stream: crate::registry::StreamOptions,
 }

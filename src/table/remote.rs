@@ -26,7 +26,7 @@ enum Outgoing {
 
 /// What the connection tells the window.
 enum Incoming {
-    Message(ToSeat),
+    Message(Box<ToSeat>),
     Connected(bool),
     Failed(String),
 }
@@ -272,7 +272,7 @@ async fn keep_connected(
                         if let ToSeat::Update(u) = &m {
                             since = u.index;
                         }
-                        tell(Incoming::Message(m));
+                        tell(Incoming::Message(Box::new(m)));
                     }
                     None => break,
                 },
@@ -337,46 +337,52 @@ pub fn receive<G: TableGame>(
                 remote.problem = None;
             }
             Incoming::Failed(e) => remote.problem = Some(e),
-            Incoming::Message(ToSeat::Welcome { delay, scenario_hash, .. }) => {
-                remote.delay = delay;
-                if scenario_hash != table.0.game.scenario().hash {
-                    remote.problem = Some("the host plays another scenario than this file (its hash differs)".into());
-                }
-            }
-            Incoming::Message(ToSeat::Update(u)) => {
-                match table.0.game.rebuilt_from_view(&u.view, rng) {
-                    Ok(g) => {
-                        table.0.game = g;
-                        version.0 += 1;
+            Incoming::Message(m) => match *m {
+                ToSeat::Welcome { delay, scenario_hash, .. } => {
+                    remote.delay = delay;
+                    if scenario_hash != table.0.game.scenario().hash {
+                        remote.problem =
+                            Some("the host plays another scenario than this file (its hash differs)".into());
                     }
-                    Err(e) => remote.problem = Some(format!("the host's table could not be read: {e}")),
                 }
-                remote.index = u.index;
-                remote.waiting = false;
-                remote.in_flight = remote.in_flight.filter(|&at| at >= u.index);
-                remote.log.extend(u.log.into_iter().map(|l| l.text));
-            }
-            Incoming::Message(ToSeat::Refused { message, .. }) => {
-                remote.in_flight = None;
-                outcomes.write(Outcome { accepted: false, message });
-            }
-            Incoming::Message(ToSeat::Chat { from, text }) => remote.chat.push((from, text)),
-            Incoming::Message(ToSeat::Finished { save }) => {
-                let table_name = remote.url.rsplit('/').next().unwrap_or("table").to_string();
-                let path = crate::engine::journal::default_journal_path()
-                    .with_file_name(format!("{table_name}.hosted-save.ron"));
-                match std::fs::write(&path, save) {
-                    Ok(()) => {
-                        session.inform(format!(
-                            "The game is over: its whole save is {} (grognard verify checks every roll)",
-                            path.display()
-                        ));
-                        remote.finished = Some(path);
+                ToSeat::Update(u) => {
+                    match table.0.game.rebuilt_from_view(&u.view, rng) {
+                        Ok(g) => {
+                            table.0.game = g;
+                            version.0 += 1;
+                        }
+                        Err(e) => remote.problem = Some(format!("the host's table could not be read: {e}")),
                     }
-                    Err(e) => session.refuse(format!("Could not write the finished save {}: {e}", path.display())),
+                    remote.index = u.index;
+                    remote.waiting = false;
+                    remote.in_flight = remote.in_flight.filter(|&at| at >= u.index);
+                    if u.restart {
+                        remote.log.clear();
+                    }
+                    remote.log.extend(u.log.into_iter().map(|l| l.text));
                 }
-            }
-            Incoming::Message(ToSeat::Tables(_)) => {}
+                ToSeat::Refused { message, .. } => {
+                    remote.in_flight = None;
+                    outcomes.write(Outcome { accepted: false, message });
+                }
+                ToSeat::Chat { from, text } => remote.chat.push((from, text)),
+                ToSeat::Finished { save } => {
+                    let table_name = remote.url.rsplit('/').next().unwrap_or("table").to_string();
+                    let path = crate::engine::journal::default_journal_path()
+                        .with_file_name(format!("{table_name}.hosted-save.ron"));
+                    match std::fs::write(&path, save) {
+                        Ok(()) => {
+                            session.inform(format!(
+                                "The game is over: its whole save is {} (grognard verify checks every roll)",
+                                path.display()
+                            ));
+                            remote.finished = Some(path);
+                        }
+                        Err(e) => session.refuse(format!("Could not write the finished save {}: {e}", path.display())),
+                    }
+                }
+                ToSeat::Tables(_) => {}
+            },
         }
     }
 }

@@ -51,6 +51,13 @@ pub struct Session {
     pub computers: Vec<Option<usize>>,
     /// Seconds between two computer moves.
     pub pace: f32,
+    /// The View menu offers the spectator's eyes only (the replay of an unfinished game).
+    pub spectator_only: bool,
+    /// This is the broadcast window: no panels, only the overlay.
+    pub broadcast: bool,
+    /// View → Broadcast window was asked for, and the delay it is to keep.
+    pub broadcast_request: bool,
+    pub broadcast_delay: crate::net::proto::Delay,
 }
 
 impl Session {
@@ -81,6 +88,10 @@ impl Session {
             screenshot: None,
             computers: vec![None; seats],
             pace: 0.7,
+            spectator_only: false,
+            broadcast: false,
+            broadcast_request: false,
+            broadcast_delay: Default::default(),
         }
     }
 

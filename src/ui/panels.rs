@@ -64,6 +64,10 @@ pub fn panels<G: TableGame>(
             },
         );
     }
+    if session.broadcast {
+        // The broadcast window's overlay is all it shows (`table::broadcast::overlay`).
+        return Ok(());
+    }
     if let Some(r) = remote.as_deref_mut() {
         hosted_table(&ctx, &table.0, r);
     }
@@ -301,8 +305,11 @@ fn menu<G: TableGame>(
                     across_machines(ui, table, session);
                 });
                 ui.menu_button("View", |ui| {
-                    let viewers = if hosted.is_some() { Vec::new() } else { super::viewers(&table.game) };
-                    if hosted.is_none() {
+                    let mut viewers = if hosted.is_some() { Vec::new() } else { super::viewers(&table.game) };
+                    if session.spectator_only {
+                        viewers.retain(|(_, v)| *v == Viewer::Spectator);
+                    }
+                    if hosted.is_none() && !session.spectator_only {
                         ui.checkbox(&mut session.hotseat, "Hot-seat (follow the active seat)");
                     }
                     for (label, v) in viewers {
@@ -317,6 +324,19 @@ fn menu<G: TableGame>(
                     ui.add(egui::Slider::new(&mut session.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
                     ui.checkbox(&mut session.show_help, "Controls (F1)");
                     ui.checkbox(&mut session.sound, "Sound (dice, cards, pieces)");
+                    if hosted.is_none() {
+                        ui.separator();
+                        ui.label("For streaming: the spectator's table, behind");
+                        ui.add(egui::Slider::new(&mut session.broadcast_delay.actions, 0..=20).text("actions"));
+                        if ui
+                            .button("Broadcast window")
+                            .on_hover_text("A second window for the broadcasting software: what a spectator sees, no panels, a director camera and an overlay")
+                            .clicked()
+                        {
+                            session.broadcast_request = true;
+                            ui.close();
+                        }
+                    }
                 });
                 ui.label(
                     egui::RichText::new(if table.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" }).small(),

@@ -137,6 +137,11 @@ impl GameEntry for Entry {
     }
 
     #[cfg(feature = "gui")]
+    fn report(&self, save: &Path, out: &Path, pictures: bool) -> Result<std::path::PathBuf, String> {
+        crate::table::report::write::<crate::games::botn::Botn>(save, out, pictures)
+    }
+
+    #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
         let level = match o.level.as_deref().map(player_named).transpose() {
             Ok(l) => l.unwrap_or(Player::Normal),
@@ -185,6 +190,7 @@ impl GameEntry for Entry {
                     ui_scale: o.ui_scale,
                     look: o.look,
                     remote: o.remote.clone(),
+                    stream: o.stream.clone(),
                 },
             ),
             Err(e) => {

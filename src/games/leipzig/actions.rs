@@ -225,6 +225,25 @@ pub enum Event {
         from: Hex,
         to: Hex,
     },
+    /// A move chosen on what the French could see stopped by a hidden counter's zone of control
+    /// (Reconnaissance: the Allied player says "stop").
+    ZoneStop {
+        unit: UnitId,
+        at: Hex,
+    },
+    /// A retreat before combat chosen on what the French could see barred by a hidden counter's
+    /// zone of control: the unit stays and defends.
+    RetreatBarred {
+        unit: UnitId,
+        to: Hex,
+    },
+    /// A retreat chosen on what the French could see that crosses more hidden zones than another
+    /// way (Retreat Order of Preference, A): the stack goes the way the Allied player shows.
+    RetreatRedirected {
+        from: Hex,
+        chosen: Hex,
+        to: Hex,
+    },
     DefenderSupply {
         hex: Hex,
         supply: Option<UnitId>,

@@ -55,7 +55,7 @@ pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
     } else {
         Vec::new()
     };
-    let s = Situation::of(g);
+    let s = Situation::as_seen_by(g, g.side);
     for _ in 0..4 * (others.len() + movers.len()) {
         let k = rng.below(others.len() + movers.len());
         if k < others.len() {

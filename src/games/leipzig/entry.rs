@@ -115,6 +115,11 @@ impl GameEntry for Entry {
     }
 
     #[cfg(feature = "gui")]
+    fn report(&self, save: &Path, out: &Path, pictures: bool) -> Result<std::path::PathBuf, String> {
+        crate::table::report::write::<crate::games::leipzig::Leipzig>(save, out, pictures)
+    }
+
+    #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
         super::view::open_window(file, o)
     }

@@ -96,6 +96,10 @@ pub struct Unit {
     pub revealed: bool,
     /// (Reconnaissance) exposed by a French cavalry unit: it may be overrun.
     pub scouted: bool,
+    /// A retreat before combat it tried was barred by a zone it could not see: it defends where
+    /// it stands this Combat Phase (Reconnaissance; Combat, case J).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stays: bool,
     /// The Saxon garrison (Special Game Rules).
     pub garrison: bool,
     /// Began the game at Gotha (its first forced march needs no table).
@@ -111,7 +115,7 @@ impl Unit {
 }
 
 /// A forced march's multiple of the Movement Allowance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum March {
     Normal,
     Double,
@@ -353,6 +357,7 @@ impl Leipzig {
             dispersed: None,
             revealed: false,
             scouted: false,
+            stays: false,
             garrison: false,
             gotha: false,
             austrian: false,

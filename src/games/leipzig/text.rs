@@ -172,6 +172,20 @@ impl Leipzig {
                 };
                 format!("{}: {t} Allowance table, {roll}: {r}", n(unit))
             }
+            Event::ZoneStop { unit, at } => {
+                format!("{} is stopped at {} by an Allied zone of control it could not see", n(unit), h(at))
+            }
+            Event::RetreatBarred { unit, to } => format!(
+                "{} may not retreat before combat to {}: an Allied zone of control it could not see bars the way; it stays",
+                n(unit),
+                h(to)
+            ),
+            Event::RetreatRedirected { from, chosen, to } => format!(
+                "the retreat from {} to {} crosses more Allied zones of control than another way: it goes to {}",
+                h(from),
+                h(chosen),
+                h(to)
+            ),
             Event::MarchHalted { unit, at } => format!("{} halts its march at {}", n(unit), h(at)),
             Event::MarchFree { unit, why } => format!("{} force-marches without the table: {why}", n(unit)),
             Event::Dispersed { unit } => format!("{} is dispersed", n(unit)),

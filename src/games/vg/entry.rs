@@ -116,6 +116,11 @@ impl GameEntry for Entry {
     }
 
     #[cfg(feature = "gui")]
+    fn report(&self, save: &Path, out: &Path, pictures: bool) -> Result<std::path::PathBuf, String> {
+        crate::table::report::write::<crate::games::vg::Vg>(save, out, pictures)
+    }
+
+    #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, o: &crate::registry::WindowOptions) -> i32 {
         // Flags of other games are refused, never ignored.
         if o.sandbox {
@@ -177,6 +182,7 @@ impl GameEntry for Entry {
                 ui_scale: o.ui_scale,
                 look: o.look,
                 remote: o.remote.clone(),
+                stream: o.stream.clone(),
             },
         )
     }

@@ -239,6 +239,16 @@ impl Leipzig {
         let idx = self.attacks.len() as u8;
         // Examining the Allied counters attacked commits the French to the attack (Reconnaissance).
         let mut seen = Vec::new();
+        // An Allied attack is shown to the French defender: whether he may retreat before combat
+        // depends on its odds (Combat, case J II), which he could not judge on blanks.
+        if self.side == Side::Allied && self.reconnaissance() {
+            for &u in units {
+                if !self.units[u as usize].revealed {
+                    self.units[u as usize].revealed = true;
+                    seen.push(u);
+                }
+            }
+        }
         for &t in &targets {
             for x in self.at(t).collect::<Vec<_>>() {
                 if !self.units[x as usize].revealed {
@@ -284,7 +294,7 @@ impl Leipzig {
     pub fn retreat_before_options(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
         let unit = &self.units[u as usize];
         let Some(h) = self.hex_of(u) else { return Vec::new() };
-        if unit.side == self.side || unit.dispersed.is_some() || !self.attacked_hexes().contains(&h) {
+        if unit.side == self.side || unit.dispersed.is_some() || unit.stays || !self.attacked_hexes().contains(&h) {
             return Vec::new();
         }
         if !self.is_cavalry(u) && self.attacked_at_auto(h) {
@@ -342,6 +352,12 @@ impl Leipzig {
 
     pub fn apply_retreat_before(&mut self, u: UnitId, to: Hex, ev: &mut Vec<Event>) {
         let from = self.hex_of(u).expect("on the map");
+        // Chosen on the zones the defender could see; a hidden zone on the way bars it.
+        if !self.retreat_before_options(&Situation::of(self), u).contains(&to) {
+            self.units[u as usize].stays = true;
+            ev.push(Event::RetreatBarred { unit: u, to });
+            return;
+        }
         self.units[u as usize].hex = Some(to);
         ev.push(Event::RetreatedBefore { unit: u, from, to });
         self.disperse(u, ev);
@@ -575,7 +591,21 @@ impl Leipzig {
         })
     }
 
-    pub fn apply_retreat(&mut self, to: Hex, ev: &mut Vec<Event>) {
+    pub fn apply_retreat(&mut self, chosen: Hex, ev: &mut Vec<Event>) {
+        // Chosen on the zones the retreating side could see: where hidden zones make another way
+        // cross fewer of them (preference A), the stack goes the nearest such way.
+        let real = self.pending_options(&Situation::of(self)).unwrap_or_default();
+        let mut to = chosen;
+        if !real.contains(&chosen)
+            && let Some(&best) = real.iter().min_by_key(|&&h| (self.sc.board.distance(h, chosen), h.0))
+        {
+            to = best;
+            let from = match &self.pending[0] {
+                Pending::Retreat { from, .. } | Pending::Scatter { from, .. } => *from,
+                _ => chosen,
+            };
+            ev.push(Event::RetreatRedirected { from, chosen, to });
+        }
         match self.pending.remove(0) {
             Pending::Retreat { units, from, .. } => {
                 let alive: Vec<UnitId> = units.into_iter().filter(|&u| self.hex_of(u) == Some(from)).collect();

@@ -57,10 +57,9 @@ impl Leipzig {
 
     fn legal_listing(&self, like: Option<&Action>, moves: bool, out: &mut Vec<Action>) {
         out.clear();
-        if self.step == Step::Over {
-            return;
-        }
-        let s = Situation::of(self);
+        let Some(decider) = self.deciding() else { return };
+        // Choices are listed on what the deciding side may know (Reconnaissance).
+        let s = Situation::as_seen_by(self, decider);
         if !self.pending.is_empty() {
             match &self.pending[0] {
                 Pending::Advance { attack, .. } => {
@@ -301,7 +300,7 @@ impl Leipzig {
                         "cavalry may not enter mountain hexes (Terrain Effects Chart)",
                     );
                 }
-                let s = Situation::of(self);
+                let s = Situation::as_seen_by(self, self.side);
                 let far = self
                     .destinations(&s, *unit, March::Triple)
                     .iter()
@@ -434,7 +433,7 @@ impl Leipzig {
                 Step::Enter if self.arriving().next().is_none() => self.step = Step::Move,
                 Step::Declare if self.armistice_on() => self.end_combat(),
                 Step::RetreatBefore => {
-                    let s = Situation::of(self);
+                    let s = Situation::as_seen_by(self, self.side.other());
                     let any = self.on_map(self.side.other()).any(|u| !self.retreat_before_options(&s, u).is_empty());
                     if any {
                         return;

@@ -18,6 +18,12 @@ pub struct Reach {
 
 pub const UNREACHED: u8 = u8::MAX;
 
+/// A way walked: whole, or cut short by a zone the mover could not see.
+enum Walk {
+    Whole(Vec<(Hex, u8)>),
+    Stopped(Vec<(Hex, u8)>),
+}
+
 impl Reach {
     /// The path from the start to `to`, each hex with the cost spent on arriving there.
     pub fn path(&self, to: Hex) -> Vec<(Hex, u8)> {
@@ -167,11 +173,7 @@ impl Leipzig {
         let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 }.min(upto.factor() as u16);
         let budget = (ma * top).saturating_sub(spent).min(250) as u8;
         let r = self.reach(s, u, budget);
-        let side = self.units[u as usize].side;
-        let combat = self.is_combat(u);
-        let divisions = self.divisions(u);
         let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
-        let b = &self.sc.board;
         let mut out = Vec::new();
         for (i, &c) in r.cost.iter().enumerate() {
             let h = Hex(i as u16);
@@ -185,28 +187,33 @@ impl Leipzig {
             } else {
                 March::Triple
             };
-            if combat && s.side[i] == Some(side) && s.combat[i] > 0 {
-                let ok =
-                    s.stack_ok(self, side, h, s.combat[i] + 1, s.divisions[i] + divisions) || self.buildable_with(h, u);
-                if !ok {
-                    continue;
-                }
-            }
-            if !must_support.iter().all(|&m| m == h || b.adjacent(m, h)) {
-                continue;
-            }
-            // During the armistice a move ends on its own side, in a fortress, or nearer its side.
-            let from_side = &b.from_side[side.index()];
-            if self.armistice_on()
-                && from_side[i] > 0
-                && !b.is_fortress(h)
-                && from_side[i] >= from_side[r.start.0 as usize]
-            {
+            if !self.may_end(s, u, r.start, h, &must_support) {
                 continue;
             }
             out.push((h, c, march));
         }
         out
+    }
+
+    /// Whether counter `u` (from `start`) may end its move on `h`: a legal stack (Stacking,
+    /// case B), still beside the stacks only it supplies, and during the armistice on its own
+    /// side, in a fortress or nearer its side.
+    fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, must_support: &[Hex]) -> bool {
+        let b = &self.sc.board;
+        let side = self.units[u as usize].side;
+        let i = h.0 as usize;
+        if self.is_combat(u) && s.side[i] == Some(side) && s.combat[i] > 0 && h != start {
+            let ok = s.stack_ok(self, side, h, s.combat[i] + 1, s.divisions[i] + self.divisions(u))
+                || self.buildable_with(h, u);
+            if !ok {
+                return false;
+            }
+        }
+        if !must_support.iter().all(|&m| m == h || b.adjacent(m, h)) {
+            return false;
+        }
+        let from_side = &b.from_side[side.index()];
+        !(self.armistice_on() && from_side[i] > 0 && !b.is_fortress(h) && from_side[i] >= from_side[start.0 as usize])
     }
 
     /// Whether `u` joining the counters on `h` would make exactly a set that builds up into a
@@ -243,12 +250,29 @@ impl Leipzig {
     }
 
     pub fn apply_move(&mut self, u: UnitId, to: Hex, march: March, supply: Option<UnitId>, ev: &mut Vec<Event>) {
-        let s = Situation::of(self);
+        let side = self.units[u as usize].side;
         let ma = self.movement(u) as u16;
         let spent = self.units[u as usize].spent;
         let budget = (ma * march.factor() as u16).saturating_sub(spent as u16).min(250) as u8;
-        let r = self.reach(&s, u, budget);
-        let path = r.path(to);
+        // The way is chosen on what the mover may know; the hidden zones act as it is walked.
+        let plan = Situation::as_seen_by(self, side);
+        let path = self.reach(&plan, u, budget).path(to);
+        let (path, march, supply) = match self.walk(u, &plan, path, budget, ev) {
+            Walk::Whole(path) => (path, march, supply),
+            Walk::Stopped(path) => {
+                // A move cut short may need no forced march (and no supply for one) any more.
+                let cost = path.last().expect("the start").1 as u16 + spent as u16;
+                let need = if cost <= ma {
+                    March::Normal
+                } else if cost <= 2 * ma {
+                    March::Double
+                } else {
+                    March::Triple
+                };
+                let march = need.min(march);
+                (path, march, supply.filter(|_| march != March::Normal))
+            }
+        };
         self.moved_any = true;
         self.units[u as usize].moved = true;
         if march == March::Normal {
@@ -302,6 +326,54 @@ impl Leipzig {
                 self.step = crate::games::leipzig::state::Step::March;
             }
         }
+    }
+
+    /// Walks a way chosen on `plan` through the zones as they are (Zones of Control;
+    /// Reconnaissance): the counter stops on entering a hidden counter's zone that stops it, and
+    /// where leaving a hidden partial zone (2 MP for cavalry) leaves it short of the next hex; it
+    /// then ends on the last hex of the way walked where it may end (Stacking, case B).
+    fn walk(&self, u: UnitId, plan: &Situation, mut path: Vec<(Hex, u8)>, budget: u8, ev: &mut Vec<Event>) -> Walk {
+        let side = self.units[u as usize].side;
+        let real = Situation::of(self);
+        let cavalry = self.is_cavalry(u);
+        let leave = self.sc.charts.terrain.partial_zoc_leave;
+        let mut extra = 0u8;
+        let mut end = path.len() - 1;
+        let mut stop = None;
+        for i in 1..path.len() {
+            let back = path[i - 1].0;
+            if cavalry
+                && i > 1
+                && real.enemy_zoc(side, back) == Zoc::Partial
+                && plan.enemy_zoc(side, back) != Zoc::Partial
+            {
+                extra += leave;
+            }
+            let cost = path[i].1.saturating_add(extra);
+            if cost > budget {
+                end = i - 1;
+                stop = Some(back);
+                break;
+            }
+            path[i].1 = cost;
+            let here = path[i].0;
+            let z = real.enemy_zoc(side, here);
+            let stops = z == Zoc::Total || (z == Zoc::Partial && !cavalry);
+            if i < path.len() - 1 && stops && plan.enemy_zoc(side, here) != real.enemy_zoc(side, here) {
+                end = i;
+                stop = Some(here);
+                break;
+            }
+        }
+        let Some(at) = stop else { return Walk::Whole(path) };
+        ev.push(Event::ZoneStop { unit: u, at });
+        let start = path[0].0;
+        let must_support = if self.is_supply(u) { only_support(self, &real, u) } else { Vec::new() };
+        while end > 0 && !self.may_end(&real, u, start, path[end].0, &must_support) {
+            end -= 1;
+        }
+        path.truncate(end + 1);
+        Walk::Stopped(path)
     }
 
     /// The subsidiary table (J to N) rolled, or the march halted where it stands.
@@ -662,7 +734,7 @@ impl Leipzig {
         if !self.armistice_on() {
             return None;
         }
-        let s = Situation::of(self);
+        let s = Situation::as_seen_by(self, self.side);
         let b = &self.sc.board;
         self.on_map(self.side).find(|&u| {
             let h = self.units[u as usize].hex.expect("on the map");
@@ -675,7 +747,7 @@ impl Leipzig {
     /// Stacks of the phasing side that break the stacking rule and have a counter that could
     /// still move away (Stacking, case B): the Movement Phase may not end while one remains.
     pub fn unfixed_stack(&self) -> Option<Hex> {
-        let s = Situation::of(self);
+        let s = Situation::as_seen_by(self, self.side);
         let b = &self.sc.board;
         for i in 0..b.len() {
             let h = Hex(i as u16);

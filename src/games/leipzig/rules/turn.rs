@@ -185,6 +185,7 @@ impl Leipzig {
             u.moved = false;
             u.spent = 0;
             u.attacked = false;
+            u.stays = false;
             u.used = Default::default();
             if let Some(d) = &mut u.dispersed {
                 d.fresh = false;

@@ -3,6 +3,7 @@
 //! supply (stacked with or adjacent to a supply unit; in a fortress), and which stacks are legal at
 //! the end of a Movement Phase.
 
+use crate::engine::seats::Viewer;
 use crate::games::leipzig::data::{Hex, Hexside, Kind, Side};
 use crate::games::leipzig::state::{Leipzig, UnitId};
 
@@ -31,7 +32,26 @@ pub struct Situation {
 }
 
 impl Situation {
+    /// The table as it is: every counter's zone.
     pub fn of(g: &Leipzig) -> Situation {
+        Situation::build(g, None)
+    }
+
+    /// The table as `side` may know it: only the counters its seat may examine exert a zone
+    /// (Reconnaissance). A French player does not know whether a blank is cavalry, infantry or a
+    /// supply wagon, so he chooses his moves and retreats on the zones he sees, and the hidden
+    /// zones act as the choice is carried out (the Allied player says "stop"). For the Allies,
+    /// who see everything, this is the table as it is.
+    pub fn as_seen_by(g: &Leipzig, side: Side) -> Situation {
+        Situation::build(g, Some(Viewer::Seat(super::seat_of(side))))
+    }
+
+    /// The zones `viewer` may know of (a spectator knows what the French know).
+    pub fn seen_from(g: &Leipzig, viewer: Viewer) -> Situation {
+        Situation::build(g, Some(viewer))
+    }
+
+    fn build(g: &Leipzig, viewer: Option<Viewer>) -> Situation {
         let n = g.sc.board.len();
         let mut s = Situation {
             side: vec![None; n],
@@ -66,7 +86,7 @@ impl Situation {
             for (i, u) in g.units.iter().enumerate() {
                 let id = i as UnitId;
                 let (Some(h), true) = (u.hex, u.on_map()) else { continue };
-                if !g.is_combat(id) || b.is_fortress(h) {
+                if !g.is_combat(id) || b.is_fortress(h) || viewer.is_some_and(|v| !g.seen_by(i, v)) {
                     continue;
                 }
                 let z = if g.is_cavalry(id) { Zoc::Total } else { Zoc::Partial };

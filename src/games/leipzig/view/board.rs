@@ -220,17 +220,19 @@ pub struct Lights {
 }
 
 /// Redraws the lit hexes when they change.
+#[allow(clippy::too_many_arguments)]
 pub fn draw_lights(
     mut commands: Commands,
     lights: Res<Lights>,
     overlay: Option<Res<Overlay>>,
     geo: Option<Res<MapGeometry>>,
     table: Res<TableRes<Leipzig>>,
+    session: Res<crate::table::session::Session>,
     old: Query<Entity, With<Lit>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
     let (Some(overlay), Some(geo)) = (overlay, geo) else { return };
-    if !lights.is_changed() && !table.is_changed() {
+    if !lights.is_changed() && !table.is_changed() && !session.is_changed() {
         return;
     }
     for e in &old {
@@ -238,7 +240,9 @@ pub fn draw_lights(
     }
     let mut all = lights.hexes.clone();
     if lights.show_zoc {
-        let s = super::super::rules::zoc::Situation::of(&table.0.game);
+        // Only the zones the viewer may know of: a blank's zone would tell a combat unit from a
+        // supply wagon.
+        let s = super::super::rules::zoc::Situation::seen_from(&table.0.game, session.viewer);
         for side in 0..2 {
             for (i, z) in s.zoc[side].iter().enumerate() {
                 if *z != super::super::rules::zoc::Zoc::None {

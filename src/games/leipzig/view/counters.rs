@@ -278,7 +278,7 @@ pub fn counter_targets(
     let mut legal = Vec::new();
     // Every march: a drop beyond the allowance is a forced march (with a supply unit if one is near).
     game.legal(Some(&Action::Move { unit: u, to: Hex(0), march: March::Triple, supply: None }), &mut legal);
-    let s = super::super::rules::zoc::Situation::of(game);
+    let s = super::super::rules::zoc::Situation::as_seen_by(game, game.side);
     let costs: std::collections::HashMap<Hex, u8> =
         game.all_destinations(&s, u, March::Triple).into_iter().map(|(h, c, _)| (h, c)).collect();
     let mut out: Vec<(Hex, Action, Light, Option<u8>)> = Vec::new();

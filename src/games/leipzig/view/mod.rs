@@ -183,6 +183,7 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
                 ui_scale: o.ui_scale,
                 look: o.look,
                 remote: o.remote.clone(),
+                stream: o.stream.clone(),
             },
         ),
         Err(e) => {

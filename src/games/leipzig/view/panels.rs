@@ -9,6 +9,7 @@ use super::super::state::{Leipzig, Step, UnitId};
 use super::board::{Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
+use crate::engine::seats::Viewer;
 use crate::engine::table::{Act, Entry};
 use crate::table::session::Session;
 use bevy::prelude::*;
@@ -159,7 +160,7 @@ pub fn crt_window(
     let ctx = contexts.ctx_mut()?.clone();
     let g = &table.0.game;
     let crt = &g.sc.charts.crt;
-    let lit = chosen_odds(g, &pick).map(|(_, _, pct)| crt.column(pct));
+    let lit = chosen_odds(g, &pick, session.viewer).map(|(_, _, pct)| crt.column(pct));
     let last = table.0.entries.iter().rev().find_map(|e| match e {
         Entry::Game { event: Event::Combat { column, die, .. }, .. } => Some((*column, *die)),
         _ => None,
@@ -252,8 +253,25 @@ pub fn data_window(
     Ok(())
 }
 
-/// The chosen attack's strengths and ratio (defender supplied where he could be), if complete.
-fn chosen_odds(g: &Leipzig, pick: &CombatPick) -> Option<(u32, u32, u32)> {
+/// Whether the chosen attack's odds depend on a counter `viewer` may not examine: one attacked,
+/// or one beside the attacked hexes (a supply unit that could support the defence).
+fn hidden_defence(g: &Leipzig, pick: &CombatPick, viewer: Viewer) -> bool {
+    let (Some(from), Some(target)) = (pick.from, pick.target) else { return false };
+    let s = super::super::rules::zoc::Situation::of(g);
+    let b = &g.sc.board;
+    g.attack_targets(&s, from, target).into_iter().any(|t| {
+        std::iter::once(t)
+            .chain(b.neighbours(t).map(|(_, n)| n))
+            .any(|h| g.at(h).any(|u| !g.seen_by(u as usize, viewer)))
+    })
+}
+
+/// The chosen attack's strengths and ratio (defender supplied where he could be), if complete
+/// and if `viewer` may know them.
+fn chosen_odds(g: &Leipzig, pick: &CombatPick, viewer: Viewer) -> Option<(u32, u32, u32)> {
+    if hidden_defence(g, pick, viewer) {
+        return None;
+    }
     let (from, target) = (pick.from?, pick.target?);
     let units = pick_units(g, pick);
     if units.is_empty() {
@@ -376,7 +394,11 @@ pub fn combat_window(
             });
         }
         let units = pick_units(g, &pick);
-        if let Some((a, d, pct)) = chosen_odds(g, &pick) {
+        if hidden_defence(g, &pick, session.viewer) {
+            ui.separator();
+            ui.label("The defender (or a supply unit that could support him) is a blank: the odds are known once the attack is declared, which commits you to it (Reconnaissance).");
+        }
+        if let Some((a, d, pct)) = chosen_odds(g, &pick, session.viewer) {
             let crt = &g.sc.charts.crt;
             let col = crt.columns[crt.column(pct)];
             ui.separator();

@@ -1,0 +1,233 @@
+//! The after-action report (`grognard report SAVE --out DIR`): one printable HTML page with a
+//! picture of the table at the end of each turn (rendered by this program's screenshot mode, under
+//! the software renderer where there is no screen), the log with every roll and modifier turn by
+//! turn, the fights, the score over time as a chart and the final result. Everything in it is
+//! read as a spectator reads the game (`entry_text`, the status of the table): a report of a game
+//! still in play tells nothing a seat may not see.
+
+use super::TableGame;
+use super::broadcast::score_of;
+use super::replay::{MarkKind, Replay, is_fight};
+use crate::engine::save::SaveFile;
+use crate::engine::seats::Viewer;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The colours of the seats in the chart (Okabe and Ito's, as the broadcast's).
+const CHART_COLOURS: [&str; 4] = ["#0072b2", "#e69f00", "#009e73", "#d55e00"];
+
+/// Every number in a score line ("VP French 3 – Allied 1" → 3, 1; "points French 2.5 …").
+pub fn numbers(score: &str) -> Vec<f32> {
+    score
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| !w.is_empty() && *w != ".")
+        .filter_map(|w| w.trim_end_matches('.').parse().ok())
+        .collect()
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The score over time as an SVG chart: one line per number of the score line (the seats' scores,
+/// in the order the status names them).
+pub fn chart(series: &[Vec<f32>], seats: &[&str]) -> String {
+    let n = series.len();
+    let lines = series.iter().map(Vec::len).max().unwrap_or(0).min(4);
+    let top = series.iter().flatten().fold(1.0f32, |m, &v| m.max(v));
+    let (w, h, pad) = (900.0, 260.0, 36.0);
+    let x = |i: usize| pad + (w - 2.0 * pad) * i as f32 / (n.max(2) - 1) as f32;
+    let y = |v: f32| h - pad - (h - 2.0 * pad) * v / top;
+    let mut svg = format!(
+        "<svg class=\"chart\" viewBox=\"0 0 {w} {h}\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"score over time\">\
+         <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#fbf8f1\"/>\
+         <line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\"/>\
+         <text x=\"{pad}\" y=\"20\" font-size=\"13\">{top}</text><text x=\"{pad}\" y=\"{l}\" font-size=\"13\">0</text>\
+         <text x=\"{r}\" y=\"{l}\" font-size=\"13\" text-anchor=\"end\">action {last}</text>",
+        b = h - pad,
+        r = w - pad,
+        l = h - 10.0,
+        last = n.saturating_sub(1)
+    );
+    for k in 0..lines {
+        let pts: Vec<String> = series
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.get(k).map(|&v| format!("{:.1},{:.1}", x(i), y(v))))
+            .collect();
+        let colour = CHART_COLOURS[k % CHART_COLOURS.len()];
+        let _ = write!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" points=\"{}\"/>",
+            pts.join(" ")
+        );
+        let name = seats.get(k).copied().unwrap_or("");
+        let _ = write!(
+            svg,
+            "<text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"{colour}\">{}</text>",
+            pad + 10.0 + 160.0 * k as f32,
+            h - pad + 22.0,
+            escape(name)
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// Renders the table after the first `n` actions of `save` into `png`, with this program's
+/// screenshot mode (under Xvfb when there is no screen).
+fn picture<A: serde::Serialize + serde::de::DeserializeOwned + Clone>(
+    save: &SaveFile<A>,
+    n: usize,
+    png: &Path,
+) -> Result<(), String> {
+    let mut part = save.clone();
+    part.log.truncate(n);
+    let tmp = png.with_extension("save.ron");
+    std::fs::write(&tmp, part.to_ron()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let args = [
+        "screenshot".into(),
+        tmp.display().to_string(),
+        "--out".into(),
+        png.display().to_string(),
+        "--seat".into(),
+        "spectator".into(),
+    ];
+    let status = if std::env::var_os("DISPLAY").is_some() {
+        std::process::Command::new(exe).args(&args).stdout(std::process::Stdio::null()).status()
+    } else {
+        std::process::Command::new("xvfb-run")
+            .arg("-a")
+            .arg(exe)
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .status()
+    };
+    let _ = std::fs::remove_file(&tmp);
+    match status {
+        Ok(s) if s.success() && png.exists() => Ok(()),
+        Ok(s) => Err(format!("the picture {} was not drawn ({s})", png.display())),
+        Err(e) => Err(format!("the picture {} was not drawn: {e}", png.display())),
+    }
+}
+
+/// Writes the report of the save at `save_path` into `out` (created if need be): `report.html`
+/// and a picture per turn; the page's path.
+pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Result<PathBuf, String> {
+    let save = SaveFile::<G::Action>::read(save_path).map_err(|e| e.to_string())?;
+    let (replay, _) = Replay::<G>::open(save.clone(), save_path)?;
+    let whole = replay.cut(replay.len)?;
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let g = &whole.game;
+    let names = g.seat_names();
+    let title = format!("{} — {}", crate::registry::by_id(G::ID).map(|e| e.name()).unwrap_or(G::ID), g.scenario().name);
+    // The turns: from each turn mark to the next, and the last to the end.
+    let mut bounds: Vec<(String, usize)> = vec![("Before the first turn".into(), 0)];
+    for m in replay.marks.iter().filter(|m| m.kind == MarkKind::Turn) {
+        bounds.push((m.label.clone(), m.index));
+    }
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title><style>\
+         body {{ font-family: 'DejaVu Serif', Georgia, serif; max-width: 960px; margin: 2em auto; color: #222; }}\
+         h1 {{ font-size: 1.8em; }} h2 {{ border-bottom: 1px solid #aaa; margin-top: 1.6em; }}\
+         img {{ width: 100%; border: 1px solid #ccc; }} .roll {{ font-weight: bold; }} .fight {{ color: #8a2a0a; }}\
+         ol.log {{ font-size: 0.95em; }} .result {{ font-size: 1.3em; padding: 0.6em; background: #f3efe4; }}\
+         .chart {{ width: 100%; }} section.turn {{ break-inside: avoid-page; page-break-inside: avoid; }}\
+         @media print {{ body {{ margin: 0; max-width: none; }} section.turn {{ break-before: page; }} }}\
+         </style></head><body><h1>{t}</h1>",
+        t = escape(&title)
+    );
+    let result = match (g.is_over(), g.winner()) {
+        (true, Some(w)) => format!("{} won. {}", names.get(w.0 as usize).copied().unwrap_or("?"), g.status()),
+        (true, None) => format!("The game ended. {}", g.status()),
+        (false, _) => format!("The game is not over (after {} actions): {}", replay.len, g.status()),
+    };
+    let _ = write!(html, "<p class=\"result\">{}</p>", escape(&result));
+    let _ = write!(
+        html,
+        "<p>Seed {}, {} actions; the save: <code>{}</code>. Read as a spectator reads the game.</p>",
+        save.seed,
+        replay.len,
+        escape(&save_path.display().to_string())
+    );
+    // The score over time.
+    let series: Vec<Vec<f32>> =
+        replay.statuses.iter().map(|s| score_of(s).map(|x| numbers(&x)).unwrap_or_default()).collect();
+    if series.iter().any(|s| !s.is_empty()) {
+        html.push_str("<h2>The score</h2>");
+        html.push_str(&chart(&series, names));
+    }
+    // The fights.
+    let fights: Vec<_> = replay.marks.iter().filter(|m| m.kind == MarkKind::Fight).collect();
+    if !fights.is_empty() {
+        let _ = write!(html, "<h2>The fights ({})</h2><ul>", fights.len());
+        for m in &fights {
+            let _ = write!(html, "<li class=\"fight\">action {}: {}</li>", m.index, escape(&m.label));
+        }
+        html.push_str("</ul>");
+    }
+    // Turn by turn: the picture at its end and its log.
+    for (k, (label, start)) in bounds.iter().enumerate() {
+        let end = bounds.get(k + 1).map_or(replay.len, |b| b.1);
+        if end == *start && k > 0 {
+            continue;
+        }
+        let _ = write!(html, "<section class=\"turn\"><h2>{}</h2>", escape(label));
+        if pictures {
+            let png = out.join(format!("turn-{k:02}.png"));
+            picture(&save, end, &png)?;
+            let _ = write!(
+                html,
+                "<img src=\"{}\" alt=\"the table after action {end}\">",
+                png.file_name().expect("a name").to_string_lossy()
+            );
+        }
+        let _ = write!(html, "<p>{}</p><ol class=\"log\" start=\"{}\">", escape(&replay.statuses[end]), start + 1);
+        for i in *start..end {
+            let lines: Vec<String> =
+                whole.entries_of(i).iter().map(|e| whole.game.entry_text(e, Viewer::Spectator)).collect();
+            let seat = names.get(whole.records[i].seat.0 as usize).copied().unwrap_or("?");
+            let body: Vec<String> = lines
+                .iter()
+                .map(|l| {
+                    let class = if super::broadcast::is_roll(l) {
+                        "roll"
+                    } else if is_fight(l) {
+                        "fight"
+                    } else {
+                        ""
+                    };
+                    format!("<span class=\"{class}\">{}</span>", escape(l))
+                })
+                .collect();
+            let _ = write!(html, "<li><small>{}</small> {}</li>", escape(seat), body.join("; "));
+        }
+        html.push_str("</ol></section>");
+    }
+    html.push_str("</body></html>\n");
+    let page = out.join("report.html");
+    std::fs::write(&page, html).map_err(|e| format!("{}: {e}", page.display()))?;
+    Ok(page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_numbers_of_a_score_line_are_read_in_order() {
+        assert_eq!(numbers("VP French 3 – Allied 1"), vec![3.0, 1.0]);
+        assert_eq!(numbers("points French 2.5 Allied 4"), vec![2.5, 4.0]);
+        assert!(numbers("no score").is_empty());
+    }
+
+    #[test]
+    fn the_chart_draws_a_line_per_seat() {
+        let svg = chart(&[vec![0.0, 0.0], vec![1.0, 0.0], vec![3.0, 2.0]], &["French", "Allied"]);
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(svg.contains("French") && svg.contains("Allied"));
+    }
+}
