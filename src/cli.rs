@@ -159,6 +159,9 @@ pub enum Command {
         /// Frame a close-up: the camera looks at the table's point X,Z from DISTANCE.
         #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look, allow_hyphen_values = true)]
         look: Option<[f32; 3]>,
+        /// The table without panels (only its status line).
+        #[arg(long)]
+        clean: bool,
     },
     /// Write the after-action report of a save: one printable HTML page with the table at each
     /// turn's end (drawn by the screenshot mode, under xvfb-run where there is no display), the
@@ -295,6 +298,7 @@ pub fn run() -> i32 {
                 delay: crate::net::proto::Delay { actions: delay_actions, seconds: delay_seconds },
                 director,
                 replay: replay.then(|| file.clone()),
+                clean: false,
             };
             let options = WindowOptions {
                 seed,
@@ -310,7 +314,7 @@ pub fn run() -> i32 {
             };
             window(&file, options)
         }
-        Some(Command::Screenshot { file, out, seat, seed, ui_scale, look }) => window(
+        Some(Command::Screenshot { file, out, seat, seed, ui_scale, look, clean }) => window(
             &file,
             WindowOptions {
                 seed: Some(seed),
@@ -318,6 +322,7 @@ pub fn run() -> i32 {
                 pace: 0.7,
                 ui_scale,
                 look,
+                stream: StreamOptions { clean, ..Default::default() },
                 ..Default::default()
             },
         ),

@@ -50,11 +50,20 @@ pub struct StreamOptions {
     pub director: String,
     /// Open this save on a timeline (the replay view).
     pub replay: Option<PathBuf>,
+    /// No panels: the table and its status line only (the report's pictures).
+    pub clean: bool,
 }
 
 impl Default for StreamOptions {
     fn default() -> Self {
-        StreamOptions { broadcast: None, feed: None, delay: Default::default(), director: "auto".into(), replay: None }
+        StreamOptions {
+            broadcast: None,
+            feed: None,
+            delay: Default::default(),
+            director: "auto".into(),
+            replay: None,
+            clean: false,
+        }
     }
 }
 

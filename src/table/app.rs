@@ -140,6 +140,9 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         session.panels_hidden = true;
         session.broadcast = true;
     }
+    if setup.stream.clean {
+        session.panels_hidden = true;
+    }
     let table_path = table.game.scenario().path;
     let local = remote.is_none() && setup.screenshot.is_none();
     let broadcaster = match local && (setup.stream.broadcast.is_some() || setup.stream.feed.is_some()) {

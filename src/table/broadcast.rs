@@ -454,8 +454,18 @@ pub fn overlay<G: TableGame>(
         &ctx,
         |ui| {
             egui::Frame::new().fill(panel).inner_margin(px(16.0)).corner_radius(px(10.0)).show(ui, |ui| {
+                ui.set_max_width(px(1150.0));
                 ui.label(egui::RichText::new(title).size(px(26.0)).color(egui::Color32::from_gray(200)));
-                ui.label(egui::RichText::new(g.status()).size(px(38.0)).strong().color(egui::Color32::WHITE));
+                // The status without its score, then the score on a line of its own.
+                let status = g.status();
+                let score = score_of(&status);
+                let rest: Vec<&str> = status.split(" · ").filter(|p| Some(p.to_string()) != score).collect();
+                ui.label(egui::RichText::new(rest.join(" · ")).size(px(34.0)).strong().color(egui::Color32::WHITE));
+                if let Some(score) = score {
+                    ui.label(
+                        egui::RichText::new(score).size(px(36.0)).strong().color(egui::Color32::from_rgb(240, 228, 66)),
+                    );
+                }
             });
         },
     );

@@ -93,17 +93,16 @@ fn picture<A: serde::Serialize + serde::de::DeserializeOwned + Clone>(
         png.display().to_string(),
         "--seat".into(),
         "spectator".into(),
+        "--clean".into(),
     ];
-    let status = if std::env::var_os("DISPLAY").is_some() {
-        std::process::Command::new(exe).args(&args).stdout(std::process::Stdio::null()).status()
+    let mut command = if std::env::var_os("DISPLAY").is_some() {
+        std::process::Command::new(exe)
     } else {
-        std::process::Command::new("xvfb-run")
-            .arg("-a")
-            .arg(exe)
-            .args(&args)
-            .stdout(std::process::Stdio::null())
-            .status()
+        let mut c = std::process::Command::new("xvfb-run");
+        c.arg("-a").arg(exe);
+        c
     };
+    let status = command.args(&args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).status();
     let _ = std::fs::remove_file(&tmp);
     match status {
         Ok(s) if s.success() && png.exists() => Ok(()),
@@ -121,9 +120,15 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let g = &whole.game;
     let names = g.seat_names();
-    let title = format!("{} — {}", crate::registry::by_id(G::ID).map(|e| e.name()).unwrap_or(G::ID), g.scenario().name);
+    let game_name = crate::registry::by_id(G::ID).map(|e| e.name()).unwrap_or(G::ID);
+    let scenario = g.scenario().name;
+    let title = if scenario.starts_with(game_name) { scenario } else { format!("{game_name} — {scenario}") };
     // The turns: from each turn mark to the next, and the last to the end.
-    let mut bounds: Vec<(String, usize)> = vec![("Before the first turn".into(), 0)];
+    let first = match super::replay::turn_of(&replay.statuses[0]) {
+        Some(t) => format!("Turn {t}"),
+        None => "Before the first turn".into(),
+    };
+    let mut bounds: Vec<(String, usize)> = vec![(first, 0)];
     for m in replay.marks.iter().filter(|m| m.kind == MarkKind::Turn) {
         bounds.push((m.label.clone(), m.index));
     }

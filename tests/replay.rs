@@ -1,0 +1,154 @@
+//! Made for streaming (issue 14), after the game: the replay timeline (a save stepped through,
+//! jumps to turns, fights and reveals, the table as it stood at each point, seen as a spectator
+//! unless the game is over) and the after-action report of every game.
+#![cfg(feature = "gui")]
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use grognard::engine::plugin::{HostsTable, Outcome, Request, TableRes};
+use grognard::engine::save::SaveFile;
+use grognard::engine::seats::SeatId;
+use grognard::engine::table::Act;
+use grognard::games::botn::{self, Botn};
+use grognard::table::replay::{self, MarkKind, Replay};
+use grognard::table::session::Session;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scenario(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(path)
+}
+
+/// A complete random game of `scenario`, saved into `dir`: the save's path.
+fn simulated(scenario: &Path, dir: &Path) -> PathBuf {
+    let out = Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["simulate", "--games", "1", "--seed", "3", "--save-dir"])
+        .arg(dir)
+        .arg(scenario)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "ron"))
+        .unwrap()
+}
+
+#[test]
+fn the_replay_timeline_shows_the_table_as_it_stood_and_jumps_to_turns_and_fights() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = simulated(&scenario("battle-of-the-nations/beginner.ron"), tmp.path());
+    let save = SaveFile::<botn::Action>::read(&path).unwrap();
+    let (mut r, start) = Replay::<Botn>::open(save.clone(), &path).unwrap();
+    assert_eq!(r.len, save.log.len());
+    assert!(r.over, "a finished game: every seat may be looked through");
+    assert_eq!(start.records.len(), 0, "the timeline opens at the start");
+    let turns: Vec<usize> = r.marks.iter().filter(|m| m.kind == MarkKind::Turn).map(|m| m.index).collect();
+    let fights = r.marks.iter().filter(|m| m.kind == MarkKind::Fight).count();
+    assert!(turns.len() >= 3 && fights >= 1, "{:?}", r.marks);
+    // Each point is the table as it stood: the save cut there and replayed.
+    for n in [0, 1, turns[1], r.len / 2, r.len] {
+        let mut part = save.clone();
+        part.log.truncate(n);
+        let direct = botn::load_save(&part, &path).unwrap();
+        assert_eq!(r.cut(n).unwrap().digest(), direct.digest(), "the table after {n} actions");
+    }
+    // A new turn begins where its mark says: its status names it.
+    let t = r.cut(turns[0]).unwrap();
+    assert_eq!(replay::turn_of(&<Botn as grognard::table::TableGame>::status(&t.game)), Some(2));
+    // Jumps go from mark to mark, forward and back.
+    r.at = 0;
+    assert_eq!(r.next(Some(MarkKind::Turn), true), Some(turns[0]));
+    r.at = turns[1];
+    assert_eq!(r.next(Some(MarkKind::Turn), false), Some(turns[0]));
+    assert_eq!(r.next(Some(MarkKind::Turn), true), turns.get(2).copied());
+
+    // In the window: the table follows the timeline, and what is asked of it is refused.
+    let mut app = App::new();
+    let (r, start) = Replay::<Botn>::open(save, &path).unwrap();
+    app.add_plugins((MinimalPlugins, StatesPlugin, botn::plugin::BotnPlugin))
+        .insert_resource(TableRes(start))
+        .insert_resource(Session::new(2, tmp.path().join("j.ron")))
+        .insert_resource(HostsTable)
+        .insert_resource(r)
+        .add_systems(Update, (replay::refuse::<Botn>, replay::follow::<Botn>));
+    app.update();
+    app.world_mut().resource_mut::<Replay<Botn>>().at = 10;
+    app.update();
+    let want = app.world().resource::<Replay<Botn>>().cut(10).unwrap().digest();
+    assert_eq!(app.world().resource::<TableRes<Botn>>().0.digest(), want);
+    app.world_mut().write_message(Request::<Botn>::Act { seat: SeatId(0), act: Act::RollDice(2) });
+    app.update();
+    let msgs = app.world().resource::<Messages<Outcome>>();
+    let out: Vec<Outcome> = msgs.get_cursor().read(msgs).cloned().collect();
+    assert!(out.iter().any(|o| !o.accepted && o.message.contains("replay")), "{out:?}");
+    assert_eq!(app.world().resource::<TableRes<Botn>>().0.digest(), want, "the table untouched");
+}
+
+#[test]
+fn the_report_of_a_game_of_each_game_tells_its_result_score_fights_and_every_turn() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (k, file) in [
+        "battle-of-the-nations/beginner.ron",
+        "victory-and-glory/napoleon.ron",
+        "leipzig-1813/1-historical-situation.ron",
+        "austerlitz/1-historical.ron",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let dir = tmp.path().join(format!("g{k}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = simulated(&scenario(file), &dir);
+        let out = dir.join("report");
+        let run = Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .args(["report", "--no-pictures", "--out"])
+            .arg(&out)
+            .arg(&save)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{file}: {}", String::from_utf8_lossy(&run.stderr));
+        let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+        assert!(html.contains("class=\"result\"") && (html.contains(" won.") || html.contains("ended")), "{file}");
+        assert!(html.contains("<h2>The score</h2>") && html.contains("<polyline"), "{file}: the score chart");
+        let turns = html.matches("<section class=\"turn\">").count();
+        assert!(turns >= 3, "{file}: {turns} turns");
+        // Every action is in the log, numbered from 1.
+        let actions = match k {
+            0 => SaveFile::<botn::Action>::read(&save).unwrap().log.len(),
+            1 => SaveFile::<grognard::games::vg::Action>::read(&save).unwrap().log.len(),
+            2 => SaveFile::<grognard::games::leipzig::Action>::read(&save).unwrap().log.len(),
+            _ => SaveFile::<grognard::games::austerlitz::Action>::read(&save).unwrap().log.len(),
+        };
+        assert_eq!(html.matches("<li><small>").count(), actions, "{file}: one line per action");
+    }
+}
+
+#[test]
+fn the_report_draws_the_table_at_each_turns_end_under_the_software_renderer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = simulated(&scenario("battle-of-the-nations/beginner.ron"), tmp.path());
+    // The first turns only, to keep the pictures few.
+    let mut save = SaveFile::<botn::Action>::read(&whole).unwrap();
+    let path = whole.with_file_name("short.ron");
+    let (r, _) = Replay::<Botn>::open(save.clone(), &whole).unwrap();
+    let second = r.marks.iter().filter(|m| m.kind == MarkKind::Turn).nth(1).unwrap().index;
+    save.log.truncate(second + 1);
+    std::fs::write(&path, save.to_ron()).unwrap();
+    let out = tmp.path().join("report");
+    let run = Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["report", "--out"])
+        .arg(&out)
+        .arg(&path)
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let pictures: Vec<&str> = html.match_indices("<img src=\"").map(|(i, _)| &html[i + 10..i + 22]).collect();
+    assert_eq!(pictures.len(), 3, "one picture per turn: {pictures:?}");
+    for p in pictures {
+        let png = std::fs::read(out.join(p)).unwrap();
+        assert!(png.starts_with(b"\x89PNG") && png.len() > 50_000, "{p}: a drawn table");
+    }
+}
