@@ -163,20 +163,28 @@ fn the_feed_of_austerlitz_is_the_public_board() {
     check_feed(austerlitz::table_on(sc, 6), austerlitz::plugin::AzPlugin, 120, 1);
 }
 
-#[test]
-fn an_undo_at_the_table_takes_the_action_back_from_the_feed_too() {
+/// A window's systems on a new Battle of the Nations table, feeding the broadcast: the app, the
+/// feed's address and what a connection to it receives.
+fn botn_feeding(seed: u64) -> (App, String, Arc<Mutex<Vec<ToSeat>>>) {
     let sc = Arc::new(botn::Scenario::load(&common::scenario_path()).unwrap());
-    let table = botn::table_on(sc, 8, grognard::engine::rules::Mode::Enforced);
+    let table = botn::table_on(sc, seed, grognard::engine::rules::Mode::Enforced);
     let stream = StreamOptions { feed: Some("127.0.0.1:0".into()), ..default() };
     let b = Broadcaster::start(&table, &stream, false).unwrap();
-    let got = listen(b.url());
+    let url = b.url();
+    let got = listen(url.clone());
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, botn::plugin::BotnPlugin))
         .insert_resource(TableRes(table))
-        .insert_resource(Session::new(2, std::env::temp_dir().join("grognard-broadcast-u.ron")))
+        .insert_resource(Session::new(2, std::env::temp_dir().join(format!("grognard-broadcast-{seed}.ron"))))
         .insert_resource(b)
         .add_systems(Update, feed_table::<botn::Botn>);
     app.update();
+    (app, url, got)
+}
+
+#[test]
+fn an_undo_at_the_table_takes_the_action_back_from_the_feed_too() {
+    let (mut app, _, got) = botn_feeding(8);
     let mut legal = Vec::new();
     let mut step = |app: &mut App| {
         let mut t = app.world_mut().resource_mut::<TableRes<botn::Botn>>();
@@ -204,19 +212,7 @@ fn an_undo_at_the_table_takes_the_action_back_from_the_feed_too() {
 
 #[test]
 fn the_example_overlay_page_in_a_real_browser_shows_the_score_and_the_last_move() {
-    let sc = Arc::new(botn::Scenario::load(&common::scenario_path()).unwrap());
-    let table = botn::table_on(sc, 9, grognard::engine::rules::Mode::Enforced);
-    let stream = StreamOptions { feed: Some("127.0.0.1:0".into()), ..default() };
-    let b = Broadcaster::start(&table, &stream, false).unwrap();
-    let url = b.url();
-    let got = listen(url.clone());
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, botn::plugin::BotnPlugin))
-        .insert_resource(TableRes(table))
-        .insert_resource(Session::new(2, std::env::temp_dir().join("grognard-broadcast-b.ron")))
-        .insert_resource(b)
-        .add_systems(Update, feed_table::<botn::Botn>);
-    app.update();
+    let (mut app, url, got) = botn_feeding(9);
     let mut rng = TableRng::from_seed(11);
     let mut legal = Vec::new();
     // Until someone has scored and a few moves were made.
