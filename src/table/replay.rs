@@ -59,6 +59,10 @@ pub fn turn_of(status: &str) -> Option<u32> {
 /// Whether a line of the log tells of a fight, and of something revealed.
 pub fn is_fight(line: &str) -> bool {
     let l = line.to_lowercase();
+    // A phase beginning ("French Combat Phase", "Allied Retreat before combat") is no fight.
+    if l.contains("phase") || l.ends_with("retreat before combat") {
+        return false;
+    }
     ["fight", "combat", "battle", "attack", "charge", "melee", "fired"].iter().any(|w| l.contains(w))
 }
 
@@ -252,6 +256,8 @@ mod tests {
         assert!(is_fight("Fight of 16.10.: 2 armies in contact with the enemy"));
         assert!(is_reveal("revealed: Blücher's corps"));
         assert!(!is_fight("Soult moves from Dresden to Meissen (3 MP)"));
+        assert!(!is_fight("French Combat Phase") && !is_fight("Allied Retreat before combat"));
+        assert!(is_fight("attack declared on 2213 from 2114 by French 2-5 infantry division, unsupplied"));
         assert!(!is_reveal("the Allies draw a card"));
     }
 }
