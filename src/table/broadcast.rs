@@ -255,7 +255,7 @@ pub struct Director {
     /// The last action's framing (for the checks), and every framing so far.
     pub shots: Vec<Shot>,
     /// When the last shot was taken (seconds of the app's clock).
-    shot_at: f32,
+    pub shot_at: f32,
     /// The turn passed: back to the overview once the last shot has been seen.
     overview_due: bool,
     last_active: Option<SeatId>,
@@ -560,133 +560,6 @@ mod tests {
         let far = frame(&[Vec3::new(-40.0, 0.0, 0.0), Vec3::new(40.0, 0.0, 0.0)], &home).unwrap();
         assert_eq!(far.distance, home.distance);
         assert!(frame(&[], &home).is_none());
-    }
-
-    /// The director's systems over a Battle of the Nations table, with pieces of our own: the app,
-    /// and the pieces (each with its place and face).
-    fn directed(mode: DirectorMode) -> (App, Vec<Entity>) {
-        use crate::engine::rules::Mode;
-        let path =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
-        let table = crate::games::botn::new_table(&path, 1, Mode::Enforced).unwrap();
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins)
-            .add_message::<RequestRedraw>()
-            .init_resource::<HomeView>()
-            .init_resource::<Assets<StandardMaterial>>()
-            .insert_resource(TableRes(table))
-            .insert_resource(Director::new(mode))
-            .add_systems(Update, (director_watch::<crate::games::botn::Botn>, director_glide).chain());
-        let face = app.world_mut().resource_mut::<Assets<StandardMaterial>>().add(StandardMaterial::default());
-        let pieces = (0..6)
-            .map(|i| {
-                let at = Transform::from_xyz(i as f32 * 3.0 - 8.0, 0.1, 0.0);
-                app.world_mut().spawn((at, GlobalTransform::from(at), Target(at), MeshMaterial3d(face.clone()))).id()
-            })
-            .collect();
-        app.world_mut().spawn(OrbitCamera::default());
-        app.update();
-        app.update();
-        (app, pieces)
-    }
-
-    fn send(app: &mut App, e: Entity, to: Vec3) {
-        app.world_mut().entity_mut(e).insert(Target(Transform::from_translation(to)));
-    }
-
-    fn shots(app: &App) -> Vec<Shot> {
-        app.world().resource::<Director>().shots.clone()
-    }
-
-    #[test]
-    fn the_director_frames_a_move_a_loss_a_reveal_and_a_card_drawn_but_not_a_relayout() {
-        let (mut app, p) = directed(DirectorMode::Auto);
-        assert!(shots(&app).is_empty(), "the table set out is no action");
-        // A move: from where the piece was to where it goes, both in the frame.
-        send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
-        app.update();
-        let s = *shots(&app).last().expect("a move is framed");
-        assert_eq!(s.focus, Vec3::new(-2.0, 0.0, 3.0));
-        // A loss: the piece leaves the table; where it stood is framed.
-        send(&mut app, p[1], Vec3::new(0.0, -5.0, 0.0));
-        app.update();
-        assert_eq!(shots(&app).last().unwrap().focus, Vec3::new(-5.0, 0.0, 0.0));
-        // A reveal: the piece turned over in place (another face).
-        let other = app.world_mut().resource_mut::<Assets<StandardMaterial>>().add(StandardMaterial::default());
-        app.world_mut().entity_mut(p[2]).insert(MeshMaterial3d(other));
-        app.update();
-        assert_eq!(shots(&app).last().unwrap().focus, Vec3::new(-2.0, 0.0, 0.0));
-        // A card drawn: from the pile to the hand, far apart: framed from further away.
-        send(&mut app, p[3], Vec3::new(1.0, 0.1, 18.0));
-        app.update();
-        let far = *shots(&app).last().unwrap();
-        assert!(far.distance > s.distance, "a longer way, a wider frame");
-        // A relayout sets every place again, unchanged: nothing to frame.
-        let n = shots(&app).len();
-        for &e in &p {
-            let at = app.world().get::<Target>(e).unwrap().0;
-            app.world_mut().entity_mut(e).insert(Target(at));
-        }
-        app.update();
-        assert_eq!(shots(&app).len(), n);
-        // The camera glides towards the last framing.
-        let before = *app.world_mut().query::<&OrbitCamera>().single(app.world()).unwrap();
-        app.update();
-        let after = *app.world_mut().query::<&OrbitCamera>().single(app.world()).unwrap();
-        assert!(after.focus.distance(far.focus) < before.focus.distance(far.focus) || before.focus == far.focus);
-    }
-
-    #[test]
-    fn the_director_goes_back_to_the_overview_when_the_turn_passes_and_holds_still_while_dice_roll() {
-        use crate::engine::rules::Game;
-        let (mut app, p) = directed(DirectorMode::Auto);
-        send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
-        app.update();
-        assert!(app.world().resource::<Director>().goal.is_some());
-        // The turn passes (the active seat changes): after the hold, the overview.
-        {
-            let mut t = app.world_mut().resource_mut::<TableRes<crate::games::botn::Botn>>();
-            let seat = t.0.game.active_seat().unwrap();
-            let mut legal = Vec::new();
-            t.0.game.legal_actions(t.0.mode, &mut legal);
-            while t.0.game.active_seat() == Some(seat) {
-                t.0.game.legal_actions(t.0.mode, &mut legal);
-                let a = legal[0].clone();
-                t.0.submit(seat, crate::engine::table::Act::Game(a)).unwrap();
-            }
-        }
-        app.update();
-        // The camera far from the overview, so that one frame's glide cannot reach it.
-        let mut q = app.world_mut().query::<&mut OrbitCamera>();
-        q.single_mut(app.world_mut()).unwrap().focus = Vec3::new(30.0, 0.0, 30.0);
-        app.world_mut().resource_mut::<Director>().shot_at = -HOLD_SECONDS;
-        app.update();
-        let home = app.world().resource::<HomeView>().view;
-        assert_eq!(app.world().resource::<Director>().goal, Some(home), "back to the overview");
-        // Dice tumbling: the camera holds still, whatever the goal.
-        app.insert_resource(crate::table::dice::DiceRolling(true));
-        let before = *app.world_mut().query::<&OrbitCamera>().single(app.world()).unwrap();
-        app.update();
-        app.update();
-        let after = *app.world_mut().query::<&OrbitCamera>().single(app.world()).unwrap();
-        assert_eq!(before, after, "no cut, no glide while the dice roll");
-    }
-
-    #[test]
-    fn the_director_follows_one_seat_or_keeps_its_hands_off() {
-        let (mut app, p) = directed(DirectorMode::Follow(SeatId(1)));
-        // The first seat (0) is to act in Battle of the Nations: its action is not framed.
-        send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
-        app.update();
-        assert!(shots(&app).is_empty());
-        let (mut app, p) = directed(DirectorMode::Follow(SeatId(0)));
-        send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
-        app.update();
-        assert_eq!(shots(&app).len(), 1);
-        let (mut app, p) = directed(DirectorMode::Fixed);
-        send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
-        app.update();
-        assert!(shots(&app).is_empty() && app.world().resource::<Director>().goal.is_none());
     }
 
     #[test]

@@ -36,8 +36,9 @@ pub struct Mark {
 /// The timeline of a save.
 #[derive(Resource)]
 pub struct Replay<G: TableGame> {
-    /// The table as the game began, and the save's log.
+    /// The table as the game began, as it ended, and the save's log.
     start: Table<G>,
+    end: Table<G>,
     log: Vec<Record<G::Action>>,
     /// The point shown, in actions from the start, and the last point.
     pub at: usize,
@@ -111,9 +112,23 @@ impl<G: TableGame> Replay<G> {
         }
         let marks = marks_of(&whole, &statuses);
         let over = whole.game.is_over();
-        let replay =
-            Replay { len: save.log.len(), log: save.log, start: start.clone(), at: 0, marks, over, statuses, shown: 0 };
+        let replay = Replay {
+            len: save.log.len(),
+            log: save.log,
+            start: start.clone(),
+            end: whole,
+            at: 0,
+            marks,
+            over,
+            statuses,
+            shown: 0,
+        };
         Ok((replay, start))
+    }
+
+    /// The table after the whole save.
+    pub fn end(&self) -> &Table<G> {
+        &self.end
     }
 
     /// The table after the first `n` actions of the save.

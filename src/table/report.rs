@@ -116,7 +116,7 @@ fn picture<A: serde::Serialize + serde::de::DeserializeOwned + Clone>(
 pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Result<PathBuf, String> {
     let save = SaveFile::<G::Action>::read(save_path).map_err(|e| e.to_string())?;
     let (replay, _) = Replay::<G>::open(save.clone(), save_path)?;
-    let whole = replay.cut(replay.len)?;
+    let whole = replay.end();
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let g = &whole.game;
     let names = g.seat_names();
