@@ -322,6 +322,13 @@ pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool
             }),
     )
     .add_plugins(bevy_egui::EguiPlugin::default())
+    // The panels draw labels over pieces where the camera sees them: after this frame's transforms
+    // are propagated, or a label trails its piece by a frame while the camera glides (a whole
+    // second of glide on a software renderer).
+    .configure_sets(
+        PostUpdate,
+        bevy_egui::EguiPostUpdateSet::EndPass.after(bevy::transform::TransformSystems::Propagate),
+    )
     .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
     .insert_resource(if shooting {
         WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
