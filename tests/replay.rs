@@ -1,9 +1,11 @@
 //! Made for streaming (issue 14), after the game: the replay timeline (a save stepped through,
 //! jumps to turns, fights and reveals, the table as it stood at each point, seen as a spectator
-//! unless the game is over) and the after-action report of every game.
+//! unless the game is over), the after-action report of every game, and which journal is offered
+//! for resuming when the window opens.
 #![cfg(feature = "gui")]
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use grognard::engine::journal::Journal;
 use grognard::engine::plugin::{HostsTable, Outcome, Request, TableRes};
 use grognard::engine::save::SaveFile;
 use grognard::engine::seats::SeatId;
@@ -120,7 +122,14 @@ fn the_report_of_a_game_of_each_game_tells_its_result_score_fights_and_every_tur
             2 => SaveFile::<grognard::games::leipzig::Action>::read(&save).unwrap().log.len(),
             _ => SaveFile::<grognard::games::austerlitz::Action>::read(&save).unwrap().log.len(),
         };
-        assert_eq!(html.matches("<li><small>").count(), actions, "{file}: one line per action");
+        let numbers: Vec<usize> =
+            html.split("<li value=\"").skip(1).map(|r| r.split('"').next().unwrap().parse().unwrap()).collect();
+        assert_eq!(numbers, (1..=actions).collect::<Vec<_>>(), "{file}: one line per action, numbered from 1");
+        // Every action says what it did (a V&G player ending his commitment said nothing once).
+        assert!(!html.contains("</small> </li>"), "{file}: an action without words");
+        // The sections are named in the game's own word.
+        let word = if k == 1 { "Round" } else { "Turn" };
+        assert!(html.contains(&format!("<h2>{word} 2</h2>")), "{file}: sections named {word}");
     }
 }
 
@@ -151,4 +160,23 @@ fn the_report_draws_the_table_at_each_turns_end_under_the_software_renderer() {
         let png = std::fs::read(out.join(p)).unwrap();
         assert!(png.starts_with(b"\x89PNG") && png.len() > 50_000, "{p}: a drawn table");
     }
+}
+
+#[test]
+fn only_an_unfinished_game_in_the_journal_is_offered_for_resuming() {
+    // The journal keeps a finished game until the next one starts: opening the window then offers
+    // no "unfinished game" (it once did); a game cut short is offered, and a journal of another
+    // game is not.
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = simulated(&scenario("battle-of-the-nations/beginner.ron"), tmp.path());
+    let save = SaveFile::<botn::Action>::read(&whole).unwrap();
+    let journal = tmp.path().join("journal.ron");
+    Journal::create(&journal, &save).unwrap();
+    assert!(grognard::table::app::resumable::<Botn>(&journal).is_none(), "a finished game");
+    let mut cut = save.clone();
+    cut.log.truncate(save.log.len() / 2);
+    Journal::create(&journal, &cut).unwrap();
+    let offered = grognard::table::app::resumable::<Botn>(&journal).expect("an unfinished game");
+    assert_eq!(offered.log, cut.log);
+    assert!(grognard::table::app::resumable::<grognard::games::vg::Vg>(&journal).is_none(), "another game's");
 }

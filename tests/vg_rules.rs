@@ -1,7 +1,7 @@
 //! Victory & Glory: Napoleon — a test per rule, each naming its rulebook section, and the
 //! rulebook's scoring example reproduced exactly.
 use grognard::engine::rules::Game;
-use grognard::engine::seats::SeatId;
+use grognard::engine::seats::{SeatId, Viewer};
 use grognard::engine::table::{Act, Table};
 use grognard::games::vg::data::{NationKind, UnitKind};
 use grognard::games::vg::state::{Group, Loc, Pending, Phase, Text};
@@ -273,6 +273,9 @@ fn campaign_commitment_order_limits_reveal_and_handover() {
     let inf3 = unit(&t, "France", UnitKind::Infantry, 3, Loc::Army(Player::France));
     commit(&mut t, Player::France, &[inf3]);
     assert!(!t.game.campaigns[c as usize].revealed, "face down until both have committed");
+    // The end of a commitment is in everyone's log: how many units, not which.
+    let last = t.entries.last().map(|e| t.game.entry_text(e, Viewer::Seat(BR))).unwrap();
+    assert_eq!(last, "France commits no more units in Germany (1 unit in all)");
     let aus = unit(&t, "Austria", UnitKind::Infantry, 3, Loc::Army(Player::Britain));
     commit(&mut t, Player::Britain, &[aus]);
     assert!(t.game.campaigns[c as usize].revealed);

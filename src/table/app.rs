@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use bevy::render::RenderPlugin;
 use bevy::render::settings::WgpuSettings;
 use bevy::winit::{UpdateMode, WinitSettings};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A seed for a new game started without one: the clock's seconds.
@@ -92,12 +92,12 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     } else {
         journal.path = Some(journal_path.clone());
         // A journal of an unfinished game is offered for resuming before it is replaced.
-        match Journal::read::<G::Action>(&journal_path) {
-            Ok(old) if !old.log.is_empty() && old.game == G::ID => {
+        match resumable::<G>(&journal_path) {
+            Some(old) => {
                 offer = Some(old);
                 session.resume_offer = true;
             }
-            _ => journal.start(&table),
+            None => journal.start(&table),
         }
     }
     session.last_active = table.game.active_seat();
@@ -281,6 +281,14 @@ fn lend_eyes(session: Res<Session>, mut eyes: ResMut<Eyes>) {
     if session.is_changed() && eyes.0 != want {
         eyes.0 = want;
     }
+}
+
+/// The journal's game, if there is one worth resuming: of this game, begun, still loadable, and not
+/// over (a finished game is in its journal until the next one starts, and is no "unfinished game").
+pub fn resumable<G: TableGame>(journal_path: &Path) -> Option<crate::engine::save::SaveFile<G::Action>> {
+    let old = Journal::read::<G::Action>(journal_path).ok()?;
+    let begun = !old.log.is_empty() && old.game == G::ID;
+    (begun && G::load_save(&old, journal_path).is_ok_and(|t| !t.game.is_over())).then_some(old)
 }
 
 /// The first seconds after start draw continuously: the renderer compiles its pipelines in the

@@ -53,8 +53,17 @@ pub struct Replay<G: TableGame> {
 
 /// The turn number a status line names ("Turn 3 …", "Round 2 of 9 …"), if any.
 pub fn turn_of(status: &str) -> Option<u32> {
+    turn_named(status).map(|(_, n)| n)
+}
+
+/// The turn a status line names, in the game's own word: "Turn 3", "Round 2".
+pub fn turn_label(status: &str) -> Option<String> {
+    turn_named(status).map(|(word, n)| format!("{word} {n}"))
+}
+
+fn turn_named(status: &str) -> Option<(&str, u32)> {
     let words: Vec<&str> = status.split(|c: char| c.is_whitespace() || c == '·').filter(|w| !w.is_empty()).collect();
-    words.windows(2).find(|w| w[0] == "Turn" || w[0] == "Round").and_then(|w| w[1].parse().ok())
+    words.windows(2).find(|w| w[0] == "Turn" || w[0] == "Round").and_then(|w| Some((w[0], w[1].parse().ok()?)))
 }
 
 /// Whether a line of the log tells of a fight, and of something revealed.
@@ -87,11 +96,10 @@ pub fn marks_of<G: TableGame>(table: &Table<G>, statuses: &[String]) -> Vec<Mark
             out.push(Mark { index: i + 1, kind: MarkKind::Reveal, label: line.clone() });
         }
         let now = statuses.get(i + 1).and_then(|s| turn_of(s));
-        if let Some(n) = now
-            && now != turn
-        {
+        if now.is_some() && now != turn {
             turn = now;
-            out.push(Mark { index: i + 1, kind: MarkKind::Turn, label: format!("Turn {n}") });
+            let label = statuses.get(i + 1).and_then(|s| turn_label(s)).unwrap_or_default();
+            out.push(Mark { index: i + 1, kind: MarkKind::Turn, label });
         }
     }
     out

@@ -61,17 +61,22 @@ pub fn chart(series: &[Vec<f32>], seats: &[&str]) -> String {
             "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" points=\"{}\"/>",
             pts.join(" ")
         );
+        // The legend along the top, clear of the axis labels below.
         let name = seats.get(k).copied().unwrap_or("");
         let _ = write!(
             svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"{colour}\">{}</text>",
-            pad + 10.0 + 160.0 * k as f32,
-            h - pad + 22.0,
+            "<text x=\"{}\" y=\"20\" font-size=\"14\" fill=\"{colour}\">{}</text>",
+            pad + 80.0 + 220.0 * k as f32,
             escape(name)
         );
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// Whether a log line is a phase's heading, written between dashes: "— Turn 2: … —".
+fn is_heading(line: &str) -> bool {
+    line.starts_with("— ") && line.ends_with(" —")
 }
 
 /// Renders the table after the first `n` actions of `save` into `png`, with this program's
@@ -124,10 +129,7 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     let scenario = g.scenario().name;
     let title = if scenario.starts_with(game_name) { scenario } else { format!("{game_name} — {scenario}") };
     // The turns: from each turn mark to the next, and the last to the end.
-    let first = match super::replay::turn_of(&replay.statuses[0]) {
-        Some(t) => format!("Turn {t}"),
-        None => "Before the first turn".into(),
-    };
+    let first = super::replay::turn_label(&replay.statuses[0]).unwrap_or_else(|| "Before the first turn".into());
     let mut bounds: Vec<(String, usize)> = vec![(first, 0)];
     for m in replay.marks.iter().filter(|m| m.kind == MarkKind::Turn) {
         bounds.push((m.label.clone(), m.index));
@@ -139,7 +141,8 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
          body {{ font-family: 'DejaVu Serif', Georgia, serif; max-width: 960px; margin: 2em auto; color: #222; }}\
          h1 {{ font-size: 1.8em; }} h2 {{ border-bottom: 1px solid #aaa; margin-top: 1.6em; }}\
          img {{ width: 100%; border: 1px solid #ccc; }} .roll {{ font-weight: bold; }} .fight {{ color: #8a2a0a; }}\
-         ol.log {{ font-size: 0.95em; }} .result {{ font-size: 1.3em; padding: 0.6em; background: #f3efe4; }}\
+         ol.log {{ font-size: 0.95em; }} li.phase {{ list-style: none; font-style: italic; margin: 0.4em 0; }}\
+         .after {{ color: #555; font-size: 0.95em; margin-top: 0.2em; }} .result {{ font-size: 1.3em; padding: 0.6em; background: #f3efe4; }}\
          .chart {{ width: 100%; }} section.turn {{ break-inside: avoid-page; page-break-inside: avoid; }}\
          @media print {{ body {{ margin: 0; max-width: none; }} section.turn {{ break-before: page; }} }}\
          </style></head><body><h1>{t}</h1>",
@@ -190,11 +193,19 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
                 png.file_name().expect("a name").to_string_lossy()
             );
         }
-        let _ = write!(html, "<p>{}</p><ol class=\"log\" start=\"{}\">", escape(&replay.statuses[end]), start + 1);
+        // The status as the table stands in the picture: often the next turn's first line.
+        let _ = write!(
+            html,
+            "<p class=\"after\">The table after action {end}: {}</p><ol class=\"log\">",
+            escape(&replay.statuses[end])
+        );
         for i in *start..end {
             let lines: Vec<String> =
                 whole.entries_of(i).iter().map(|e| whole.game.entry_text(e, Viewer::Spectator)).collect();
             let seat = names.get(whole.records[i].seat.0 as usize).copied().unwrap_or("?");
+            // A phase's heading ("— Turn 2: Schwarzenberg (Allied) —") is a line of its own, not
+            // part of the action that happened to begin it; at a section's end the next one is it.
+            let (headings, lines): (Vec<String>, Vec<String>) = lines.into_iter().partition(|l| is_heading(l));
             let body: Vec<String> = lines
                 .iter()
                 .map(|l| {
@@ -208,7 +219,13 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
                     format!("<span class=\"{class}\">{}</span>", escape(l))
                 })
                 .collect();
-            let _ = write!(html, "<li><small>{}</small> {}</li>", escape(seat), body.join("; "));
+            let _ = write!(html, "<li value=\"{}\"><small>{}</small> {}</li>", i + 1, escape(seat), body.join("; "));
+            if i + 1 < end {
+                for h in &headings {
+                    let _ =
+                        write!(html, "<li class=\"phase\">{}</li>", escape(h.trim_matches(|c| c == '—' || c == ' ')));
+                }
+            }
         }
         html.push_str("</ol></section>");
     }

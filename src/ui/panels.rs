@@ -204,7 +204,9 @@ fn resume_window<G: TableGame>(
                     offer.0 = None;
                     session.resume_offer = false;
                 }
-                if ui.button("Start a new game").clicked() {
+                // The table this window was opened on: a new game, or the save named to it.
+                let other = if table.records.is_empty() { "Start a new game" } else { "Open the save instead" };
+                if ui.button(other).clicked() {
                     // The table as it is, with a fresh journal.
                     requests.write(Request::Replace(Box::new(table.clone())));
                     offer.0 = None;

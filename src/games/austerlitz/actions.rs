@@ -79,6 +79,21 @@ pub enum Event {
     SetUpDone {
         side: Side,
     },
+    /// A command marker set up, or moved in the Command Phase (both public, as units are).
+    CommandPlaced {
+        command: u8,
+        at: Cell,
+    },
+    CommandMoved {
+        command: u8,
+        to: Cell,
+    },
+    /// A side ends a step of its turn, or lets a reaction pass: said, so every log (and the
+    /// audience's) reads why the table moved on.
+    StepOver {
+        side: Side,
+        what: String,
+    },
     Moved {
         unit: UnitId,
         from: Cell,

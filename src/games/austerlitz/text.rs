@@ -197,6 +197,13 @@ impl Austerlitz {
         match e {
             Event::Deployed { unit, at } => format!("{} sets up on {}", n(unit), c(at)),
             Event::SetUpDone { side } => format!("the {} set-up is done", side.name()),
+            Event::CommandPlaced { command, at } => {
+                format!("{} is set up on {}", self.sc.commands[*command as usize].name, c(at))
+            }
+            Event::CommandMoved { command, to } => {
+                format!("{} moves to {}", self.sc.commands[*command as usize].name, c(to))
+            }
+            Event::StepOver { side, what } => format!("{}: {what}", side.name()),
             Event::Moved { unit, from, to, spent } => {
                 format!("{} moves {} to {} ({spent} MF)", n(unit), c(from), c(to))
             }

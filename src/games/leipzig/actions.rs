@@ -248,6 +248,25 @@ pub enum Event {
         hex: Hex,
         supply: Option<UnitId>,
     },
+    /// A declared attack that comes to no combat: the defenders left before it, or no attacking
+    /// combat unit is left.
+    NoCombat {
+        from: Hex,
+        targets: Vec<Hex>,
+        why: String,
+    },
+    /// The defender ends his retreats before combat.
+    RetreatsOver {
+        side: Side,
+    },
+    /// The attacker chooses not to advance after combat.
+    NoAdvance {
+        into: Hex,
+    },
+    /// A supply unit is set aside to keep a stack together this turn (Supply, C).
+    KeepsStack {
+        unit: UnitId,
+    },
     /// A combat with every figure shown: strengths in half points, each modifier with its reason.
     Combat {
         attack: u8,

@@ -219,6 +219,12 @@ impl Leipzig {
                 list(units),
                 if supply.is_some() { ", supplied" } else { ", unsupplied" }
             ),
+            Event::NoCombat { from, targets, why } => {
+                format!("no combat on {} from {}: {why}", targets.iter().map(h).collect::<Vec<_>>().join(", "), h(from))
+            }
+            Event::RetreatsOver { side } => format!("{}: no more retreats before combat", side.name()),
+            Event::NoAdvance { into } => format!("the attackers do not advance into {}", h(into)),
+            Event::KeepsStack { unit } => format!("{} keeps its stack together this turn", n(unit)),
             Event::RetreatedBefore { unit, from, to } => {
                 format!("{} retreats before combat {} to {}", n(unit), h(from), h(to))
             }

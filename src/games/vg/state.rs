@@ -246,6 +246,14 @@ impl Vg {
         }
     }
 
+    /// Where campaign `c` is fought, as a sentence says it: "in Italy", "at sea".
+    pub fn region_where(&self, c: CampaignId) -> String {
+        match self.campaigns[c as usize].region {
+            Some(n) => format!("in {}", self.sc.nation_name(n)),
+            None => "at sea".to_string(),
+        }
+    }
+
     /// Battle strength of `p` in campaign `c` (rulebook XII): units + leadership + combined arms;
     /// at sea no combined arms, and Britain +3 leadership.
     pub fn battle_strength(&self, c: CampaignId, p: Player) -> i16 {

@@ -337,28 +337,47 @@ impl Game for Austerlitz {
             Action::PlaceCommand { command, at } => self.apply_place_command(command as usize, at, ev),
             Action::DeployRest => self.apply_deploy_rest(ev),
             Action::Fire { gun, target, battery } => self.apply_fire(gun as usize, target, battery, ev),
-            Action::EndFire => self.begin_movement(ev),
+            Action::EndFire => {
+                ev.push(Event::StepOver { side: self.side, what: "artillery fire over".into() });
+                self.begin_movement(ev)
+            }
             Action::Move { unit, to, facing } => self.apply_move(unit as usize, to, facing, ev),
             Action::Square { unit } => self.apply_square(unit as usize, ev),
             Action::Attack { units, target, charge } => {
                 self.apply_attack(units.into_iter().map(|u| u as usize).collect(), target, charge, ev)
             }
-            Action::EndMovement => self.step = Step::ArtilleryMove,
-            Action::EndArtillery => self.step = Step::Commands,
+            Action::EndMovement => {
+                ev.push(Event::StepOver { side: self.side, what: "movement and combat over".into() });
+                self.step = Step::ArtilleryMove;
+            }
+            Action::EndArtillery => {
+                ev.push(Event::StepOver { side: self.side, what: "artillery movement over".into() });
+                self.step = Step::Commands;
+            }
             Action::MoveCommand { command, to } => {
                 let k = command as usize;
                 self.commands[k].at = Some(to);
                 self.commands[k].moved = true;
+                ev.push(Event::CommandMoved { command, to });
             }
             Action::EndTurn => self.end_turn(ev),
             Action::Retreat { toward, facing } => self.apply_retreat(toward, facing, ev),
             Action::ReactFire { gun } => self.apply_react_fire(gun as usize, ev),
             Action::CounterCharge => self.apply_counter_charge(ev),
             Action::OpportunityFire => self.apply_opportunity_fire(true, ev),
-            Action::Decline => match self.pending.last() {
-                Some(Pending::AttackReactions { .. }) => self.apply_decline_attack_reactions(ev),
-                _ => self.apply_opportunity_fire(false, ev),
-            },
+            Action::Decline => {
+                let side = side_before.unwrap_or(self.side);
+                match self.pending.last() {
+                    Some(Pending::AttackReactions { .. }) => {
+                        ev.push(Event::StepOver { side, what: "no reaction to the attack".into() });
+                        self.apply_decline_attack_reactions(ev)
+                    }
+                    _ => {
+                        ev.push(Event::StepOver { side, what: "no opportunity fire".into() });
+                        self.apply_opportunity_fire(false, ev)
+                    }
+                }
+            }
         }
         self.drop_stale_pending();
         // A roll, or the hand-over to the other seat, is a commit point.

@@ -137,6 +137,7 @@ impl Austerlitz {
 
     pub(super) fn apply_place_command(&mut self, k: usize, c: Cell, ev: &mut Vec<Event>) {
         self.commands[k].at = Some(c);
+        ev.push(Event::CommandPlaced { command: k as u8, at: c });
         self.setup_done(ev);
     }
 

@@ -393,6 +393,12 @@ impl Leipzig {
         let attackers: Vec<UnitId> = a.units.iter().copied().filter(|&u| self.hex_of(u) == Some(a.from)).collect();
         let any_fortress = targets.iter().any(|&t| b.is_fortress(t));
         if targets.is_empty() || !attackers.iter().any(|&u| self.is_combat(u)) {
+            let why = if targets.is_empty() {
+                "the defenders left before combat"
+            } else {
+                "no attacking combat unit is left"
+            };
+            ev.push(Event::NoCombat { from: a.from, targets: a.targets.clone(), why: why.into() });
             // The defender left before combat: the attacker may occupy across a river or a fortress.
             if targets.is_empty() && (a.river || a.targets.iter().any(|&t| b.is_fortress(t))) && a.targets.len() == 1 {
                 self.pending.push(Pending::Advance { attack: idx as u8, into: a.targets[0] });

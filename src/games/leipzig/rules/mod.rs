@@ -531,7 +531,10 @@ impl Game for Leipzig {
                 }
             }
             Action::RetreatBefore { unit, to } => self.apply_retreat_before(unit, to, ev),
-            Action::EndRetreats => self.step = Step::DefendSupply,
+            Action::EndRetreats => {
+                ev.push(Event::RetreatsOver { side: self.side.other() });
+                self.step = Step::DefendSupply;
+            }
             Action::DefendSupply { hex, supply } => self.apply_defend_supply(hex, supply, ev),
             Action::Resolve { attack } => self.apply_resolve(attack as usize, ev),
             Action::Retreat { to } => self.apply_retreat(to, ev),
@@ -539,10 +542,15 @@ impl Game for Leipzig {
             Action::Advance => self.apply_advance(None, ev),
             Action::AdvanceOne { unit } => self.apply_advance(Some(unit), ev),
             Action::StayPut => {
-                self.pending.remove(0);
+                if let Pending::Advance { into, .. } = self.pending.remove(0) {
+                    ev.push(Event::NoAdvance { into });
+                }
             }
             Action::Remove { unit } => self.apply_remove(unit, ev),
-            Action::UseSupply { unit } => self.units[unit as usize].used.stacking = true,
+            Action::UseSupply { unit } => {
+                self.units[unit as usize].used.stacking = true;
+                ev.push(Event::KeepsStack { unit });
+            }
         }
         self.advance(ev);
         self.rng != rng_before || self.deciding() != before || ev.iter().any(|e| matches!(e, Event::Revealed { .. }))

@@ -70,10 +70,22 @@ impl Vg {
         *committed += 1;
         let (player, campaign) = (*player, *campaign);
         self.units[u as usize] = Loc::Campaign(campaign, player);
-        events.push(format!("{} commits a unit face down {}", player.name(), self.region_name(campaign)));
+        events.push(format!("{} commits a unit face down {}", player.name(), self.region_where(campaign)));
         if self.valid_units(player, campaign).is_empty() {
             self.pending.remove(0);
         }
+    }
+
+    /// The player commits no more units: said in the log, so every seat (and the audience) reads
+    /// that the other side is done before the units turn up.
+    pub(super) fn apply_end_commit(&mut self, events: &mut Vec<Event>) {
+        let Pending::Commit { player, campaign, committed } = self.pending.remove(0) else { unreachable!() };
+        let units = if committed == 1 { "1 unit".to_string() } else { format!("{committed} units") };
+        events.push(format!(
+            "{} commits no more units {} ({units} in all)",
+            player.name(),
+            self.region_where(campaign)
+        ));
     }
 
     pub(super) fn check_end_commit(&self) -> Result<(), VgError> {

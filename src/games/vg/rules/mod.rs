@@ -167,9 +167,7 @@ impl Game for Vg {
             Action::PlayCampaign { card } => self.apply_play_campaign(p, *card, events),
             Action::SoloGiveCampaign { card } => self.apply_give_campaign(p, *card, events),
             Action::CommitUnit(u) => self.apply_commit(*u, events),
-            Action::EndCommit => {
-                self.pending.remove(0);
-            }
+            Action::EndCommit => self.apply_end_commit(events),
             Action::PlaceInfluence(n) => self.apply_place_influence(p, *n, events),
             Action::RemoveInfluence(n) => self.apply_remove_influence(*n, events),
             Action::RecruitFrom(n) => self.apply_recruit(*n, events),

@@ -55,7 +55,8 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
         let era = &self.sc.eras[(self.era as usize).min(self.sc.eras.len() - 1)];
         format!(
             "Round {} of 9 · {} ({}) · VP France {} – Britain {}",
-            self.round + 1,
+            // After the ninth round the game is over: its status stays on the last round.
+            (self.round + 1).min(9),
             era.name,
             era.years,
             self.vp[0],
