@@ -90,6 +90,34 @@ fn with_eyes(app: &mut App, viewer: grognard::engine::seats::Viewer) {
 }
 
 #[test]
+fn a_blind_draw_moves_one_back_from_the_pile_to_the_hand_and_no_other() {
+    // The cards a spectator cannot tell apart stay where they lay: a draw from the blind pile
+    // (rule 7: "Draw an Action Card from the blind pile") takes the pile's top card to the hand,
+    // and the other backs in the pile and the hands do not slide (they once were dealt afresh in
+    // id order, so a dozen moved at every draw and the broadcast's director framed them all).
+    use grognard::engine::seats::Viewer;
+    let mut table = new_table(45);
+    let mut k = 0;
+    while !legal(&table).contains(&Action::DrawBlind) {
+        play_random(&mut table, 1, 45 + k);
+        k += 1;
+    }
+    let mut app = app(1);
+    app.world_mut().resource_mut::<TableRes<Botn>>().0 = table.clone();
+    app.update();
+    with_eyes(&mut app, Viewer::Spectator);
+    let before = mirror(&mut app);
+    let side = grognard::engine::rules::Game::active_seat(&table.game).unwrap();
+    send(&mut app, side, Action::DrawBlind);
+    let after = mirror(&mut app);
+    let moved: Vec<_> = before.iter().zip(&after).filter(|(b, a)| b != a).collect();
+    assert_eq!(moved.len(), 1, "one card moves: {moved:?}");
+    let ((_, from, seen_before), (_, to, seen_after)) = moved[0];
+    assert!(from.starts_with("DrawPile") && to.starts_with("Hand"), "{from} to {to}");
+    assert!(!seen_before && !seen_after, "a back, and a back it stays to the spectator");
+}
+
+#[test]
 fn the_mirror_shows_only_what_its_eyes_may_see() {
     use grognard::engine::seats::Viewer;
     use grognard::games::botn::state::HandCard;

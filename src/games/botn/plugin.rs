@@ -144,6 +144,7 @@ pub fn sync_entities(
     version: Res<TableVersion>,
     eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
+    mut dealt: Local<Option<(crate::engine::seats::Viewer, CardPlaces)>>,
     mut next_phase: ResMut<NextState<BotnPhase>>,
     phase: Res<State<BotnPhase>>,
     existing: Query<
@@ -180,7 +181,9 @@ pub fn sync_entities(
         for e in &existing {
             commands.entity(e).despawn();
         }
-        spawn_all(&mut commands, game, &game.observe(eyes.0));
+        let view = game.observe(eyes.0);
+        spawn_all(&mut commands, game, &view);
+        *dealt = Some((eyes.0, CardPlaces::of(&view)));
         return;
     }
     for (m, mut at) in &mut markers {
@@ -200,7 +203,11 @@ pub fn sync_entities(
             *strength = want;
         }
     }
-    let seen = CardPlaces::of(&game.observe(eyes.0));
+    // The cards the eyes cannot tell apart stay where they lay (other eyes deal them afresh).
+    let seen = match dealt.take() {
+        Some((viewer, before)) if viewer == eyes.0 => CardPlaces::of(&game.observe(eyes.0)).keeping(&before),
+        _ => CardPlaces::of(&game.observe(eyes.0)),
+    };
     for (card, mut place, mut face) in &mut cards {
         let (want, shown) = seen.get(*card);
         if *place != want {
@@ -210,6 +217,7 @@ pub fn sync_entities(
             face.0 = shown;
         }
     }
+    *dealt = Some((eyes.0, seen));
     for mut t in &mut time {
         if t.0 != game.time {
             t.0 = game.time;
@@ -378,6 +386,22 @@ impl CardPlaces {
         CardPlaces { actions, scouts, missions, armies }
     }
 
+    /// The same places, but each unseen card stays where `before` had it while that unseen place
+    /// is still there; only the rest fill the places left, in id order. The places of the unseen
+    /// are all alike to the viewer, so which card lies in which tells nothing — but dealt afresh
+    /// in id order after every draw or play, half the backs on the table would slide from slot to
+    /// slot (and the broadcast's director would frame the hands and the pile for every card).
+    /// What stays depends only on the views seen before: nothing the eyes may not know.
+    pub fn keeping(mut self, before: &CardPlaces) -> CardPlaces {
+        let mut cards: Vec<&mut (CardPlace, bool)> = self.actions.iter_mut().chain(self.scouts.iter_mut()).collect();
+        let was: Vec<&(CardPlace, bool)> = before.actions.iter().chain(before.scouts.iter()).collect();
+        keep_unseen(&mut cards, &was);
+        let mut missions: Vec<&mut (CardPlace, bool)> = self.missions.iter_mut().collect();
+        let was: Vec<&(CardPlace, bool)> = before.missions.iter().collect();
+        keep_unseen(&mut missions, &was);
+        self
+    }
+
     /// Where `card` lies and whether its face is seen.
     pub fn get(&self, card: Card) -> (CardPlace, bool) {
         let out = (CardPlace::OutOfGame, false);
@@ -387,5 +411,29 @@ impl CardPlaces {
             Card::Mission(m) => self.missions.get(m as usize).copied().unwrap_or(out),
             Card::Army(a) => self.armies.get(a as usize).map(|&p| (p, true)).unwrap_or(out),
         }
+    }
+}
+
+/// Gives each unseen card (`false`) the unseen place it had before, if that place is still free
+/// among the unseen places now; the others take the places left over, in the order dealt.
+fn keep_unseen(now: &mut [&mut (CardPlace, bool)], before: &[&(CardPlace, bool)]) {
+    let mut free: Vec<Option<CardPlace>> = now.iter().filter(|c| !c.1).map(|c| Some(c.0)).collect();
+    let mut waiting = Vec::new();
+    for (k, card) in now.iter_mut().enumerate() {
+        if card.1 {
+            continue;
+        }
+        let kept = match before.get(k) {
+            Some(&&(place, false)) => free.iter_mut().find(|f| **f == Some(place)).map(|f| f.take()),
+            _ => None,
+        };
+        match kept.flatten() {
+            Some(place) => card.0 = place,
+            None => waiting.push(k),
+        }
+    }
+    let mut left = free.into_iter().flatten();
+    for k in waiting {
+        now[k].0 = left.next().unwrap_or(CardPlace::OutOfGame);
     }
 }
