@@ -327,6 +327,26 @@ fn the_director_frames_a_move_a_loss_a_reveal_and_a_card_drawn_but_not_a_relayou
 }
 
 #[test]
+fn the_director_frames_a_move_on_the_field_not_the_card_played_for_it_beside_it() {
+    // A card played from the hand and a marker moved by it, in one action: the move is framed
+    // (a card and the time track lie beside the field of play, `Aside`); a card alone is framed.
+    let (mut app, p) = directed(DirectorMode::Auto);
+    let card_at = Transform::from_xyz(1.0, 0.1, 18.0);
+    let card = app
+        .world_mut()
+        .spawn((card_at, GlobalTransform::from(card_at), Target(card_at), grognard::engine::plugin::Aside))
+        .id();
+    app.update();
+    send(&mut app, card, Vec3::new(14.0, 0.1, -3.8));
+    send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
+    app.update();
+    assert_eq!(shots(&app).last().expect("framed").focus, Vec3::new(-2.0, 0.0, 3.0), "the marker's way only");
+    send(&mut app, card, Vec3::new(1.0, 0.1, 18.0));
+    app.update();
+    assert_eq!(shots(&app).last().unwrap().focus, Vec3::new(7.5, 0.0, 7.1), "the card's way, when alone");
+}
+
+#[test]
 fn the_director_goes_back_to_the_overview_when_the_turn_passes_and_holds_still_while_dice_roll() {
     let (mut app, p) = directed(DirectorMode::Auto);
     send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));

@@ -60,6 +60,12 @@ pub struct Outcome {
     pub message: String,
 }
 
+/// A piece beside the field of play — a card, a track's marker — that an action touches in
+/// passing (the card played, the time advanced): the broadcast's director frames it only when
+/// nothing on the field of play moved, so a move is framed on the map and not out to the hand.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Aside;
+
 /// Whose eyes the entity mirror draws the table through: it is built from `Game::observe` of
 /// this viewer, so no entity carries what that viewer may not see.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]

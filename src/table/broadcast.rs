@@ -10,7 +10,7 @@ use super::TableGame;
 use super::camera::{HomeView, OrbitCamera};
 use super::glide::Target;
 use super::session::Session;
-use crate::engine::plugin::{TableRes, TableVersion};
+use crate::engine::plugin::{Aside, TableRes, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::net::feed::{Feed, FeedInfo};
@@ -295,7 +295,7 @@ pub struct Seen {
 type Faces<'w, 's> = Query<
     'w,
     's,
-    (Entity, &'static GlobalTransform, &'static MeshMaterial3d<StandardMaterial>),
+    (Entity, &'static GlobalTransform, &'static MeshMaterial3d<StandardMaterial>, Has<Aside>),
     Changed<MeshMaterial3d<StandardMaterial>>,
 >;
 
@@ -309,7 +309,7 @@ pub fn director_watch<G: TableGame>(
     table: Res<TableRes<G>>,
     home: Res<HomeView>,
     mut director: ResMut<Director>,
-    placed: Query<(Entity, &Target), Changed<Target>>,
+    placed: Query<(Entity, &Target, Has<Aside>), Changed<Target>>,
     faces: Faces,
     mut seen: Local<Seen>,
     mut redraw: MessageWriter<RequestRedraw>,
@@ -318,23 +318,28 @@ pub fn director_watch<G: TableGame>(
     let d = &mut *director;
     let active = table.0.game.active_seat();
     let actor = d.last_active;
-    let mut points = Vec::new();
+    // What moved on the field of play, and what beside it (cards, tracks: see `Aside`).
+    let (mut points, mut aside) = (Vec::new(), Vec::new());
     let on_table = |p: Vec3| p.y > -4.0;
-    for (e, target) in &placed {
+    for (e, target, beside) in &placed {
         let to = target.0.translation;
         if let Some(from) = seen.places.insert(e, to)
             && from.distance(to) > 0.01
         {
-            points.extend([from, to].into_iter().filter(|&p| on_table(p)));
+            let list = if beside { &mut aside } else { &mut points };
+            list.extend([from, to].into_iter().filter(|&p| on_table(p)));
         }
     }
-    for (e, at, material) in &faces {
+    for (e, at, material, beside) in &faces {
         if let Some(before) = seen.faces.insert(e, material.id())
             && before != material.id()
             && on_table(at.translation())
         {
-            points.push(at.translation());
+            if beside { &mut aside } else { &mut points }.push(at.translation());
         }
+    }
+    if points.is_empty() {
+        points = aside;
     }
     let framing = match d.mode {
         DirectorMode::Auto => true,

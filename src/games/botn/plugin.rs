@@ -72,12 +72,14 @@ pub struct Strength {
     pub flipped: bool,
 }
 
-/// The time indicator on the time bar.
+/// The time indicator on the time bar (beside the field of play, for the broadcast's director).
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(crate::engine::plugin::Aside)]
 pub struct TimeIndicator(pub u8);
 
-/// A victory point indicator (the red and blue cannons).
+/// A victory point indicator (the red and blue cannons), beside the field of play.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(crate::engine::plugin::Aside)]
 pub struct VictoryMarker {
     pub side: Side,
     pub points: u8,
@@ -91,8 +93,9 @@ pub struct MinusOneChip(pub u8);
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct MissionFigure(pub u8);
 
-/// What a card is.
+/// What a card is. Cards lie beside the field of play.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(crate::engine::plugin::Aside)]
 pub enum Card {
     Action(CardId),
     /// Scout card number n (they are identical).
