@@ -130,6 +130,7 @@ fn the_report_of_a_game_of_each_game_tells_its_result_score_fights_and_every_tur
         // The sections are named in the game's own word.
         let word = if k == 1 { "Round" } else { "Turn" };
         assert!(html.contains(&format!("<h2>{word} 2</h2>")), "{file}: sections named {word}");
+        assert!(!html.contains(&format!("<h2>{word} 0</h2>")), "{file}: a set-up is before the first turn");
     }
 }
 

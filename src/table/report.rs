@@ -129,7 +129,10 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     let scenario = g.scenario().name;
     let title = if scenario.starts_with(game_name) { scenario } else { format!("{game_name} — {scenario}") };
     // The turns: from each turn mark to the next, and the last to the end.
-    let first = super::replay::turn_label(&replay.statuses[0]).unwrap_or_else(|| "Before the first turn".into());
+    // A set-up counted as turn 0 (Austerlitz) is the time before the first turn.
+    let first = super::replay::turn_label(&replay.statuses[0])
+        .filter(|_| super::replay::turn_of(&replay.statuses[0]) != Some(0))
+        .unwrap_or_else(|| "Before the first turn".into());
     let mut bounds: Vec<(String, usize)> = vec![(first, 0)];
     for m in replay.marks.iter().filter(|m| m.kind == MarkKind::Turn) {
         bounds.push((m.label.clone(), m.index));
