@@ -96,5 +96,11 @@ fn a_window_at_a_hosts_table_sends_its_actions_there_and_shows_what_the_host_sen
     assert!(said.iter().any(|m| m.contains("no undo")), "{said:?}");
     assert!(said.iter().any(|m| m.contains("dice")), "{said:?}");
     host_view(1);
+    // The next action the host takes is accepted in the window, as at a local table (a refusal
+    // shown before, "the table waits for every seat to join", once stayed after the game began).
+    app.world().resource::<TableRes<Botn>>().0.game.legal_actions(Mode::Enforced, &mut legal);
+    app.world_mut().write_message(Request::<Botn>::Act { seat: SeatId(0), act: Act::Game(legal[0].clone()) });
+    until(&mut app, |app| app.world().resource::<Remote>().index == 2);
+    assert!(outcomes(&app).iter().any(|o| o.accepted), "accepted: {:?}", outcomes(&app));
     let _ = std::fs::remove_dir_all(&home);
 }

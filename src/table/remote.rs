@@ -355,6 +355,11 @@ pub fn receive<G: TableGame>(
                     }
                     remote.index = u.index;
                     remote.waiting = false;
+                    // The host took this window's action (the table went past where it was sent):
+                    // accepted, as a local table says it, so an old refusal no longer shows.
+                    if remote.in_flight.is_some_and(|at| at < u.index) {
+                        outcomes.write(Outcome { accepted: true, message: String::new() });
+                    }
                     remote.in_flight = remote.in_flight.filter(|&at| at >= u.index);
                     if u.restart {
                         remote.log.clear();
