@@ -398,6 +398,37 @@ fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
 }
 
 #[test]
+fn a_log_stopped_before_its_opening_line_was_whole_goes_and_its_table_opens_again() {
+    // The host killed between making a table's log and finishing its opening line: nothing in
+    // it was told to anyone. Restarted, the host once named it a problem and refused that table
+    // for ever ("File exists"); the kill test found it.
+    let data = std::env::temp_dir().join(format!("grognard-unopened-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("cut.log"), "{\"Open\":{\"scenario_hash\":\"ab").unwrap();
+    std::fs::write(data.join("empty.log"), "").unwrap();
+    let none = grognard::net::proto::Delay::default();
+    runtime().block_on(async {
+        let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let at = listener.local_addr().unwrap();
+        tokio::spawn(serve(listener, h.clone()));
+        for table in ["cut", "empty"] {
+            let url = format!("ws://{at}/{table}");
+            let _french = Client::join(&url, Some(0), Some([1; 32])).await.expect("the table opens again");
+            let _allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
+            let start = std::time::Instant::now();
+            while h.digest(table).is_none() {
+                assert!(start.elapsed().as_secs() < 10, "{table}: the game never began");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
+    });
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
 fn simulate_via_plays_whole_games_through_grognard_host_and_grognard_tables_lists_them() {
     let bin = env!("CARGO_BIN_EXE_grognard");
     let scenario = common::scenario_path();

@@ -181,6 +181,13 @@ impl Host {
             let mut tables = host.tables.lock().expect("not poisoned");
             for path in names {
                 let Some(id) = path.file_stem().and_then(|s| s.to_str()).and_then(table_name) else { continue };
+                // A log without one whole line was cut off as its table opened: nothing in it was
+                // ever told to anyone (a seat is welcomed only after the opening line is on disk),
+                // so it goes, and a seat may open that table again.
+                if std::fs::read(&path).is_ok_and(|bytes| !bytes.contains(&b'\n')) {
+                    let _ = std::fs::remove_file(&path);
+                    continue;
+                }
                 match host.reopen(&id, &path) {
                     Ok(t) => {
                         tables.insert(id, t);
