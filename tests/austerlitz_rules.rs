@@ -1010,7 +1010,7 @@ fn check_for_victory_points_1_a_unit_3_for_artillery_5_for_the_guard_half_for_de
 }
 
 #[test]
-fn demoralization_the_guards_collapse_demoralises_its_side_for_2_turns() {
+fn demoralization_the_guards_collapse_demoralises_its_side_in_the_following_2_game_turns() {
     let mut g = empty();
     let mut ev = Vec::new();
     let line = put(&mut g, ENEMY, (12, 3), Facing::W);
@@ -1019,7 +1019,11 @@ fn demoralization_the_guards_collapse_demoralises_its_side_for_2_turns() {
         g.eliminate(u, "t".into(), &mut ev);
     }
     assert!(ev.iter().any(|e| matches!(e, Event::GuardCollapse { side: Side::Allied, until: 7 })));
-    assert!(g.is_demoralised(line));
+    assert!(!g.is_demoralised(line), "not in the turn of the collapse: \"in the following 2 game turns\"");
+    for turn in [6, 7] {
+        g.turn = turn;
+        assert!(g.is_demoralised(line), "turn {turn}");
+    }
     g.turn = 8;
     assert!(!g.is_demoralised(line));
 }
@@ -1096,4 +1100,123 @@ fn the_one_gate_every_viewer_sees_the_whole_board_and_no_one_the_dice() {
     let b = g.observe(Viewer::Spectator);
     assert_eq!(a.game, b.game);
     assert_ne!(a.game.rng, g.rng, "the seed never leaves the table");
+}
+
+#[test]
+fn formations_a_gun_may_join_infantry_in_a_square_which_then_cant_move_and_the_gun_cant_fire() {
+    let mut g = empty();
+    let inf = put(&mut g, LINE, (2, 5), Facing::N);
+    g.units[inf].square = true;
+    // The horse battery limbered, its guns pointing south: it drives north onto the square.
+    let gun = put(&mut g, HORSE, (2, 3), Facing::S);
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    let onto =
+        legal.iter().find(|a| matches!(a, Action::Move { unit, to: (2, 5), .. } if *unit as usize == gun)).cloned();
+    let Some(onto) = onto else { panic!("a gun may stack with infantry in a square: {legal:?}") };
+    act(&mut g, onto);
+    assert_eq!(g.units[gun].at, Some((2, 5)));
+    assert!(g.cannot_move(inf).is_some_and(|w| w.contains("square")), "the square then can't move");
+    put(&mut g, ENEMY, (2, 7), Facing::S);
+    assert!(g.shielded(gun));
+    let e = refused(&g, Action::Fire { gun: gun as UnitId, target: (2, 7), battery: false });
+    assert!(e.to_string().contains("square"), "{e}");
+}
+
+#[test]
+fn demoralization_dis_and_demoralisation_count_apart_twice_is_dis_twice_or_demoralised_twice() {
+    let mut g = empty();
+    let u = put(&mut g, ENEMY, (2, 2), Facing::S);
+    let mut ev = Vec::new();
+    g.disorder(u, "test".into(), &mut ev);
+    g.demoralise(u, "test".into(), &mut ev);
+    assert!(!g.units[u].eliminated, "one DIS and one demoralisation are not twice either");
+    assert!(g.units[u].dis && g.units[u].demoralised);
+    // Demoralised twice in one turn, though it recovered between: eliminated.
+    let v = put(&mut g, ENEMY2, (3, 2), Facing::S);
+    g.demoralise(v, "test".into(), &mut ev);
+    g.recover(v, &mut ev);
+    assert!(!g.units[v].demoralised);
+    g.demoralise(v, "test".into(), &mut ev);
+    assert!(g.units[v].eliminated, "demoralised twice in a turn");
+}
+
+#[test]
+fn demoralization_a_demoralised_unit_moving_over_a_friend_demoralises_and_disorganizes_it_without_killing_it() {
+    let mut g = empty();
+    let u = put(&mut g, LINE, (2, 4), Facing::N);
+    g.units[u].demoralised = true;
+    let f = put(&mut g, LINE2, (2, 5), Facing::N);
+    act(&mut g, Action::Move { unit: u as UnitId, to: (2, 6), facing: Facing::N });
+    assert!(g.units[f].dis, "passed over: DIS");
+    assert!(g.units[f].demoralised, "by a demoralised unit: demoralised as well");
+    assert!(!g.units[f].eliminated, "one of each is not twice");
+}
+
+#[test]
+fn artillery_horse_artillery_that_fires_in_step_1_fires_on_the_artillery_table_and_stands() {
+    let mut g = empty();
+    g.step = Step::Fire;
+    let gun = put(&mut g, HORSE, (3, 4), Facing::N);
+    put(&mut g, ENEMY, (3, 6), Facing::S);
+    assert!(std::ptr::eq(g.fire_table(gun), &g.sc.tables.artillery), "standing, it fires as artillery");
+    g.rng = rolling(&[1, 1]);
+    act(&mut g, Action::Fire { gun: gun as UnitId, target: (3, 6), battery: false });
+    act(&mut g, Action::EndFire);
+    assert_eq!(g.step, Step::Move);
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    assert!(!legal.iter().any(|a| matches!(a, Action::Move { unit, .. } if *unit as usize == gun)));
+    let e = refused(&g, Action::Move { unit: gun as UnitId, to: (3, 3), facing: Facing::N });
+    assert!(e.to_string().contains("Horse Artillery Table"), "{e}");
+}
+
+#[test]
+fn artillery_horse_artillery_fires_and_moves_in_step_2_on_the_horse_artillery_table_and_its_lower_mf() {
+    let mut g = empty();
+    let gun = put(&mut g, HORSE, (3, 4), Facing::N);
+    put(&mut g, ENEMY, (3, 6), Facing::S);
+    assert_eq!(g.step, Step::Move);
+    assert!(std::ptr::eq(g.fire_table(gun), &g.sc.tables.horse_artillery), "fire then move: the Horse Artillery Table");
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    assert!(legal.contains(&Action::Fire { gun: gun as UnitId, target: (3, 6), battery: false }), "fire before moving");
+    g.rng = rolling(&[1, 1]);
+    act(&mut g, Action::Fire { gun: gun as UnitId, target: (3, 6), battery: false });
+    assert_eq!(g.cannot_move(gun), None, "it may still move");
+    assert_eq!(g.allowance(gun), g.sc.units[gun].mf.0, "on its lower MF");
+    act(&mut g, Action::Move { unit: gun as UnitId, to: (3, 3), facing: Facing::N });
+    assert_eq!(g.units[gun].at, Some((3, 3)));
+}
+
+#[test]
+fn formations_and_commanders_a_command_range_of_6_counts_spaces_stepped_through_not_the_kings_distance() {
+    let mut g = empty();
+    let k = command(&g, "Lannes");
+    assert_eq!(g.sc.commands[k].range, 6);
+    // Two squares on one diagonal, six columns and six rows apart: seven steps.
+    g.commands[k].at = Some((1, 2));
+    assert_eq!(g.sc.board.grid.steps((1, 2), (7, 8)), 7);
+    let far = put(&mut g, LINE, (7, 8), Facing::N);
+    assert!(!g.in_command(far), "7 spaces away is out of a range of 6");
+    assert_eq!(g.rating_of(far), 0);
+    // An octagon six steps away is in range.
+    g.units[far].at = Some((7, 7));
+    assert_eq!(g.sc.board.grid.steps((1, 2), (7, 7)), 6);
+    assert!(g.in_command(far));
+    assert_eq!(g.rating_of(far), g.sc.commands[k].rating);
+}
+
+#[test]
+fn cavalry_charge_the_mist_never_takes_more_than_the_charge_adds_dragoons_in_turn_1_charge_at_their_basic_cf() {
+    let mut g = empty();
+    g.turn = 1;
+    let c = put(&mut g, "Walther: dragoons", (2, 1), Facing::N);
+    put(&mut g, ENEMY, (2, 5), Facing::S);
+    act(&mut g, Action::Move { unit: c as UnitId, to: (2, 4), facing: Facing::N });
+    assert!(g.may_charge(c, (2, 5)));
+    let charge = g.odds(&[c], (2, 5), true, false);
+    let plain = g.odds(&[c], (2, 5), false, false);
+    assert_eq!(charge.attack, plain.attack, "+1 for the charge, -1 of the mist's 2: {:?}", charge.modifiers);
+    assert!(charge.modifiers.iter().any(|m| m.0 == -1 && m.1.contains("mist")), "{:?}", charge.modifiers);
 }

@@ -1434,3 +1434,259 @@ fn armistice_allied_units_leave_by_the_east_edge_and_come_back_in_austria_eight_
     let entries = g.entry_hexes(u);
     assert!(!entries.is_empty() && entries.iter().all(|&x| g.sc.board.austria[x.0 as usize]));
 }
+
+/// Plays every decision with the first legal action until the Allied player-turn begins.
+fn play_to_allied_turn(g: &mut Leipzig) {
+    let mut list = Vec::new();
+    while g.side == Side::French && !g.is_over() {
+        list.clear();
+        g.legal_actions(Mode::Enforced, &mut list);
+        act(g, list[0].clone());
+    }
+}
+
+#[test]
+fn supply_case_c_i_a_supply_unit_allocated_to_a_defence_is_removed_at_the_end_of_that_combat_phase() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let t = nb(&g, h, 0);
+    let a = put(&mut g, Side::French, "5-4", h);
+    put(&mut g, Side::Allied, "2-5", t);
+    let behind = nb(&g, t, 0);
+    let sup = put(&mut g, Side::Allied, "S", behind);
+    g.step = Step::Declare;
+    act(&mut g, Action::Declare { from: h, units: vec![a], target: t, supply: None });
+    act(&mut g, Action::EndDeclarations);
+    if g.step == Step::RetreatBefore {
+        act(&mut g, Action::EndRetreats);
+    }
+    assert_eq!(g.step, Step::DefendSupply);
+    act(&mut g, Action::DefendSupply { hex: t, supply: Some(sup) });
+    assert!(g.units[sup as usize].on_map(), "it supports every defence of the phase");
+    g.rng = rolling(&[6]);
+    play_to_allied_turn(&mut g);
+    assert_eq!(g.side, Side::Allied);
+    assert!(!g.units[sup as usize].on_map(), "used for a defence: removed at the end of the Combat Phase");
+    assert_eq!(g.units[sup as usize].status, Status::Gone(grognard::games::leipzig::state::Gone::Consumed));
+}
+
+#[test]
+fn stacking_case_b_i_units_moved_together_to_be_combined_are_recombined_at_the_end_of_the_movement_phase() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let a = put(&mut g, Side::French, "2-5", h);
+    let from = nb(&g, nb(&g, h, 3), 3);
+    let b = put(&mut g, Side::French, "2-5", from);
+    // Two hexes and one MP for entering a friendly combat unit: three of five, two left.
+    act(&mut g, Action::Move { unit: b, to: h, march: March::Normal, supply: None });
+    assert!(g.moved_any);
+    // No supply near: the stack is legal only because it is about to be combined.
+    act(&mut g, Action::EndMovement);
+    assert_eq!(g.step, Step::Build, "the recombination is offered at the end of the Movement Phase");
+    let e = refused(&g, Action::EndBuild);
+    assert_eq!(e.rule, "Stacking and Unit Breakdown", "a stack neither recombined nor supplied is not legal: {e}");
+    let ev = act(&mut g, Action::Build { units: vec![a, b] });
+    let Event::BuiltUp { into, .. } = ev[0] else { panic!("{ev:?}") };
+    assert_eq!(g.ty(into).unwrap().id, "5-4");
+    act(&mut g, Action::EndBuild);
+    assert_eq!(g.step, Step::Declare);
+}
+
+#[test]
+fn stacking_case_b_i_a_unit_may_join_others_to_be_combined_only_with_a_movement_point_left() {
+    let mut g = summer();
+    let h = open_ground(&g, 4);
+    put(&mut g, Side::French, "2-5", h);
+    // Four hexes and one MP for entering: all five spent, none left to combine.
+    let far = (0..4).fold(h, |x, _| nb(&g, x, 3));
+    let b = put(&mut g, Side::French, "2-5", far);
+    assert_eq!(cost_to(&g, b, h), None, "arriving with no MP left it could neither combine nor stack");
+    let near = nb(&g, nb(&g, nb(&g, h, 3), 3), 3);
+    let c = put(&mut g, Side::French, "2-5", near);
+    assert_eq!(cost_to(&g, c, h), Some(4), "three hexes and one MP for entering: one left to combine");
+}
+
+#[test]
+fn retreat_order_of_preference_a_after_combat_a_friendly_hex_in_an_enemy_zone_counts_as_enemy_controlled() {
+    let g0 = {
+        let mut g = summer();
+        let h = open_ground(&g, 5);
+        put(&mut g, Side::Allied, "2-5", h);
+        g
+    };
+    let h = g0.units[0].hex.unwrap();
+    let b = &g0.sc.board;
+    let opts0 = g0.retreat_options(&Situation::of(&g0), Side::Allied, h, 2, false);
+    assert!(opts0.len() > 1, "{opts0:?}");
+    // A friend on one way out, a French division beside it but away from another way.
+    let (x, f, y) = opts0
+        .iter()
+        .find_map(|&x| {
+            b.neighbours(x)
+                .map(|(_, f)| f)
+                .filter(|&f| b.distance(f, h) >= 3)
+                .find_map(|f| opts0.iter().copied().find(|&y| y != x && b.distance(y, f) >= 3).map(|y| (x, f, y)))
+        })
+        .expect("a friend's hex, a French hex and another way");
+    let mut g = g0.clone();
+    put(&mut g, Side::Allied, "2-5", x);
+    put(&mut g, Side::French, "2-5", f);
+    let s = Situation::of(&g);
+    assert_ne!(s.enemy_zoc(Side::Allied, x), grognard::games::leipzig::rules::zoc::Zoc::None);
+    let opts = g.retreat_options(&s, Side::Allied, h, 2, false);
+    assert!(opts.contains(&y), "the free way is open");
+    assert!(!opts.contains(&x), "the friend's hex is in the French zone: one Enemy-controlled hex more");
+}
+
+#[test]
+fn terrain_effects_chart_a_bridged_river_hexside_doubles_the_defender_and_bars_attacks_below_160_percent() {
+    let mut g = summer();
+    let (h, n) = river_side(&g, Hexside::Bridge);
+    let a = put(&mut g, Side::French, "5-4", h);
+    let sup = g.sc.board.neighbours(h).map(|(_, x)| x).find(|&x| x != n && !g.sc.board.adjacent(x, n)).unwrap();
+    let s = put(&mut g, Side::French, "S", sup);
+    put(&mut g, Side::Allied, "5-4", n);
+    g.step = Step::Declare;
+    // 5 supplied against 5 halved (no Allied supply) is 200% on open ground, 100% across the bridge.
+    let e = refused(&g, Action::Declare { from: h, units: vec![a], target: n, supply: Some(s) });
+    assert_eq!(e.rule, "Combat", "{e}");
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    assert!(!list.iter().any(|x| matches!(x, Action::Declare { target, .. } if *target == n)));
+    // An army across the bridge: the attack is across a river, the defender doubled.
+    let mut g = summer();
+    let army = put(&mut g, Side::French, "18-2", h);
+    let s = put(&mut g, Side::French, "S", sup);
+    put(&mut g, Side::Allied, "5-4", n);
+    g.step = Step::Declare;
+    act(&mut g, Action::Declare { from: h, units: vec![army], target: n, supply: Some(s) });
+    assert!(g.attacks[0].river, "a bridged hexside is a river hexside for combat and the advance after it");
+    let (plain, _) = g.defense_strength(&[n], false, false);
+    let (across, why) = g.defense_strength(&[n], false, g.attacks[0].river);
+    assert_eq!(across, 2 * plain);
+    assert!(why.iter().any(|w| w.contains("doubled")), "{why:?}");
+}
+
+/// A clear hex outside Austria with an open clear hexside into it (scenario 1).
+fn austrian_border(g: &Leipzig) -> (Hex, Hex) {
+    let b = &g.sc.board;
+    (0..b.len() as u16)
+        .map(Hex)
+        .find_map(|h| {
+            (!b.austria[h.0 as usize] && b.terrain(h) == Terrain::Clear)
+                .then(|| {
+                    b.neighbours(h).find(|&(_, n)| {
+                        b.austria[n.0 as usize] && b.terrain(n) == Terrain::Clear && b.side(h, n) == Hexside::Open
+                    })
+                })
+                .flatten()
+                .map(|(_, n)| (h, n))
+        })
+        .expect("a border")
+}
+
+#[test]
+fn scenario_1_units_forced_to_enter_austria_by_a_retreat_are_eliminated_and_the_log_says_so() {
+    let mut g = empty("1-historical-situation.ron");
+    let (h, _) = austrian_border(&g);
+    let d = put(&mut g, Side::Allied, "2-5", h);
+    // Every way out but into Austria is held by the French.
+    let outside: Vec<Hex> =
+        g.sc.board.neighbours(h).map(|(_, n)| n).filter(|n| !g.sc.board.austria[n.0 as usize]).collect();
+    for &n in &outside {
+        put(&mut g, Side::French, "2-5", n);
+    }
+    g.pending.push(Pending::Retreat { units: vec![d], from: h, hexes: 1 });
+    let s = Situation::of(&g);
+    assert!(g.retreat_options(&s, Side::Allied, h, 1, false).is_empty(), "Austria stays closed to a retreat");
+    assert!(g.forced_into_austria(&s, Side::Allied, h, 1, false));
+    let mut ev = Vec::new();
+    g.settle_pending(&mut ev);
+    assert!(!g.units[d as usize].on_map());
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Lost { unit, why: grognard::games::leipzig::actions::Loss::Austria, .. } if *unit == d)),
+        "{ev:?}"
+    );
+    let text = g.event_text(ev.iter().find(|e| matches!(e, Event::Lost { .. })).unwrap(), Viewer::Spectator);
+    assert!(text.contains("eliminated entering Austria"), "{text}");
+    // With a way out that avoids Austria the stack takes it: no elimination.
+    let mut g = empty("1-historical-situation.ron");
+    let d = put(&mut g, Side::Allied, "2-5", h);
+    g.pending.push(Pending::Retreat { units: vec![d], from: h, hexes: 1 });
+    let s = Situation::of(&g);
+    assert!(
+        !g.forced_into_austria(&s, Side::Allied, h, 1, false)
+            || !g.retreat_options(&s, Side::Allied, h, 1, false).is_empty()
+    );
+    let mut ev = Vec::new();
+    g.settle_pending(&mut ev);
+    assert!(g.units[d as usize].on_map());
+}
+
+#[test]
+fn leaders_case_b_several_leaders_in_one_stack_share_one_cap_the_units_own_strength() {
+    // "this addition may not exceed the actual Combat Strength … of the units it is stacked
+    // with": the leaders' additions together, so a stack is at most doubled however many
+    // leaders ride with it.
+    let mut g = summer();
+    let h = open_ground(&g, 1);
+    let d = put(&mut g, Side::French, "2-5", h);
+    let nap = leader(&mut g, Side::French, 1, h);
+    let other = leader(&mut g, Side::French, 2, h);
+    assert!(g.sc.leader(Side::French, 2).unwrap().offense >= 2);
+    assert_eq!(g.attack_strength(&[d, nap], true, false).0, 8, "2 + 2 of Napoleon's 25");
+    let (both, why) = g.attack_strength(&[d, nap, other], true, false);
+    assert_eq!(both, 8, "two leaders add no more than one: 2 + 2, not 2 + 2 + 2");
+    assert!(why.iter().any(|w| w.contains("capped by the units' 2")), "{why:?}");
+    // Three 18-2s: Napoleon's 25 and the second leader's bonus both fit under 54.
+    let mut g = summer();
+    let armies: Vec<UnitId> = (0..3).map(|_| put(&mut g, Side::French, "18-2", h)).collect();
+    let nap = leader(&mut g, Side::French, 1, h);
+    let other = leader(&mut g, Side::French, 2, h);
+    let second = g.sc.leader(Side::French, 2).unwrap().offense as u32;
+    let units: Vec<UnitId> = armies.iter().copied().chain([nap, other]).collect();
+    assert_eq!(g.attack_strength(&units, true, false).0, 2 * (54 + 25 + second));
+}
+
+#[test]
+fn how_to_win_half_points_for_the_units_in_a_besieged_city_drop_the_fraction() {
+    // "One-half of the normal points are also received for any Enemy units in a besieged
+    // city": the units' points are added, then halved, and a half point is not scored: the
+    // units are not destroyed, and the rulebook rounds up only the attacker's ½ex loss.
+    let mut g = summer();
+    let dresden = place(&g, "Dresden");
+    put(&mut g, Side::French, "5-4", dresden);
+    put(&mut g, Side::French, "2-5", dresden);
+    for (_, n) in g.sc.board.neighbours(dresden).collect::<Vec<_>>() {
+        put(&mut g, Side::Allied, "1-8", n);
+    }
+    assert_eq!(g.victory_points(true)[1], 40 + 15 + 1, "three divisions inside: one and a half, scored 1");
+    leader(&mut g, Side::French, 3, dresden);
+    assert_eq!(g.victory_points(true)[1], 40 + 15 + 2, "three divisions and a leader: 2");
+}
+
+#[test]
+fn campaign_armistice_is_announced_at_the_beginning_of_the_french_player_turn_before_reinforcements() {
+    let (g, _) = setup(scenario("8-the-campaign.ron"), 5);
+    let mut t = grognard::engine::table::Table::new(g, 5, Mode::Enforced);
+    t.submit(SeatId(1), grognard::engine::table::Act::Game(Action::DeployRest)).unwrap();
+    let g = &mut t.game;
+    g.turn = 4;
+    // Two French reinforcements waiting to be placed.
+    let ty = g.sc.type_index("2-5").unwrap();
+    let r1 =
+        g.add_unit(Side::French, What::Type(ty), Status::Arriving(grognard::games::leipzig::data::Entry::WestEdge));
+    g.add_unit(Side::French, What::Type(ty), Status::Arriving(grognard::games::leipzig::data::Entry::WestEdge));
+    g.step = Step::Enter;
+    let mut list = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut list);
+    assert!(list.contains(&Action::Armistice), "offered before the reinforcements are placed");
+    let hex = g.entry_hexes(r1)[0];
+    act(g, Action::Enter { unit: r1, hex });
+    assert_eq!(g.step, Step::Enter);
+    let e = refused(g, Action::Armistice);
+    assert_eq!(e.rule, "Special Campaign-Game Rules: Armistice");
+    act(g, Action::EnterRest);
+    assert_eq!(g.step, Step::Move);
+    assert!(!g.can_armistice(), "the player-turn has begun: not after the reinforcements either");
+}

@@ -377,3 +377,45 @@ fn naval_campaigns_are_not_fought_on_the_table() {
     let _ = t.submit(BR, Act::Game(Action::EndCommit));
     assert!(!miniatures::can_fight_on_table(&t.game, 0));
 }
+
+#[test]
+fn across_machines_both_seats_enter_the_tabletop_result_and_nothing_applies_until_they_agree() {
+    // XVI at a host's table: France alone deciding a campaign it fought is not the book's "the
+    // players enter": each seat enters what it saw; a disagreement is told to both and nothing
+    // is applied; the result applies once the two entries agree.
+    let fr = [(UnitKind::Infantry, 4), (UnitKind::Infantry, 3)];
+    let br = [("Britain", UnitKind::Infantry, 2)];
+    let (mut t, c) = to_the_table(14, &fr, &br);
+    t.game.play_across_machines();
+    t.submit(FR, Act::Game(Action::FightOnTable(c))).unwrap();
+    let results = t.game.results.len();
+    assert_eq!(t.game.active_seat(), Some(FR), "the chooser enters first");
+    t.submit(FR, Act::Game(Action::TabletopResult { campaign: c, winner: Some(Player::France), lost: None })).unwrap();
+    assert_eq!(t.game.results.len(), results, "one seat's entry applies nothing");
+    assert_eq!(t.game.active_seat(), Some(BR), "the other seat is asked");
+    let err = t
+        .submit(FR, Act::Game(Action::TabletopResult { campaign: c, winner: Some(Player::France), lost: None }))
+        .unwrap_err();
+    assert!(err.to_string().contains("Britain"), "{err}");
+    // Britain saw otherwise: disputed, still nothing applied, France asked again.
+    t.submit(BR, Act::Game(Action::TabletopResult { campaign: c, winner: Some(Player::Britain), lost: None })).unwrap();
+    assert_eq!(t.game.results.len(), results);
+    assert_eq!(t.game.active_seat(), Some(FR));
+    for seat in [FR, BR] {
+        let log: Vec<String> = t.entries.iter().map(|e| t.game.entry_text(e, Viewer::Seat(seat))).collect();
+        assert!(log.iter().any(|l| l.contains("disputed")), "the disagreement is told to both: {log:?}");
+    }
+    // France agrees with Britain's entry: it applies.
+    t.submit(FR, Act::Game(Action::TabletopResult { campaign: c, winner: Some(Player::Britain), lost: None })).unwrap();
+    let r = t.game.results.last().unwrap();
+    assert_eq!((r.winner, r.by_tabletop), (Some(Player::Britain), true));
+    assert!(!matches!(t.game.pending.first(), Some(Pending::TabletopResult { .. })));
+}
+
+#[test]
+fn at_one_screen_the_tabletop_result_is_entered_once() {
+    let (mut t, c) = to_the_table(15, &[(UnitKind::Infantry, 3)], &[("Britain", UnitKind::Infantry, 2)]);
+    t.submit(FR, Act::Game(Action::FightOnTable(c))).unwrap();
+    t.submit(FR, Act::Game(Action::TabletopResult { campaign: c, winner: Some(Player::France), lost: None })).unwrap();
+    assert!(t.game.results.last().is_some_and(|r| r.by_tabletop));
+}

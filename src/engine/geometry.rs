@@ -225,6 +225,16 @@ impl SquareOctGrid {
     pub fn neighbours(&self, cell: (i32, i32)) -> Vec<(Facing, (i32, i32))> {
         Facing::ALL.iter().filter_map(|&f| self.step(cell, f).map(|n| (f, n))).collect()
     }
+
+    /// The fewest steps from space to bordering space between `a` and `b`, terrain and units
+    /// aside: the king's distance, but a diagonal step leaves and reaches only octagons, so two
+    /// squares on one diagonal are a step further apart (each side's first or last step is
+    /// orthogonal; between two squares on a diagonal that costs one step more).
+    pub fn steps(&self, a: (i32, i32), b: (i32, i32)) -> i32 {
+        let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+        let squares = self.shape(a) == CellShape::Square && self.shape(b) == CellShape::Square;
+        dx.max(dy) + i32::from(squares && dx == dy && dx > 0)
+    }
 }
 
 /// Victory & Glory's map: regions (nations) and the holding areas of major nations.

@@ -137,6 +137,10 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// the same gate, so it shows exactly the view. `self` gives the scenario (the same file).
     fn rebuilt_from_view(&self, view: &serde_json::Value, rng: &mut TableRng) -> Result<Self, String>;
     fn rng(&mut self) -> &mut TableRng;
+    /// The table is played across machines, each seat at its own screen (a host's table): a
+    /// game whose rules ask the players to agree on something entered by hand (Victory &
+    /// Glory's tabletop result) asks both seats. Called once, before the first action.
+    fn play_across_machines(&mut self) {}
     fn is_over(&self) -> bool;
     fn winner(&self) -> Option<SeatId>;
 }

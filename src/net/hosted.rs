@@ -61,7 +61,8 @@ impl<G: Game> Hosted<G> {
     ) -> Self {
         let commitment = fair::commitment(table_id, &secret);
         let key = fair::table_key(table_id, &secret, &contributions);
-        let table = new_table(fair::setup_seed(table_id, &key));
+        let mut table = new_table(fair::setup_seed(table_id, &key));
+        table.game.play_across_machines();
         let genesis = chain::genesis(table_id, &table.game.scenario().hash, &commitment);
         Self {
             table_id: table_id.to_string(),

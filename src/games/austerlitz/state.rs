@@ -58,8 +58,11 @@ pub struct Unit {
     /// The formation it stood in when its player's turn began (units joining during the turn add
     /// no strength until the other player's turn; Russians may not attack after a change).
     pub formation_at_start: Option<Formation>,
-    /// DIS or demoralisation suffered this turn (a second one eliminates).
-    pub hits_this_turn: u8,
+    /// DIS markers and demoralisations suffered this turn, each counted on its own: "Units are
+    /// eliminated if disorganized or demoralized twice in a turn" is DIS twice or demoralised
+    /// twice; one of each is not two of either (Combat resolution).
+    pub dis_this_turn: u8,
+    pub demoralised_this_turn: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -119,8 +122,9 @@ pub struct Austerlitz {
     pub commands: Vec<Command>,
     pub pending: Vec<Pending>,
     pub davout_arrived: bool,
-    /// The game-turn until which all units of a side are demoralised (its three Guard
-    /// infantry units eliminated).
+    /// The last game-turn in which all units of a side are demoralised: its three Guard
+    /// infantry units eliminated, "all units of that side are Demoralized in the following 2
+    /// game turns", so the collapse's own turn is not one of them.
     pub collapse_until: [Option<u8>; 2],
     /// Eliminated enemy combat units, and points in halves, for each side.
     pub eliminated: [u16; 2],
@@ -197,7 +201,12 @@ impl Austerlitz {
     }
     /// Whether the unit is demoralised now (by itself or by its Guard's collapse).
     pub fn is_demoralised(&self, u: usize) -> bool {
-        self.units[u].demoralised || self.collapse_until[self.side_of(u).index()].is_some_and(|t| self.turn <= t)
+        self.units[u].demoralised || self.collapse_until[self.side_of(u).index()].is_some_and(|t| self.collapsed_in(t))
+    }
+
+    /// Whether this game-turn is one of the two that follow a Guard's collapse (`until` the last).
+    pub fn collapsed_in(&self, until: u8) -> bool {
+        self.turn + 1 >= until && self.turn <= until
     }
 
     /// The spaces a unit's front points to (squares, towns and castles: every neighbour).
@@ -314,7 +323,7 @@ impl Austerlitz {
         let side = self.side_of(u);
         let in_range = |k: usize, c: Cell| {
             let cmd = &self.commands[k];
-            !cmd.captured && cmd.at.is_some_and(|p| chebyshev(p, c) <= self.sc.commands[k].range as i32)
+            !cmd.captured && cmd.at.is_some_and(|p| self.command_reaches(k, p, c))
         };
         let supreme =
             (0..self.commands.len()).find(|&k| self.sc.commands[k].supreme && self.sc.commands[k].side == side);
@@ -334,8 +343,17 @@ impl Austerlitz {
         (0..self.commands.len()).any(|k| {
             self.sc.commands[k].side == side
                 && !self.commands[k].captured
-                && self.commands[k].at.is_some_and(|p| chebyshev(p, at) <= self.sc.commands[k].range as i32)
+                && self.commands[k].at.is_some_and(|p| self.command_reaches(k, p, at))
         })
+    }
+
+    /// Whether command `k` standing on `from` has `to` within its Command Range. The book's
+    /// "6 hexes" is counted on this board as spaces stepped through, from a space to a bordering
+    /// one (`SquareOctGrid::steps`): the way a unit or a command moves, so a range of 6 is six
+    /// such steps. The king's distance would let a unit 7 steps away count, where both spaces
+    /// are squares on one diagonal (Formations & Commanders).
+    pub fn command_reaches(&self, k: usize, from: Cell, to: Cell) -> bool {
+        self.sc.board.grid.steps(from, to) <= self.sc.commands[k].range as i32
     }
 
     /// A gun's field of fire: (space, distance in rows). Pointing at a long side: 1 space, then

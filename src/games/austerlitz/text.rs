@@ -266,7 +266,11 @@ impl Austerlitz {
                 if *arrives { "it arrives by the arrow" } else { "not yet" }
             ),
             Event::GuardCollapse { side, until } => {
-                format!("the {} Guard infantry is gone: the whole side is demoralised until turn {until}", side.name())
+                format!(
+                    "the {} Guard infantry is gone: the whole side is demoralised in the following 2 game turns ({} and {until})",
+                    side.name(),
+                    until.saturating_sub(1)
+                )
             }
             Event::TurnEnded { side, turn } => format!("the {} turn {turn} ends", side.name()),
             Event::Victory { winner, points, why } => format!(

@@ -325,7 +325,7 @@ fn declare(g: &Leipzig, legal: &[Action]) -> Option<Action> {
         let (att, _) = g.attack_strength(units, supply.is_some() || sortie, sortie);
         // A sortie strikes every adjacent Enemy hex at once: the odds are against them all.
         let targets = g.attack_targets(&s, *from, *target);
-        let river = !sortie && b.side(*from, *target) == super::data::Hexside::River;
+        let river = !sortie && b.river_line(*from, *target);
         let supplied = targets.iter().all(|&t| g.defender_could_supply(t));
         let (def, _) = g.defense_strength(&targets, supplied, river);
         let pct = Leipzig::percent(att, def);

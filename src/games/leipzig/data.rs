@@ -318,6 +318,13 @@ impl Board {
             None => Hexside::Open,
         }
     }
+    /// Whether a river runs along the hexside between `a` and `b`, bridged or not: for combat a
+    /// bridged hexside is "same as un-bridged hex-sides with the exception that Zones of Control
+    /// do extend across" (Terrain Effects Chart): the defender doubled, no attack below 160%,
+    /// the advance after combat, a sortie's exception (Fortress, case E).
+    pub fn river_line(&self, a: Hex, b: Hex) -> bool {
+        self.side(a, b) != Hexside::Open
+    }
     pub fn place(&self, name: &str) -> Option<Hex> {
         self.places.iter().find(|(n, _)| n == name).map(|(_, h)| *h)
     }

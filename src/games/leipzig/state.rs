@@ -219,6 +219,11 @@ pub struct Leipzig {
     pub overrun: Vec<Hex>,
     /// A unit has moved this phase (breakdown only before any movement).
     pub moved_any: bool,
+    /// A reinforcement has been placed this Movement Phase: the player-turn is no longer at its
+    /// beginning, where the armistice is called. Cleared when the Movement Phase ends, so it
+    /// is never part of a finished game's digest.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entered_any: bool,
     /// Victory points for enemy divisions and leaders destroyed: [French, Allied].
     pub unit_vp: [u16; 2],
     /// Victory points lost in combat alone (forced marches excluded), for Austria's intervention.

@@ -50,6 +50,8 @@ pub struct VgView {
     pub solo: Option<Player>,
     pub results: Vec<BattleResult>,
     pub chance: bool,
+    #[serde(default)]
+    pub across_machines: bool,
 }
 
 /// An order of places, so that hidden units are listed by place and nation only.
@@ -124,6 +126,7 @@ impl Vg {
             solo: self.solo,
             results: self.results.clone(),
             chance: self.chance,
+            across_machines: self.across_machines,
         }
     }
 }
@@ -206,6 +209,7 @@ impl VgView {
             solo: self.solo,
             results: self.results.clone(),
             chance: self.chance,
+            across_machines: self.across_machines,
         }
     }
 }

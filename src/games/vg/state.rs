@@ -110,11 +110,23 @@ pub enum Pending {
     ResolveOrder {
         chooser: Player,
     },
-    /// The miniatures battle of a campaign is being fought; its result is awaited.
+    /// The miniatures battle of a campaign is being fought; its result is awaited. Across
+    /// machines (`entries` Some) each seat enters what it saw on the tabletop: the seat with no
+    /// entry is asked, and the result applies only once both entries agree.
     TabletopResult {
         campaign: CampaignId,
         chooser: Player,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entries: Option<[Option<TabletopEntry>; 2]>,
     },
+}
+
+/// One seat's entry of a tabletop battle's result: the winner, and the tabletop losses if the
+/// players convert them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TabletopEntry {
+    pub winner: Player,
+    pub lost: Option<[u16; 2]>,
 }
 
 /// What the table is doing between decisions.
@@ -173,6 +185,11 @@ pub struct Vg {
     pub results: Vec<BattleResult>,
     /// Set when the last action drew on chance or revealed something (an undo barrier).
     pub chance: bool,
+    /// Played across machines (at a host's table): a tabletop result is entered by both seats,
+    /// each at its own screen, and applied only once they agree (XVI). At one screen it is
+    /// entered once, by the players together.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub across_machines: bool,
 }
 
 impl Vg {

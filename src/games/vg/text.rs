@@ -176,8 +176,22 @@ pub fn prompt(game: &Vg) -> String {
             "End of the era — {} (higher leadership) chooses the next campaign to resolve, or sends it to the miniatures table",
             chooser.name()
         ),
-        Some(Pending::TabletopResult { .. }) => {
+        Some(Pending::TabletopResult { entries: None, .. }) => {
             "Miniatures battle: fight it with the battle sheet, then enter who won".to_string()
+        }
+        Some(Pending::TabletopResult { entries: Some(e), .. }) => {
+            let who = game.tabletop_seat().expect("a tabletop result waits");
+            match e[who.other().index()] {
+                Some(other) => format!(
+                    "Miniatures battle: {} entered {}; {}: confirm it or enter what you saw (nothing applies until you agree)",
+                    who.other().name(),
+                    crate::games::vg::rules::entry_words(other),
+                    who.name()
+                ),
+                None => {
+                    format!("Miniatures battle: fight it with the battle sheet, then {} enters who won", who.name())
+                }
+            }
         }
     }
 }

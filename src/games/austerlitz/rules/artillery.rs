@@ -9,9 +9,12 @@ use super::super::state::{Austerlitz, Step, rotate};
 
 impl Austerlitz {
     /// The table a gun fires on: the Horse Artillery Table for a horse battery that moves and
-    /// fires in one turn.
+    /// fires in one turn, in either order. A horse battery fires so in step 2, before or after
+    /// its move; in step 1 it fires on the Artillery Table as field artillery does, and stands
+    /// ("Horse artillery: may fire and move or move and fire, but if doing so must use their
+    /// lower MF").
     pub fn fire_table(&self, g: usize) -> &FireTable {
-        if self.kind(g) == Kind::Horse && self.units[g].moved && self.side_of(g) == self.side {
+        if self.kind(g) == Kind::Horse && self.step == Step::Move && self.side_of(g) == self.side {
             &self.sc.tables.horse_artillery
         } else {
             &self.sc.tables.artillery
@@ -37,12 +40,13 @@ impl Austerlitz {
         }
         match self.step {
             Step::Fire => {}
+            Step::Move if self.kind(g) == Kind::Horse && !unit.moved => {}
             Step::Move
                 if self.kind(g) == Kind::Horse && unit.moved && unit.spent <= self.sc.units[g].mf.0 + unit.bonus => {}
             Step::Move if self.kind(g) == Kind::Horse && unit.moved => {
                 return e(format!("{name} moved on its higher MF: horse artillery moves and fires on its lower"));
             }
-            _ => return e("guns fire in step 1 (horse artillery also after moving)".into()),
+            _ => return e("guns fire in step 1 (horse artillery also in step 2, before or after moving)".into()),
         }
         let Some(&(_, rows)) = self.field_of_fire(g).iter().find(|(c, _)| *c == target) else {
             return e(format!("{} is not in {name}'s field of fire", self.sc.board.place_name(target)));
@@ -87,6 +91,10 @@ impl Austerlitz {
     pub(super) fn apply_fire(&mut self, g: usize, target: Cell, battery: bool, ev: &mut Vec<Event>) {
         self.units[g].fired = true;
         self.units[g].smoke = true;
+        if self.step == Step::Fire && self.kind(g) == Kind::Horse {
+            // Fired on the Artillery Table: it stands this turn, as field artillery does.
+            self.units[g].spent = self.sc.units[g].mf.1;
+        }
         if battery {
             let gun = self.units_at(target).into_iter().find(|&u| self.kind(u).is_artillery()).expect("checked");
             let roll = self.rng.d6();

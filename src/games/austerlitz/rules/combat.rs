@@ -166,6 +166,11 @@ impl Austerlitz {
                     Kind::LightCav => 2,
                     _ => 3,
                 };
+                // "cavalry subtracts 2 and 1 CF from charges in turns 1 and 2" (Phases): read as
+                // taken from what the charge adds, never below it, so a dragoons' +1 charge in
+                // turn 1's mist adds 0 rather than -1. The mist dampens the charge; it does not
+                // make a charging unit weaker than the same unit attacking without charging,
+                // which the player may always choose (Cavalry charge).
                 let mist = if hill { 0 } else { self.sc.tables.mist(self.turn).map_or(0, |m| m.charge as i32) };
                 attack += bonus - mist.min(bonus);
                 mods.push((bonus, format!("{name}: charge")));
@@ -730,10 +735,10 @@ impl Austerlitz {
             return;
         }
         self.units[u].dis = true;
-        self.units[u].hits_this_turn += 1;
+        self.units[u].dis_this_turn += 1;
         ev.push(Event::Disordered { unit: u as u8, why });
-        if self.units[u].hits_this_turn >= 2 {
-            self.eliminate(u, "disorganized or demoralised twice in a turn".into(), ev);
+        if self.units[u].dis_this_turn >= 2 {
+            self.eliminate(u, "disorganized twice in a turn".into(), ev);
         }
     }
 
@@ -746,15 +751,15 @@ impl Austerlitz {
             return;
         }
         self.units[u].demoralised = true;
-        self.units[u].hits_this_turn += 1;
+        self.units[u].demoralised_this_turn += 1;
         ev.push(Event::Demoralised { unit: u as u8, why });
-        if self.units[u].hits_this_turn >= 2 {
-            self.eliminate(u, "disorganized or demoralised twice in a turn".into(), ev);
+        if self.units[u].demoralised_this_turn >= 2 {
+            self.eliminate(u, "demoralised twice in a turn".into(), ev);
         }
     }
 
     /// A demoralised unit that retreats an enemy more than 3 spaces becomes normal again.
-    pub(crate) fn recover(&mut self, u: usize, ev: &mut Vec<Event>) {
+    pub fn recover(&mut self, u: usize, ev: &mut Vec<Event>) {
         if self.units[u].demoralised && !self.units[u].eliminated {
             self.units[u].demoralised = false;
             ev.push(Event::Recovered { unit: u as u8 });

@@ -51,7 +51,8 @@ pub fn setup(sc: Arc<AzScenario>, seed: u64) -> Austerlitz {
             extra: false,
             bonus: 0,
             formation_at_start: None,
-            hits_this_turn: 0,
+            dis_this_turn: 0,
+            demoralised_this_turn: 0,
         })
         .collect();
     let commands = sc.commands.iter().map(|_| Command { at: None, captured: false, moved: false }).collect();
@@ -163,7 +164,7 @@ impl Austerlitz {
                     if self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
                         out.push(Action::Square { unit: u as u8 });
                     }
-                    if self.kind(u) == super::data::Kind::Horse && self.units[u].moved {
+                    if self.kind(u) == super::data::Kind::Horse {
                         let mut shots = Vec::new();
                         self.fire_options(u, &mut shots);
                         out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {

@@ -100,8 +100,11 @@ impl Austerlitz {
             [] => true,
             [v] => {
                 self.side_of(*v) == self.side_of(u)
+                    // "Infantry in formations may stack with artillery units; in a Square
+                    // formation also, but the Square then can't move and the artillery unit
+                    // can't fire" (Formations): a gun may join a square as well.
                     && ((self.kind(u).is_infantry() && self.kind(*v).is_artillery())
-                        || (self.kind(u).is_artillery() && self.kind(*v).is_infantry() && !self.units[*v].square))
+                        || (self.kind(u).is_artillery() && self.kind(*v).is_infantry()))
             }
             _ => false,
         }
@@ -121,6 +124,11 @@ impl Austerlitz {
         }
         if unit.attacked && !unit.square {
             return Some("it has had combat this turn (only squares move and fight in any order)");
+        }
+        if self.kind(u) == Kind::Horse && unit.fired && !unit.moved && unit.spent >= self.sc.units[u].mf.1 {
+            return Some(
+                "it fired in step 1, on the Artillery Table: a horse battery that fires and moves does both in step 2, on the Horse Artillery Table",
+            );
         }
         if unit.square && unit.at.is_some_and(|c| self.units_at(c).len() > 1) {
             return Some("a square stacked with artillery can't move");

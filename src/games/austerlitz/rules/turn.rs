@@ -262,7 +262,8 @@ impl Austerlitz {
         for u in 0..self.units.len() {
             let unit = &mut self.units[u];
             unit.smoke = false;
-            unit.hits_this_turn = 0;
+            unit.dis_this_turn = 0;
+            unit.demoralised_this_turn = 0;
             if self.sc.commands[self.sc.unit_command[u] as usize].side == side {
                 if unit.charged {
                     unit.charged = false;

@@ -131,10 +131,7 @@ impl Leipzig {
     pub fn attack_targets(&self, s: &Situation, from: Hex, target: Hex) -> Vec<Hex> {
         let b = &self.sc.board;
         if b.is_fortress(from) {
-            b.neighbours(from)
-                .map(|(_, n)| n)
-                .filter(|&n| s.enemy_on(self.side, n) && b.side(from, n) != Hexside::River)
-                .collect()
+            b.neighbours(from).map(|(_, n)| n).filter(|&n| s.enemy_on(self.side, n) && !b.river_line(from, n)).collect()
         } else {
             vec![target]
         }
@@ -183,7 +180,7 @@ impl Leipzig {
                 b.neighbours(from).map(|(_, n)| n).filter(|&n| s.enemy_on(self.side, n)).collect();
             if fortress {
                 // A sortie strikes every adjacent Enemy hex at once: one declaration, named by the first.
-                targets.retain(|&n| b.side(from, n) != Hexside::River);
+                targets.retain(|&n| !b.river_line(from, n));
                 targets.truncate(1);
             }
             for target in targets {
@@ -192,7 +189,7 @@ impl Leipzig {
                 {
                     continue;
                 }
-                let river = b.side(from, target) == Hexside::River && !fortress;
+                let river = b.river_line(from, target) && !fortress;
                 for g in &groups {
                     for &sup in &supplies {
                         if river {
@@ -229,7 +226,7 @@ impl Leipzig {
         let b = &self.sc.board;
         let sortie = b.is_fortress(from);
         let targets = self.attack_targets(&s, from, target);
-        let river = !sortie && b.side(from, target) == Hexside::River;
+        let river = !sortie && b.river_line(from, target);
         for &u in units {
             self.units[u as usize].attacked = true;
         }
@@ -551,14 +548,31 @@ impl Leipzig {
     /// into a closed Austria, and never into a hex twice; through the fewest Enemy-controlled hexes
     /// (preference A); towards its own edge where such a way is open (preference B).
     pub fn retreat_options(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool) -> Vec<Hex> {
+        self.retreats(s, side, from, hexes, scatter, self.austria_open())
+    }
+
+    /// Whether a retreat or scatter that finds no way out finds one only through a closed
+    /// Austria. The scenarios' "Units which are forced to enter Austria due to retreating are
+    /// eliminated" is read so: Austria stays closed to a retreat as to any move ("No units may
+    /// enter Austria"), and a stack is *forced* into it only when every other way is barred;
+    /// then it is eliminated, and the log says why (Scenarios 1, 2 and 7; the campaign before
+    /// the intervention).
+    pub fn forced_into_austria(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool) -> bool {
+        !self.austria_open() && !self.retreats(s, side, from, hexes, scatter, true).is_empty()
+    }
+
+    /// Retreats with Austria open or closed. A friendly-occupied hex in an Enemy zone counts as
+    /// Enemy-controlled (preference A): the exemption "Enemy Zones of Control do not extend into
+    /// Friendly occupied hexes" is written for retreat *before* combat only (Combat, case J).
+    fn retreats(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool, austria: bool) -> Vec<Hex> {
         let b = &self.sc.board;
         let open = |a: Hex, n: Hex| {
             !s.enemy_on(side, n)
                 && b.terrain(n) != Terrain::Mountain
                 && b.side(a, n) != Hexside::River
-                && (self.austria_open() || !b.austria[n.0 as usize])
+                && (austria || !b.austria[n.0 as usize])
         };
-        let weight = |n: Hex| u16::from(s.enemy_zoc(side, n) != Zoc::None && s.side[n.0 as usize] != Some(side));
+        let weight = |n: Hex| u16::from(s.enemy_zoc(side, n) != Zoc::None);
         let (dist, cost) = self.layers(from, hexes as usize, open, weight);
         let mut ends: Vec<Hex> = (0..b.len())
             .filter(|&i| dist[i] == hexes as u16 && (!scatter || s.side[i].is_none()))
@@ -662,9 +676,20 @@ impl Leipzig {
                         continue;
                     }
                     if opts.is_empty() {
+                        let side = self.units[alive[0] as usize].side;
+                        let austria = match &self.pending[0] {
+                            Pending::Retreat { from, hexes, .. } => {
+                                self.forced_into_austria(&s, side, *from, *hexes, false)
+                            }
+                            Pending::Scatter { unit, from } => {
+                                self.forced_into_austria(&s, side, *from, self.movement(*unit), true)
+                            }
+                            _ => false,
+                        };
                         self.pending.remove(0);
+                        let why = if austria { Loss::Austria } else { Loss::NoRetreat };
                         for u in alive {
-                            self.lose(u, Loss::NoRetreat, ev);
+                            self.lose(u, why, ev);
                         }
                         continue;
                     }
@@ -738,11 +763,19 @@ impl Leipzig {
     /// The Combat Phase's end: one supply unit used up for each stack (or group of stacks) it
     /// keeps together, the others used for combat or a march, the depots replaced by a supply
     /// unit (Supply, C). Every choice of the player is made before (`Action::UseSupply`).
+    /// The defender's supply units allocated to a defence go too: "one supply unit may support
+    /// as many combats, defense or offense … remove at end of Combat Phase" (Supply, C i), so a
+    /// unit that supported a defence does not supply the next enemy Combat Phase as well.
     pub fn consume_supply(&mut self, ev: &mut Vec<Event>) {
         for u in self.stack_supply().expect("every choice made before the supply is used up") {
             self.units[u as usize].used.stacking = true;
         }
-        let used: Vec<UnitId> = self.on_map(self.side).filter(|&u| self.units[u as usize].used.any()).collect();
+        let defender = self.side.other();
+        let used: Vec<UnitId> = self
+            .on_map(self.side)
+            .filter(|&u| self.units[u as usize].used.any())
+            .chain(self.on_map(defender).filter(|&u| self.units[u as usize].used.combat))
+            .collect();
         for u in used {
             self.consume(u, ev);
         }

@@ -100,6 +100,9 @@ impl Leipzig {
                 out.push(Action::DeployRest);
             }
             Step::Enter => {
+                if self.can_armistice() {
+                    out.push(Action::Armistice);
+                }
                 if let Some(u) = self.arriving().next() {
                     for hex in self.entry_hexes(u) {
                         out.push(Action::Enter { unit: u, hex });
@@ -173,7 +176,9 @@ impl Leipzig {
             Step::March => out.extend([Action::ContinueMarch, Action::HaltMarch]),
             Step::Build => {
                 out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
-                out.push(Action::EndBuild);
+                if self.stack_to_combine().is_none() {
+                    out.push(Action::EndBuild);
+                }
             }
             Step::Declare => {
                 if wants(&Action::Declare { from: Hex(0), units: Vec::new(), target: Hex(0), supply: None }) {
@@ -382,6 +387,13 @@ impl Leipzig {
                 ),
                 _ => step_rule("choosing a supply unit"),
             },
+            Action::EndBuild if self.step == Step::Build && self.stack_to_combine().is_some() => LzError::new(
+                rule::STACKING,
+                format!(
+                    "the stack on {} is neither in supply nor in a fortress: combine it before the Movement Phase ends",
+                    self.sc.board.label(self.stack_to_combine().expect("checked"))
+                ),
+            ),
             Action::EndMovement => match self.unfixed_stack() {
                 Some(h) if self.step == Step::Move => LzError::new(
                     rule::STACKING,
@@ -514,7 +526,7 @@ impl Game for Leipzig {
             Action::ContinueMarch => self.apply_march_choice(true, ev),
             Action::HaltMarch => self.apply_march_choice(false, ev),
             Action::EndMovement => {
-                if self.build_sets().is_empty() {
+                if self.recombinations().is_empty() {
                     self.end_movement(ev);
                 } else {
                     self.step = Step::Build;

@@ -187,7 +187,7 @@ impl Leipzig {
             } else {
                 March::Triple
             };
-            if !self.may_end(s, u, r.start, h, &must_support) {
+            if !self.may_end(s, u, r.start, h, c, &must_support) {
                 continue;
             }
             out.push((h, c, march));
@@ -197,14 +197,16 @@ impl Leipzig {
 
     /// Whether counter `u` (from `start`) may end its move on `h`: a legal stack (Stacking,
     /// case B), still beside the stacks only it supplies, and during the armistice on its own
-    /// side, in a fortress or nearer its side.
-    fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, must_support: &[Hex]) -> bool {
+    /// side, in a fortress or nearer its side. `cost` is what the move to `h` spends: a unit
+    /// joining others to be combined needs a Movement Point left for it (case B I, case E).
+    fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, cost: u8, must_support: &[Hex]) -> bool {
         let b = &self.sc.board;
         let side = self.units[u as usize].side;
         let i = h.0 as usize;
         if self.is_combat(u) && s.side[i] == Some(side) && s.combat[i] > 0 && h != start {
+            let left = (self.movement(u) as u16).saturating_sub(self.units[u as usize].spent as u16 + cost as u16);
             let ok = s.stack_ok(self, side, h, s.combat[i] + 1, s.divisions[i] + self.divisions(u))
-                || self.buildable_with(h, u);
+                || (self.buildable_with(h, u) && left > 0);
             if !ok {
                 return false;
             }
@@ -369,7 +371,7 @@ impl Leipzig {
         ev.push(Event::ZoneStop { unit: u, at });
         let start = path[0].0;
         let must_support = if self.is_supply(u) { only_support(self, &real, u) } else { Vec::new() };
-        while end > 0 && !self.may_end(&real, u, start, path[end].0, &must_support) {
+        while end > 0 && !self.may_end(&real, u, start, path[end].0, path[end].1, &must_support) {
             end -= 1;
         }
         path.truncate(end + 1);
@@ -616,11 +618,19 @@ impl Leipzig {
         out
     }
 
-    /// Every set of stacked counters that may be combined now, each with a Movement Point left.
+    /// Every set of stacked counters that may be combined now, each with a Movement Point left:
+    /// before any movement, or at the end of the Movement Phase (Stacking and Unit Breakdown).
     pub fn build_sets(&self) -> Vec<Vec<UnitId>> {
         if self.step != crate::games::leipzig::state::Step::Build && self.moved_any {
             return Vec::new();
         }
+        self.recombinations()
+    }
+
+    /// Every set of stacked counters that could be combined once all movement has ceased:
+    /// "they may be recombined at the end of a Movement Phase" (Stacking and Unit Breakdown),
+    /// whatever has moved before.
+    pub fn recombinations(&self) -> Vec<Vec<UnitId>> {
         let mut out = Vec::new();
         let mut hexes: Vec<Hex> = self.on_map(self.side).filter_map(|u| self.units[u as usize].hex).collect();
         hexes.sort_unstable();
@@ -705,7 +715,7 @@ impl Leipzig {
         }
         let supplied = !supply_near(self, self.side, from).is_empty() || b.is_fortress(from);
         let a = self.attack_strength(&units, supplied, false).0;
-        let d = self.defense_strength(&[target], true, b.side(from, target) == Hexside::River).0;
+        let d = self.defense_strength(&[target], true, b.river_line(from, target)).0;
         (a * 100 >= d * self.sc.charts.crt.auto as u32).then_some((a, d))
     }
 
@@ -749,11 +759,13 @@ impl Leipzig {
     pub fn unfixed_stack(&self) -> Option<Hex> {
         let s = Situation::as_seen_by(self, self.side);
         let b = &self.sc.board;
+        let sets = self.recombinations();
         for i in 0..b.len() {
             let h = Hex(i as u16);
             if s.side[i] != Some(self.side)
                 || s.combat[i] < 2
                 || s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
+                || self.combines_whole(&sets, h)
             {
                 continue;
             }
@@ -762,6 +774,30 @@ impl Leipzig {
             }
         }
         None
+    }
+}
+
+impl Leipzig {
+    /// Whether the combat units on `h` are, all of them, one of `sets`: combined at the end of
+    /// the Movement Phase they make a single counter (Stacking, case B I).
+    fn combines_whole(&self, sets: &[Vec<UnitId>], h: Hex) -> bool {
+        let here: Vec<UnitId> = self.combat_at(h).collect();
+        sets.iter().any(|set| *set == here)
+    }
+
+    /// A stack that may not stay as it is and is waiting to be combined: neither in supply nor in
+    /// a fortress, its combat units a set that recombines (Stacking, case B: "a stack left
+    /// neither recombined nor supplied is not legal").
+    pub fn stack_to_combine(&self) -> Option<Hex> {
+        let s = Situation::of(self);
+        let sets = self.recombinations();
+        (0..self.sc.board.len() as u16).map(Hex).find(|&h| {
+            let i = h.0 as usize;
+            s.side[i] == Some(self.side)
+                && s.combat[i] > 1
+                && !s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
+                && self.combines_whole(&sets, h)
+        })
     }
 }
 

@@ -39,6 +39,7 @@ pub fn setup(sc: Arc<LzScenario>, seed: u64) -> (Leipzig, Vec<Event>) {
         rebellion: false,
         bavaria: false,
         berlin_taken: None,
+        entered_any: false,
         extra: Vec::new(),
         winner: None,
         final_vp: None,
@@ -303,6 +304,7 @@ impl Leipzig {
     pub fn apply_enter(&mut self, u: UnitId, h: Hex, ev: &mut Vec<Event>) {
         self.units[u as usize].status = Status::OnMap;
         self.units[u as usize].hex = Some(h);
+        self.entered_any = true;
         ev.push(Event::Arrived { unit: u, hex: h });
         self.update_owners(ev);
     }
@@ -403,6 +405,7 @@ impl Leipzig {
                 ev.push(Event::SupplyUsed { unit: u });
             }
         }
+        self.entered_any = false;
         self.count_phase(true, ev);
         ev.push(Event::PhaseBegins { side: self.side, step: "Combat Phase".into() });
         self.step = Step::Declare;
@@ -577,11 +580,17 @@ impl Leipzig {
         }
     }
 
+    /// "The French may at any time after Game-Turn 3, call an armistice by simply announcing
+    /// this at the beginning of the French Player-Turn": before anything of the turn is done, so
+    /// before the reinforcements are placed (they arrive in the Movement Phase) as well as before
+    /// any counter moves or breaks down.
     pub fn can_armistice(&self) -> bool {
         self.sc.campaign
             && self.side == Side::French
-            && self.step == Step::Move
+            && matches!(self.step, Step::Enter | Step::Move)
             && !self.moved_any
+            && !self.entered_any
+            && self.units.iter().all(|u| u.side != Side::French || u.spent == 0)
             && self.turn > 3
             && self.armistice.is_none()
     }

@@ -18,6 +18,7 @@ mod tabletop;
 mod units;
 
 pub use setup::setup;
+pub use tabletop::entry_words;
 
 use super::actions::{Action, VgError};
 use super::data::{Effect, NationId, NationKind, Player, UnitKind, VgScenario, Who};
@@ -104,7 +105,8 @@ impl Game for Vg {
                     *owner
                 }
             }
-            Some(Pending::ResolveOrder { chooser }) | Some(Pending::TabletopResult { chooser, .. }) => *chooser,
+            Some(Pending::ResolveOrder { chooser }) => *chooser,
+            Some(Pending::TabletopResult { .. }) => self.tabletop_seat().expect("a tabletop result waits"),
             None => self.turn,
         };
         Some(seat_of(p))
@@ -177,7 +179,7 @@ impl Game for Vg {
             Action::Resolve(c) => self.apply_resolve(*c, events),
             Action::FightOnTable(c) => self.apply_fight_on_table(p, *c, events),
             Action::TabletopResult { campaign, winner, lost } => {
-                self.apply_tabletop_result(*campaign, *winner, *lost, events)
+                self.apply_tabletop_result(p, *campaign, *winner, *lost, events)
             }
         }
         // The card's (or era end's) remaining tasks run until a decision is needed.
@@ -212,6 +214,10 @@ impl Game for Vg {
 
     fn rng(&mut self) -> &mut TableRng {
         &mut self.rng
+    }
+
+    fn play_across_machines(&mut self) {
+        self.across_machines = true;
     }
 
     fn is_over(&self) -> bool {

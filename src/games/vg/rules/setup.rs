@@ -53,6 +53,7 @@ pub fn setup(sc: Arc<VgScenario>, seed: u64) -> (Vg, Vec<Event>) {
         solo: None,
         results: Vec::new(),
         chance: false,
+        across_machines: false,
         sc,
     };
     let mut events = vec![format!(

@@ -1,6 +1,8 @@
 //! XVI. Tabletop Miniatures Battles (optional): an open land campaign may be fought with
 //! miniatures; the players enter the winner and, if they agree, the tabletop losses, converted to
-//! board losses at the corps ratio (the battle sheet itself is in `miniatures.rs`).
+//! board losses at the corps ratio (the battle sheet itself is in `miniatures.rs`). At one
+//! screen the players enter it together, once; across machines each seat enters it at its own
+//! screen and nothing is applied until the two entries agree (a disagreement is told to both).
 
 use super::*;
 
@@ -20,7 +22,8 @@ impl Vg {
     pub(super) fn apply_fight_on_table(&mut self, p: Player, c: CampaignId, events: &mut Vec<Event>) {
         self.pending.remove(0);
         self.campaigns[c as usize].on_table = true;
-        self.pending.insert(0, Pending::TabletopResult { campaign: c, chooser: p });
+        let entries = self.across_machines.then_some([None, None]);
+        self.pending.insert(0, Pending::TabletopResult { campaign: c, chooser: p, entries });
         events.push(format!(
             "{} {} goes to the miniatures table: its battle sheet is ready",
             self.card_name(self.campaigns[c as usize].card),
@@ -50,14 +53,57 @@ impl Vg {
         self.tabletop_losses(c, winner, lost).map(|_| ())
     }
 
+    /// Who enters the tabletop result now: the chooser at one screen; across machines the seat
+    /// whose entry is missing (the chooser first).
+    pub fn tabletop_seat(&self) -> Option<Player> {
+        let Some(Pending::TabletopResult { chooser, entries, .. }) = self.pending.first() else { return None };
+        Some(match entries {
+            Some(e) if e[chooser.index()].is_some() => chooser.other(),
+            _ => *chooser,
+        })
+    }
+
     pub(super) fn apply_tabletop_result(
         &mut self,
+        p: Player,
         c: CampaignId,
         winner: Option<Player>,
         lost: Option<[u16; 2]>,
         events: &mut Vec<Event>,
     ) {
         let converted = self.tabletop_losses(c, winner, lost).expect("checked");
+        let entry = TabletopEntry { winner: winner.expect("checked"), lost };
+        if let Some(Pending::TabletopResult { entries: Some(e), .. }) = self.pending.first_mut() {
+            let other = e[p.other().index()];
+            match other {
+                Some(o) if o == entry => {}
+                Some(o) => {
+                    // They disagree: nothing applies; the other seat is asked again, this seat's
+                    // entry standing for it to see.
+                    e[p.other().index()] = None;
+                    e[p.index()] = Some(entry);
+                    events.push(format!(
+                        "The tabletop result is disputed: {} enters {}, {} entered {}; nothing is applied until both agree",
+                        p.name(),
+                        entry_words(entry),
+                        p.other().name(),
+                        entry_words(o)
+                    ));
+                    return;
+                }
+                None => {
+                    e[p.index()] = Some(entry);
+                    events.push(format!(
+                        "{} enters the tabletop result: {}; {} is to confirm it or enter what it saw",
+                        p.name(),
+                        entry_words(entry),
+                        p.other().name()
+                    ));
+                    return;
+                }
+            }
+            events.push(format!("Both players agree on the tabletop result: {}", entry_words(entry)));
+        }
         self.pending.remove(0);
         self.resolve(c, Some(winner), converted, events);
     }
@@ -93,5 +139,13 @@ impl Vg {
             out[p.index()] = miniatures::board_losses(self, &units, lost[p.index()] as u32, winner == Some(p)) as u8;
         }
         Ok(Some(out))
+    }
+}
+
+/// A tabletop entry in words, for the log and the battle window.
+pub fn entry_words(e: TabletopEntry) -> String {
+    match e.lost {
+        Some([f, b]) => format!("{} won, tabletop units lost France {f}, Britain {b}", e.winner.name()),
+        None => format!("{} won, losses by the usual rule", e.winner.name()),
     }
 }

@@ -661,7 +661,10 @@ fn battle_window(
     mut requests: MessageWriter<Request<Vg>>,
 ) -> Result {
     let game = &table.0.game;
-    let Some(Pending::TabletopResult { campaign: c, chooser }) = game.pending.first().cloned() else { return Ok(()) };
+    let Some(Pending::TabletopResult { campaign: c, entries, .. }) = game.pending.first().cloned() else {
+        return Ok(());
+    };
+    let Some(chooser) = game.tabletop_seat() else { return Ok(()) };
     if session.covered() {
         return Ok(());
     }
@@ -704,6 +707,18 @@ fn battle_window(
             }
             ui.separator();
             ui.label(egui::RichText::new("The result of the tabletop battle").strong());
+            if let Some(e) = entries {
+                // Across machines: each seat enters what it saw; the other's entry stands here.
+                match e[chooser.other().index()] {
+                    Some(other) => ui.label(format!(
+                        "{} entered: {}. {}: enter the same to agree, or what you saw — nothing applies until you agree.",
+                        chooser.other().name(),
+                        crate::games::vg::rules::entry_words(other),
+                        chooser.name()
+                    )),
+                    None => ui.label(format!("{} enters first; then {} confirms it.", chooser.name(), chooser.other().name())),
+                };
+            }
             let before = (entry.winner, entry.convert, entry.lost);
             ui.horizontal(|ui| {
                 ui.label("Winner:");
