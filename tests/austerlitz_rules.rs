@@ -75,6 +75,16 @@ fn refused(g: &Austerlitz, a: Action) -> AzError {
     g.check(Mode::Enforced, seat_of(side), &a).expect_err("refused")
 }
 
+/// The roll among these events whose purpose contains `what`.
+fn rolled(ev: &[Event], what: &str) -> grognard::engine::roll::Roll {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Rolled(r) if r.what.contains(what) => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no roll for {what}: {ev:?}"))
+}
+
 fn cost(g: &Austerlitz, u: usize, to: Cell, facing: Facing) -> Option<u8> {
     g.reach_to(u, to, facing).map(|r| r.spent)
 }
@@ -221,7 +231,11 @@ fn artillery_resolution_2_dice_with_plus_1_for_a_12_pounder() {
     // 4 + 4 = 8, +1 for the 12-pounder: 9 at range 1 is E.
     g.rng = rolling(&[4, 4]);
     let ev = act(&mut g, Action::Fire { gun: gun as UnitId, target: (3, 5), battery: false });
-    assert!(ev.iter().any(|e| matches!(e, Event::Fired { roll: 8, result: FireResult::E, .. })), "{ev:?}");
+    let fired = rolled(&ev, "fire at");
+    assert_eq!((fired.dice.clone(), fired.total()), (vec![4, 4], 9), "2 dice, +1 for the 12-pounder");
+    assert!(fired.modifiers.iter().any(|m| *m == (1, "12-pounder".to_string())), "{:?}", fired.modifiers);
+    assert_eq!(fired.table.as_ref().unwrap().name, "Artillery Table");
+    assert_eq!(fired.result, grognard::games::austerlitz::text::fire_name(FireResult::E));
     assert!(g.units[target].eliminated);
     assert!(g.units[gun].smoke, "a gun that fires makes smoke");
 }
@@ -263,7 +277,13 @@ fn counter_battery_fire_1_2_turns_3_5_turns_and_demoralises_6_eliminates() {
         let target = put(&mut g, ENEMY_GUN, (3, 6), Facing::S);
         g.rng = rolling(&[roll]);
         let ev = act(&mut g, Action::Fire { gun: gun as UnitId, target: (3, 6), battery: true });
-        assert!(ev.iter().any(|e| matches!(e, Event::CounterBattery { result: r, .. } if *r == result)), "{ev:?}");
+        let words = match result {
+            BatteryResult::Turn => "turned about",
+            BatteryResult::TurnDemoralise => "turned about and demoralised",
+            BatteryResult::Eliminate => "eliminated",
+        };
+        let r = rolled(&ev, "counter-battery");
+        assert_eq!((r.dice.clone(), r.result.as_str()), (vec![roll], words));
         match result {
             BatteryResult::Turn => assert_eq!(g.units[target].facing, Facing::N),
             BatteryResult::TurnDemoralise => {
@@ -335,7 +355,8 @@ fn movement_frozen_ponds_are_crossed_at_the_risk_of_the_ice_never_ended_on() {
     assert_eq!(cost(&g, u, (11, 0), Facing::S), Some(2));
     g.rng = rolling(&[1]);
     let ev = act(&mut g, Action::Move { unit: u as UnitId, to: (11, 0), facing: Facing::S });
-    assert!(ev.iter().any(|e| matches!(e, Event::IceBreaks { roll: 1, .. })), "infantry sinks on a 1");
+    let ice = rolled(&ev, "the ice");
+    assert_eq!((ice.dice.clone(), ice.result.as_str()), (vec![1], "the ice breaks"), "infantry sinks on a 1");
     assert!(g.units[u].eliminated);
     let mut g = empty();
     g.side = Side::Allied;
@@ -860,10 +881,8 @@ fn combat_chance_fire_at_a_unit_before_infantry_it_may_not_attack_below_minus_1(
     // Basic strengths, 2 against 1, row +1: a 1 is A5, which does the firer no harm.
     g.rng = rolling(&[1]);
     let ev = act(&mut g, Action::OpportunityFire);
-    assert!(
-        ev.iter().any(|x| matches!(x, Event::OpportunityFired { chance: true, result: CrtResult::N, .. })),
-        "{ev:?}"
-    );
+    let r = rolled(&ev, "chance fire");
+    assert_eq!(r.result, grognard::games::austerlitz::text::crt_name(CrtResult::N));
 }
 
 #[test]
@@ -931,10 +950,9 @@ fn phases_davout_arrives_in_turn_1_on_1_to_3() {
         g.step = Step::Fire;
         g.rng = rolling(&[roll]);
         let ev = act(&mut g, Action::EndFire);
-        assert!(
-            ev.iter().any(|e| matches!(e, Event::DavoutRoll { needed: 3, arrives: a, .. } if *a == arrives)),
-            "{ev:?}"
-        );
+        let r = rolled(&ev, "Davout's arrival (turn 1: 3 or less)");
+        assert_eq!(r.dice, vec![roll]);
+        assert_eq!(r.result.contains("arrives"), arrives);
         assert_eq!(g.davout_arrived, arrives);
         let friant = unit(&g, "Friant: 33e ligne");
         let mut legal = Vec::new();
@@ -946,7 +964,7 @@ fn phases_davout_arrives_in_turn_1_on_1_to_3() {
     g.step = Step::Fire;
     g.rng = rolling(&[4]);
     let ev = act(&mut g, Action::EndFire);
-    assert!(ev.iter().any(|e| matches!(e, Event::DavoutRoll { needed: 4, arrives: true, .. })), "one more each turn");
+    assert!(rolled(&ev, "(turn 2: 4 or less)").result.contains("arrives"), "one more each turn");
 }
 
 #[test]

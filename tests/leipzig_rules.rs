@@ -529,7 +529,10 @@ fn fortress_and_siege_case_a_only_dx_affects_units_in_a_fortress() {
         .find(|&r| matches!(g.sc.charts.crt.rows[r as usize - 1][col], CrtResult::Ds | CrtResult::Dd(_)))
         .expect("a D result");
     let ev = declare_and_resolve(&mut g, from, vec![a, b], f, None, die);
-    assert!(ev.iter().any(|e| matches!(e, Event::Combat { .. })), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Rolled(r) if r.rule == "How to Use the Combat Results Table")),
+        "{ev:?}"
+    );
     assert_eq!(g.hex_of(d), Some(f), "a scatter or dispersal does not touch a fortress's garrison");
     assert!(g.units[d as usize].dispersed.is_none());
 }
@@ -700,7 +703,10 @@ fn forced_march_example_a_2_5_tripling_rolls_2_then_4_and_completes_its_march_di
         dests(&g, u, March::Triple).into_iter().find(|(_, c)| *c > 10 && *c <= 15).expect("a hex beyond ten MP").0;
     g.rng = rolling(&[2, 4]);
     let ev = act(&mut g, Action::Move { unit: u, to: far, march: March::Triple, supply: None });
-    assert!(ev.iter().any(|e| matches!(e, Event::MarchRoll { first: 2, letter: Some(l), .. } if l == "M")), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Rolled(r) if r.dice == [2] && r.result.contains("table M"))),
+        "{ev:?}"
+    );
     assert_eq!(g.step, Step::March, "the player may stop or roll the M table");
     act(&mut g, Action::ContinueMarch);
     assert_eq!(g.hex_of(u), Some(far), "completes the march");

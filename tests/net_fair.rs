@@ -151,7 +151,8 @@ fn fair_dice_each_actions_dice_come_from_the_key_its_index_and_the_chains_head()
     let seat = h.table.game.active_seat().unwrap();
     let (index, head) = (h.links.len() as u64, h.head());
     h.submit(seat, Act::RollDice(10)).unwrap();
-    let Some(Entry::Dice { values, .. }) = h.table.entries.last() else { panic!("a roll in the log") };
+    let Some(Entry::Roll(roll)) = h.table.entries.last() else { panic!("a roll in the log") };
+    let values = &roll.dice;
     let key = fair::table_key("table-5", &secret, &contributions);
     let mut g = fair::generator("table-5", &key, index, &head);
     let expected: Vec<u8> = (0..10).map(|_| g.d6()).collect();

@@ -76,7 +76,8 @@ fn dice_rolls_come_from_the_seeded_table_rng() {
     a.submit(FRENCH, Act::RollDice(6)).unwrap();
     b.submit(FRENCH, Act::RollDice(6)).unwrap();
     assert_eq!(a.entries, b.entries);
-    let grognard::engine::table::Entry::Dice { values, .. } = &a.entries[0] else { panic!() };
+    let grognard::engine::table::Entry::Roll(roll) = &a.entries[0] else { panic!() };
+    let values = &roll.dice;
     assert_eq!(values.len(), 6);
     assert!(values.iter().all(|v| (1..=6).contains(v)));
     assert!(a.submit(FRENCH, Act::RollDice(0)).is_err());

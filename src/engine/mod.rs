@@ -7,6 +7,7 @@ pub mod geometry;
 pub mod journal;
 pub mod plugin;
 pub mod rng;
+pub mod roll;
 pub mod rules;
 pub mod save;
 pub mod scenario;

@@ -137,6 +137,12 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// the same gate, so it shows exactly the view. `self` gives the scenario (the same file).
     fn rebuilt_from_view(&self, view: &serde_json::Value, rng: &mut TableRng) -> Result<Self, String>;
     fn rng(&mut self) -> &mut TableRng;
+    /// A roll the rules made, as the engine's one roll entry (`Entry::Roll`); any other event
+    /// comes back as it was. A game whose rules roll dice sends each roll as an event this
+    /// turns into a `Roll`.
+    fn into_roll(event: Self::Event) -> Result<crate::engine::roll::Roll, Self::Event> {
+        Err(event)
+    }
     /// The table is played across machines, each seat at its own screen (a host's table): a
     /// game whose rules ask the players to agree on something entered by hand (Victory &
     /// Glory's tabletop result) asks both seats. Called once, before the first action.

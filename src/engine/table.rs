@@ -2,6 +2,7 @@
 //! point. Every way of producing actions (pointer, egui, AI, replay) goes through `submit`.
 
 use crate::engine::digest::digest_of;
+use crate::engine::roll::Roll;
 use crate::engine::rules::{Game, Mode, NamesRule, checked};
 use crate::engine::seats::SeatId;
 use serde::{Deserialize, Serialize};
@@ -22,18 +23,22 @@ pub struct Record<A> {
     pub act: Act<A>,
 }
 
-/// A line of the readable log: what happened, with the pieces and dice it involves.
+/// A line of the readable log: what happened, with the pieces it involves, or a roll of the
+/// dice (every roll the rules make, and a free roll of the tray).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Entry<E> {
     Game { seat: SeatId, event: E },
-    Dice { seat: SeatId, values: Vec<u8> },
+    Roll(Roll),
 }
 
-/// A roll from the tray in words: "French rolls 3 5".
-pub fn dice_line(seat_names: &[&str], seat: SeatId, values: &[u8]) -> String {
-    let who = seat_names.get(seat.0 as usize).copied().unwrap_or("?");
-    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-    format!("{who} rolls {}", list.join(" "))
+impl<E> Entry<E> {
+    /// The roll this entry is, if it is one.
+    pub fn roll(&self) -> Option<&Roll> {
+        match self {
+            Entry::Roll(r) => Some(r),
+            Entry::Game { .. } => None,
+        }
+    }
 }
 
 /// Why the table refused an action. It names the rule; the table is untouched.
@@ -101,7 +106,10 @@ impl<G: Game> Table<G> {
                 self.entry_marks.push(self.entries.len());
                 self.scratch.clear();
                 let commit = self.game.apply(seat, action, &mut self.scratch);
-                self.entries.extend(self.scratch.drain(..).map(|event| Entry::Game { seat, event }));
+                self.entries.extend(self.scratch.drain(..).map(|event| match G::into_roll(event) {
+                    Ok(roll) => Entry::Roll(roll),
+                    Err(event) => Entry::Game { seat, event },
+                }));
                 commit
             }
             &Act::RollDice(count) => {
@@ -114,7 +122,7 @@ impl<G: Game> Table<G> {
                 self.entry_marks.push(self.entries.len());
                 let rng = self.game.rng();
                 let values = (0..count).map(|_| rng.d6()).collect();
-                self.entries.push(Entry::Dice { seat, values });
+                self.entries.push(Entry::Roll(Roll::free(seat, values)));
                 true // a roll is never undone, so it can never be re-rolled
             }
         };

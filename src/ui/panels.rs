@@ -522,10 +522,9 @@ fn orders<G: TableGame>(
                     let seat = my_seat.unwrap_or(SeatId(0));
                     requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
                 }
-                if let Some(Entry::Dice { values, .. }) =
-                    table.entries.iter().rev().find(|e| matches!(e, Entry::Dice { .. }))
-                {
-                    ui.label(format!("last: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")));
+                if let Some(roll) = table.entries.iter().rev().find_map(|e| e.roll()) {
+                    let values: Vec<String> = roll.dice.iter().map(|v| v.to_string()).collect();
+                    ui.label(format!("last: {}", values.join(" "))).on_hover_text(roll.line(&table.game.seat_names()));
                 }
                 if ui.add_enabled(table.can_undo(), egui::Button::new("Undo")).clicked() {
                     requests.write(Request::Undo);

@@ -1,7 +1,7 @@
 //! What a seat may ask of an Austerlitz table, what the rules report back (every modifier with
 //! its reason), and why an action is refused (naming the rulebook's section).
 
-use super::data::{BatteryResult, Cell, CrtResult, FireResult, Side};
+use super::data::{Cell, Side};
 use super::state::{CmdId, UnitId};
 use crate::engine::geometry::Facing;
 use crate::engine::rules::NamesRule;
@@ -108,16 +108,6 @@ pub enum Event {
         unit: UnitId,
         square: bool,
     },
-    IceHolds {
-        unit: UnitId,
-        at: Cell,
-        roll: u8,
-    },
-    IceBreaks {
-        unit: UnitId,
-        at: Cell,
-        roll: u8,
-    },
     Disordered {
         unit: UnitId,
         why: String,
@@ -137,42 +127,15 @@ pub enum Event {
         command: CmdId,
         why: String,
     },
-    Fired {
-        gun: UnitId,
-        target: Cell,
-        range: u8,
-        roll: u8,
-        modifiers: Vec<(i32, String)>,
-        result: FireResult,
-    },
-    CounterBattery {
-        gun: UnitId,
-        target: UnitId,
-        roll: u8,
-        result: BatteryResult,
-    },
     AttackDeclared {
         units: Vec<UnitId>,
         target: Cell,
         charge: bool,
     },
-    Combat {
-        attack: i32,
-        defence: i32,
-        modifiers: Vec<(i32, String)>,
-        die: u8,
-        die_modifiers: Vec<(i32, String)>,
-        result: CrtResult,
-    },
-    OpportunityFired {
-        by: UnitId,
-        at: UnitId,
-        die: u8,
-        result: CrtResult,
-        /// Chance fire (the unit could not attack it), not opportunity fire.
-        #[serde(default)]
-        chance: bool,
-    },
+    /// A roll of the dice: a gun's fire, counter-battery fire, an attack on the CRT, opportunity
+    /// or chance fire, the ice of a frozen pond, Davout's arrival (the engine's one roll entry:
+    /// who, what for, the dice, each modifier with its reason, the table read, the result).
+    Rolled(crate::engine::roll::Roll),
     CounterCharged {
         unit: UnitId,
     },
@@ -180,11 +143,6 @@ pub enum Event {
         unit: UnitId,
         from: Cell,
         to: Cell,
-    },
-    DavoutRoll {
-        roll: u8,
-        needed: u8,
-        arrives: bool,
     },
     GuardCollapse {
         side: Side,

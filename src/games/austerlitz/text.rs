@@ -2,7 +2,7 @@
 //! CF difference), the prompt, the status line and the log with every die and modifier.
 
 use super::actions::{Action, Event};
-use super::data::{BatteryResult, Cell, CrtResult, FireResult, Side};
+use super::data::{Cell, CrtResult, FireResult, Side};
 use super::state::{Austerlitz, Pending, Step};
 use crate::engine::geometry::Facing;
 
@@ -19,7 +19,7 @@ pub fn facing_name(f: Facing) -> &'static str {
     }
 }
 
-fn crt_name(r: CrtResult) -> String {
+pub fn crt_name(r: CrtResult) -> String {
     match r {
         CrtResult::AE => "AE (attacker eliminated)".into(),
         CrtResult::AR(n) => format!("A{n} (attacker retreats {n})"),
@@ -29,21 +29,12 @@ fn crt_name(r: CrtResult) -> String {
     }
 }
 
-fn fire_name(r: FireResult) -> String {
+pub fn fire_name(r: FireResult) -> String {
     match r {
         FireResult::N => "no result".into(),
         FireResult::R(n) => format!("{n} (retreat {n}{})", if n > 3 { ", demoralised" } else { "" }),
         FireResult::E => "E (eliminated)".into(),
     }
-}
-
-fn mods(list: &[(i32, String)]) -> String {
-    if list.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> =
-        list.iter().map(|(m, why)| if *m == 0 { why.clone() } else { format!("{m:+} {why}") }).collect();
-    format!(" [{}]", parts.join("; "))
 }
 
 impl Austerlitz {
@@ -211,10 +202,6 @@ impl Austerlitz {
             Event::Formed { unit, square } => {
                 format!("{} {}", n(unit), if *square { "forms square" } else { "leaves its square" })
             }
-            Event::IceHolds { unit, at, roll } => format!("the ice holds under {} at {} (die {roll})", n(unit), c(at)),
-            Event::IceBreaks { unit, at, roll } => {
-                format!("the ice breaks under {} at {} (die {roll})", n(unit), c(at))
-            }
             Event::Disordered { unit, why } => format!("{} is DIS ({why})", n(unit)),
             Event::Demoralised { unit, why } => format!("{} is demoralised ({why})", n(unit)),
             Event::Recovered { unit } => format!("{} recovers its morale", n(unit)),
@@ -222,49 +209,15 @@ impl Austerlitz {
             Event::CommandCaptured { command, why } => {
                 format!("{} is captured ({why})", self.sc.commands[*command as usize].name)
             }
-            Event::Fired { gun, target, range, roll, modifiers, result } => format!(
-                "{} fires at {} at range {range}: dice {roll}{} → {}",
-                n(gun),
-                c(target),
-                mods(modifiers),
-                fire_name(*result)
-            ),
-            Event::CounterBattery { gun, target, roll, result } => format!(
-                "{} fires at {} (counter-battery), die {roll}: {}",
-                n(gun),
-                n(target),
-                match result {
-                    BatteryResult::Turn => "turned about",
-                    BatteryResult::TurnDemoralise => "turned about and demoralised",
-                    BatteryResult::Eliminate => "eliminated",
-                }
-            ),
             Event::AttackDeclared { units, target, charge } => format!(
                 "{} on {} by {}",
                 if *charge { "charge" } else { "attack" },
                 c(target),
                 units.iter().map(n).collect::<Vec<_>>().join(", ")
             ),
-            Event::Combat { attack, defence, modifiers, die, die_modifiers, result } => format!(
-                "combat: {attack} against {defence} = {:+}{}, die {die}{} → {}",
-                attack - defence,
-                mods(modifiers),
-                mods(die_modifiers),
-                crt_name(*result)
-            ),
-            Event::OpportunityFired { by, at, die, result, chance } => format!(
-                "{} fires at {} ({}), die {die} → {}",
-                n(by),
-                n(at),
-                if *chance { "chance fire" } else { "opportunity" },
-                crt_name(*result)
-            ),
+            Event::Rolled(roll) => roll.line(&["French", "Allied"]),
             Event::CounterCharged { unit } => format!("{} counter-charges", n(unit)),
             Event::Retreated { unit, from, to } => format!("{} retreats from {} to {}", n(unit), c(from), c(to)),
-            Event::DavoutRoll { roll, needed, arrives } => format!(
-                "Davout's corps: die {roll}, needs {needed} or less: {}",
-                if *arrives { "it arrives by the arrow" } else { "not yet" }
-            ),
             Event::GuardCollapse { side, until } => {
                 format!(
                     "the {} Guard infantry is gone: the whole side is demoralised in the following 2 game turns ({} and {until})",

@@ -29,9 +29,14 @@ pub fn card_name(game: &Botn, card: HandCard) -> String {
 /// One log entry as spans.
 pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
     let event = match entry {
-        Entry::Dice { seat, values } => {
-            let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-            return vec![t(format!("{} rolled {}d6: {}", game_seat(game, seat.0), values.len(), list.join(", ")))];
+        Entry::Roll(roll) => {
+            let list: Vec<String> = roll.dice.iter().map(|v| v.to_string()).collect();
+            let who = game_seat(game, roll.seat.0);
+            return vec![t(if roll.is_free() {
+                format!("{who} rolled {}d6: {}", roll.dice.len(), list.join(", "))
+            } else {
+                roll.line(crate::engine::rules::Game::seat_names(game))
+            })];
         }
         Entry::Game { event, .. } => event,
     };

@@ -1,7 +1,7 @@
 //! What a seat may ask of a Leipzig 1813 table, what the rules report back, and why an action is
 //! refused (naming the rulebook's section).
 
-use super::data::{CrtResult, Hex, MarchResult, Side};
+use super::data::{Hex, Side};
 use super::state::{Gone, March, UnitId};
 use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
@@ -169,14 +169,6 @@ pub enum Event {
         cost: u8,
         march: March,
     },
-    MarchRoll {
-        unit: UnitId,
-        table: March,
-        first: u8,
-        second: Option<u8>,
-        letter: Option<String>,
-        result: Option<MarchResult>,
-    },
     MarchHalted {
         unit: UnitId,
         at: Hex,
@@ -268,16 +260,9 @@ pub enum Event {
         unit: UnitId,
     },
     /// A combat with every figure shown: strengths in half points, each modifier with its reason.
-    Combat {
-        attack: u8,
-        attack_half: u32,
-        defense_half: u32,
-        percent: u32,
-        column: u16,
-        die: u8,
-        result: CrtResult,
-        modifiers: Vec<String>,
-    },
+    /// A roll of the die: the combat's on the CRT, a forced march's on its tables (the engine's
+    /// one roll entry: who, what for, the die, the reasons, the column, the result).
+    Rolled(crate::engine::roll::Roll),
     Retreated {
         units: Vec<UnitId>,
         from: Hex,
@@ -370,6 +355,7 @@ pub mod rule {
     pub const RECON: &str = "Reconnaissance";
     pub const FORCED_MARCH: &str = "Forced March";
     pub const AUTO: &str = "How to Use the Combat Results Table: Auto";
+    pub const CRT: &str = "How to Use the Combat Results Table";
     pub const SAXON: &str = "Special Game Rules: Saxon Garrison";
     pub const AUSTRIA: &str = "Scenarios: no units may enter Austria";
     pub const ARMISTICE: &str = "Special Campaign-Game Rules: Armistice";

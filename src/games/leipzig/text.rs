@@ -159,19 +159,6 @@ impl Leipzig {
                 };
                 format!("{} moves {} to {} ({cost} MP{m})", n(unit), h(from), h(to))
             }
-            Event::MarchRoll { unit, table, first, second, letter, result } => {
-                let t = if *table == March::Double { "Double" } else { "Triple" };
-                let roll = match (first, second) {
-                    (0, Some(s)) => format!("second roll {s} on table {}", letter.clone().unwrap_or_default()),
-                    (f, _) => format!("roll {f}"),
-                };
-                let r = match (result, letter) {
-                    (Some(r), _) => format!("{r:?}"),
-                    (None, Some(l)) => format!("table {l}: go on or halt"),
-                    _ => String::new(),
-                };
-                format!("{}: {t} Allowance table, {roll}: {r}", n(unit))
-            }
             Event::ZoneStop { unit, at } => {
                 format!("{} is stopped at {} by an Allied zone of control it could not see", n(unit), h(at))
             }
@@ -232,14 +219,7 @@ impl Leipzig {
                 Some(s) => format!("{} supplies the defence of {}", n(s), h(hex)),
                 None => format!("{} defends without supply", h(hex)),
             },
-            Event::Combat { attack_half, defense_half, percent, column, die, result, modifiers, .. } => format!(
-                "combat: {} against {} = {percent}% to column {}{column}%, die {die}: {} [{}]",
-                half(*attack_half),
-                half(*defense_half),
-                if *column == 60 { "≤" } else { "" },
-                result.code(),
-                modifiers.join("; ")
-            ),
+            Event::Rolled(roll) => roll.line(&["French", "Allied"]),
             Event::Retreated { units, from, to } => format!("{} retreat {} to {}", list(units), h(from), h(to)),
             Event::Scattered { unit, from, to } => format!("{} scatters {} to {}", n(unit), h(from), h(to)),
             Event::Advanced { units, into } => format!("{} advance into {}", list(units), h(into)),

@@ -99,7 +99,20 @@ impl Austerlitz {
             let gun = self.units_at(target).into_iter().find(|&u| self.kind(u).is_artillery()).expect("checked");
             let roll = self.rng.d6();
             let result = self.sc.tables.counter_battery.results[roll as usize - 1];
-            ev.push(Event::CounterBattery { gun: g as u8, target: gun as u8, roll, result });
+            let words = match result {
+                BatteryResult::Turn => "turned about",
+                BatteryResult::TurnDemoralise => "turned about and demoralised",
+                BatteryResult::Eliminate => "eliminated",
+            };
+            ev.push(self.roll(
+                self.side_of(g),
+                rule::ARTILLERY,
+                format!("{}'s counter-battery fire at {}", self.sc.units[g].name, self.sc.units[gun].name),
+                vec![roll],
+                Vec::new(),
+                Some(("counter-battery fire", None, Some(format!("die {roll}")))),
+                words.into(),
+            ));
             match result {
                 BatteryResult::Turn => self.units[gun].facing = rotate(self.units[gun].facing, 4),
                 BatteryResult::TurnDemoralise => {
@@ -133,7 +146,19 @@ impl Austerlitz {
             result = result.lower();
             modifiers.push((0, "demoralised battery: one result lower".to_string()));
         }
-        ev.push(Event::Fired { gun: g as u8, target, range, roll: a + b, modifiers, result });
+        let horse = std::ptr::eq(self.fire_table(g), &self.sc.tables.horse_artillery);
+        let table = if horse { "Horse Artillery Table" } else { "Artillery Table" };
+        let mut modifiers = modifiers;
+        modifiers.push((0, format!("range {range} (spaces, with woods, town, castle and mist)")));
+        ev.push(self.roll(
+            self.side_of(g),
+            rule::ARTILLERY,
+            format!("{}'s fire at {}", self.sc.units[g].name, self.sc.board.place_name(target)),
+            vec![a, b],
+            modifiers,
+            Some((table, Some(format!("roll {roll}")), Some(format!("range {range}")))),
+            crate::games::austerlitz::text::fire_name(result),
+        ));
         self.fire_result(g, targets, result, ev);
     }
 }

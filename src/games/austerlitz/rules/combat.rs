@@ -452,14 +452,25 @@ impl Austerlitz {
         if odds.attacker_safe && matches!(result, CrtResult::AE | CrtResult::AR(_)) {
             result = CrtResult::N;
         }
-        ev.push(Event::Combat {
-            attack: odds.attack,
-            defence: odds.defence,
-            modifiers: odds.modifiers,
-            die,
-            die_modifiers: odds.die_modifiers,
-            result,
-        });
+        let mut modifiers: Vec<(i32, String)> =
+            odds.modifiers.iter().map(|(v, why)| (0, format!("{v:+} CF {why}"))).collect();
+        modifiers.splice(0..0, odds.die_modifiers.iter().cloned());
+        ev.push(self.roll(
+            self.side,
+            rule::COMBAT,
+            format!(
+                "the {} on {}: CF {} against {} = {:+}",
+                if attack.charge { "charge" } else { "attack" },
+                self.sc.board.place_name(target),
+                odds.attack,
+                odds.defence,
+                odds.difference()
+            ),
+            vec![die],
+            modifiers,
+            Some(("CRT", Some(format!("difference {:+}", odds.difference())), Some(format!("die {modified}")))),
+            crate::games::austerlitz::text::crt_name(result),
+        ));
         for &u in &units {
             if attack.charge && self.may_charge_done(u) {
                 self.units[u].charged = true;
@@ -572,7 +583,20 @@ impl Austerlitz {
             CrtResult::AE | CrtResult::AR(_) => CrtResult::N,
             r => r,
         };
-        ev.push(Event::OpportunityFired { by, at, die, result, chance });
+        ev.push(self.roll(
+            self.side_of(by as usize),
+            rule::REACTIONS,
+            format!(
+                "{}'s {} at {}",
+                self.sc.units[by as usize].name,
+                if chance { "chance fire" } else { "opportunity fire" },
+                self.sc.units[at as usize].name
+            ),
+            vec![die],
+            Vec::new(),
+            Some(("CRT", Some("basic CFs compared".into()), Some(format!("die {die}")))),
+            crate::games::austerlitz::text::crt_name(result),
+        ));
         let from = vec![self.units[by as usize].at.expect("on the board")];
         match result {
             CrtResult::DE => self.eliminate(at as usize, "opportunity fire".into(), ev),

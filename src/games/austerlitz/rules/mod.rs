@@ -408,14 +408,19 @@ impl Game for Austerlitz {
         // Nothing on this table is hidden: every line reads the same to everyone.
         match entry {
             crate::engine::table::Entry::Game { event, .. } => self.event_text(event),
-            crate::engine::table::Entry::Dice { seat, values } => {
-                crate::engine::table::dice_line(self.seat_names(), *seat, values)
-            }
+            crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
         }
     }
 
     fn rng(&mut self) -> &mut TableRng {
         &mut self.rng
+    }
+
+    fn into_roll(event: Event) -> Result<crate::engine::roll::Roll, Event> {
+        match event {
+            Event::Rolled(roll) => Ok(roll),
+            other => Err(other),
+        }
     }
 
     fn is_over(&self) -> bool {
@@ -424,5 +429,30 @@ impl Game for Austerlitz {
 
     fn winner(&self) -> Option<SeatId> {
         self.winner.map(seat_of)
+    }
+}
+
+impl Austerlitz {
+    /// A roll of the phasing side (or of `side`) as the engine's roll entry.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn roll(
+        &self,
+        side: Side,
+        rule: &str,
+        what: String,
+        dice: Vec<u8>,
+        modifiers: Vec<(i32, String)>,
+        table: Option<(&str, Option<String>, Option<String>)>,
+        result: String,
+    ) -> Event {
+        Event::Rolled(crate::engine::roll::Roll {
+            seat: seat_of(side),
+            rule: rule.into(),
+            what,
+            dice,
+            modifiers,
+            table: table.map(|(name, column, row)| crate::engine::roll::Consulted { name: name.into(), column, row }),
+            result,
+        })
     }
 }

@@ -443,13 +443,19 @@ impl Austerlitz {
                 } else {
                     ice.artillery
                 };
-                if roll <= breaks {
-                    ev.push(Event::IceBreaks { unit: u as u8, at: c, roll });
+                let what = format!(
+                    "the ice under {} at {} (it breaks on {breaks} or less)",
+                    self.sc.units[u].name,
+                    b.place_name(c)
+                );
+                let holds = roll > breaks;
+                let result = if holds { "the ice holds" } else { "the ice breaks" }.to_string();
+                ev.push(self.roll(side, rule::MOVEMENT, what, vec![roll], Vec::new(), None, result));
+                if !holds {
                     self.units[u].at = Some(c);
                     self.eliminate(u, "the ice broke".into(), ev);
                     return;
                 }
-                ev.push(Event::IceHolds { unit: u as u8, at: c, roll });
             }
             if c != to {
                 for v in self.units_at(c) {

@@ -239,7 +239,15 @@ impl Austerlitz {
             let needed = (d.first + self.turn - 1).min(6);
             let roll = self.rng.d6();
             let arrives = roll <= needed;
-            ev.push(Event::DavoutRoll { roll, needed, arrives });
+            ev.push(self.roll(
+                Side::French,
+                rule::PHASES,
+                format!("Davout's arrival (turn {}: {needed} or less)", self.turn),
+                vec![roll],
+                Vec::new(),
+                None,
+                if arrives { "Davout's corps arrives by the arrow".into() } else { "not yet".into() },
+            ));
             if arrives {
                 self.davout_arrived = true;
                 let entry = self.sc.board.davout_entry.at;

@@ -413,16 +413,26 @@ impl Leipzig {
         let die = self.rng.d6();
         let result = crt.rows[die as usize - 1][col];
         let column = crt.columns[col];
-        ev.push(Event::Combat {
-            attack: idx as u8,
-            attack_half: att,
-            defense_half: def,
-            percent,
-            column,
-            die,
-            result,
-            modifiers: why,
-        });
+        let label = |h: &Hex| b.label(*h);
+        ev.push(Event::Rolled(crate::engine::roll::Roll {
+            seat: super::seat_of(self.side),
+            rule: crate::games::leipzig::actions::rule::CRT.into(),
+            what: format!(
+                "the attack from {} on {}: {} against {} = {percent}%",
+                b.label(a.from),
+                targets.iter().map(label).collect::<Vec<_>>().join(", "),
+                half(att),
+                half(def)
+            ),
+            dice: vec![die],
+            modifiers: why.into_iter().map(|w| (0, w)).collect(),
+            table: Some(crate::engine::roll::Consulted {
+                name: "Combat Results Table".into(),
+                column: Some(format!("{}{column}%", if col == 0 { "≤" } else { "" })),
+                row: Some(format!("die {die}")),
+            }),
+            result: result.code(),
+        }));
         // The attacker's part.
         match result {
             CrtResult::As => {

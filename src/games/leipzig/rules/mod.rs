@@ -586,14 +586,19 @@ impl Game for Leipzig {
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: Viewer) -> String {
         match entry {
             crate::engine::table::Entry::Game { event, .. } => self.event_text(event, viewer),
-            crate::engine::table::Entry::Dice { seat, values } => {
-                crate::engine::table::dice_line(self.seat_names(), *seat, values)
-            }
+            crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
         }
     }
 
     fn rng(&mut self) -> &mut crate::engine::rng::TableRng {
         &mut self.rng
+    }
+
+    fn into_roll(event: Event) -> Result<crate::engine::roll::Roll, Event> {
+        match event {
+            Event::Rolled(roll) => Ok(roll),
+            other => Err(other),
+        }
     }
 
     fn is_over(&self) -> bool {

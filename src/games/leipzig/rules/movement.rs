@@ -302,27 +302,15 @@ impl Leipzig {
         } else {
             &self.sc.charts.forced_march.triple
         };
+        let from = path[0].0;
         match table[first as usize - 1].clone() {
             MarchRow::All(result) => {
-                ev.push(Event::MarchRoll {
-                    unit: u,
-                    table: march,
-                    first,
-                    second: None,
-                    letter: None,
-                    result: Some(result),
-                });
+                ev.push(self.march_roll(march, from, first, None, &march_words(result)));
                 self.march_result(u, &path, at, march, result, ev);
             }
             MarchRow::Then(letter, _) => {
-                ev.push(Event::MarchRoll {
-                    unit: u,
-                    table: march,
-                    first,
-                    second: None,
-                    letter: Some(letter.clone()),
-                    result: None,
-                });
+                let then = format!("table {letter}: go on and roll it, or halt here");
+                ev.push(self.march_roll(march, from, first, None, &then));
                 self.move_along(u, &path, at);
                 self.march = Some(MarchHalt { unit: u, table: march, letter, path, at });
                 self.step = crate::games::leipzig::state::Step::March;
@@ -401,15 +389,32 @@ impl Leipzig {
             .expect("the letter's table");
         let second = self.rng.d6();
         let result = results[second as usize - 1];
-        ev.push(Event::MarchRoll {
-            unit: m.unit,
-            table: m.table,
-            first: 0,
-            second: Some(second),
-            letter: Some(m.letter.clone()),
-            result: Some(result),
-        });
+        let from = m.path[0].0;
+        ev.push(self.march_roll(m.table, from, second, Some(&m.letter), &march_words(result)));
         self.march_result(m.unit, &m.path, m.at, m.table, result, ev);
+    }
+
+    /// A forced march's roll as the engine's roll entry: on the Double or Triple Allowance
+    /// table, or (`letter`) on its subsidiary table. Named by the hex it set out from, which
+    /// every viewer sees (a counter's identity may be hidden: Reconnaissance).
+    fn march_roll(&self, march: March, from: Hex, die: u8, letter: Option<&str>, result: &str) -> Event {
+        let t = if march == March::Double { "Double" } else { "Triple" };
+        Event::Rolled(crate::engine::roll::Roll {
+            seat: super::seat_of(self.side),
+            rule: crate::games::leipzig::actions::rule::FORCED_MARCH.into(),
+            what: format!("a forced march ({} allowance) from {}", t.to_lowercase(), self.sc.board.label(from)),
+            dice: vec![die],
+            modifiers: Vec::new(),
+            table: Some(crate::engine::roll::Consulted {
+                name: match letter {
+                    Some(l) => format!("Forced March Table {l}"),
+                    None => format!("{t} Allowance Forced March Table"),
+                },
+                column: None,
+                row: Some(format!("die {die}")),
+            }),
+            result: result.to_string(),
+        })
     }
 
     fn march_result(
@@ -817,4 +822,15 @@ pub fn combinations(items: &[UnitId], n: usize, out: &mut Vec<Vec<UnitId>>) {
     if n > 0 && items.len() >= n {
         go(items, n, 0, &mut Vec::new(), out);
     }
+}
+
+/// A forced march's result in words.
+fn march_words(r: MarchResult) -> String {
+    match r {
+        MarchResult::Ok => "the march is completed",
+        MarchResult::Halt => "the march halts here",
+        MarchResult::D => "completed, then dispersed",
+        MarchResult::X => "destroyed on the march",
+    }
+    .to_string()
 }

@@ -161,9 +161,11 @@ pub fn crt_window(
     let g = &table.0.game;
     let crt = &g.sc.charts.crt;
     let lit = chosen_odds(g, &pick, session.viewer).map(|(_, _, pct)| crt.column(pct));
-    let last = table.0.entries.iter().rev().find_map(|e| match e {
-        Entry::Game { event: Event::Combat { column, die, .. }, .. } => Some((*column, *die)),
-        _ => None,
+    // The last combat's roll: its column (as the roll names it) and its die.
+    let last = table.0.entries.iter().rev().filter_map(|e| e.roll()).find_map(|r| {
+        let t = r.table.as_ref().filter(|t| t.name == "Combat Results Table")?;
+        let col = t.column.as_deref()?.trim_start_matches('≤').trim_end_matches('%').parse::<u16>().ok()?;
+        Some((col, *r.dice.first()?))
     });
     let mut open = pick.show_crt;
     egui::Window::new("Combat Results Table")

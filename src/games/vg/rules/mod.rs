@@ -206,9 +206,7 @@ impl Game for Vg {
         // The rules write each event as a public line (a draw says "a card", never which).
         match entry {
             crate::engine::table::Entry::Game { event, .. } => event.clone(),
-            crate::engine::table::Entry::Dice { seat, values } => {
-                crate::engine::table::dice_line(self.seat_names(), *seat, values)
-            }
+            crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
         }
     }
 

@@ -73,7 +73,7 @@ H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F
         // The rules write each event as a public line.
         match entry {
             Entry::Game { event, .. } => vec![Span::Text(event.clone())],
-            Entry::Dice { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
+            Entry::Roll(_) => vec![Span::Text(self.entry_text(entry, viewer))],
         }
     }
 
