@@ -266,6 +266,7 @@ fn directed(mode: DirectorMode) -> (App, Vec<Entity>) {
         .init_resource::<Assets<StandardMaterial>>()
         .insert_resource(TableRes(table))
         .insert_resource(Director::new(mode))
+        .init_resource::<grognard::engine::plugin::Settling>()
         .add_systems(Update, (director_watch::<botn::Botn>, director_glide).chain());
     let face = app.world_mut().resource_mut::<Assets<StandardMaterial>>().add(StandardMaterial::default());
     let pieces = (0..6)
@@ -347,7 +348,7 @@ fn the_director_frames_a_move_on_the_field_not_the_card_played_for_it_beside_it(
 }
 
 #[test]
-fn the_director_goes_back_to_the_overview_when_the_turn_passes_and_holds_still_while_dice_roll() {
+fn the_director_goes_back_to_the_overview_when_the_turn_passes_and_frames_the_tray_while_a_roll_is_thrown() {
     let (mut app, p) = directed(DirectorMode::Auto);
     send(&mut app, p[0], Vec3::new(4.0, 0.1, 6.0));
     app.update();
@@ -372,13 +373,20 @@ fn the_director_goes_back_to_the_overview_when_the_turn_passes_and_holds_still_w
     app.update();
     let home = app.world().resource::<HomeView>().view;
     assert_eq!(app.world().resource::<Director>().goal, Some(home), "back to the overview");
-    // Dice tumbling: the camera holds still, whatever the goal.
-    app.insert_resource(grognard::table::dice::DiceRolling(true));
-    let before = *app.world_mut().query::<&OrbitCamera>().single(app.world()).unwrap();
+    // A roll thrown (its result held until the dice rest): the tray is framed, once.
+    app.world_mut().resource_mut::<grognard::engine::plugin::Settling>().active = true;
+    let n = shots(&app).len();
     app.update();
+    let tray = grognard::table::dice::TRAY;
+    assert_eq!(shots(&app).len(), n + 1);
+    assert_eq!(shots(&app).last().unwrap().focus, Vec3::new(tray.x, 0.0, tray.z), "the tray while the dice roll");
     app.update();
-    let after = *app.world_mut().query::<&OrbitCamera>().single(app.world()).unwrap();
-    assert_eq!(before, after, "no cut, no glide while the dice roll");
+    assert_eq!(shots(&app).len(), n + 1, "framed once for the roll");
+    // The dice rest and the result shows on the table: it is framed.
+    app.world_mut().resource_mut::<grognard::engine::plugin::Settling>().active = false;
+    send(&mut app, p[1], Vec3::new(0.0, -5.0, 0.0));
+    app.update();
+    assert_eq!(shots(&app).last().unwrap().focus, Vec3::new(-5.0, 0.0, 0.0), "then the result");
 }
 
 #[test]

@@ -78,3 +78,88 @@ fn a_thrown_die_is_heard_where_it_strikes_and_silent_once_at_rest() {
         }
     }
 }
+
+/// A window's table with the engine and the dice, no renderer: the app, and a counter of the
+/// frames in which the entity mirror (`TableSet::Sync`) ran.
+fn dice_app(quick: bool) -> bevy::app::App {
+    use bevy::prelude::*;
+    use grognard::engine::plugin::{EnginePlugin, TableRes, TableSet};
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
+    let table = grognard::games::botn::new_table(&path, 3, grognard::engine::rules::Mode::Enforced).unwrap();
+    let mut session = grognard::table::session::Session::new(2, std::path::PathBuf::from("j.ron"));
+    session.quick_dice = quick;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), bevy::mesh::MeshPlugin))
+        .init_asset::<StandardMaterial>()
+        .add_message::<bevy::window::RequestRedraw>()
+        .add_message::<grognard::table::sound::Cue>()
+        .insert_resource(session)
+        .insert_resource(TableRes(table))
+        .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)))
+        .init_resource::<Synced>()
+        .add_plugins((
+            EnginePlugin::<grognard::games::botn::Botn>::default(),
+            grognard::table::dice::DicePlugin::<grognard::games::botn::Botn>::default(),
+        ))
+        .add_systems(Update, (|mut s: ResMut<Synced>| s.0 += 1).in_set(TableSet::Sync));
+    app.update();
+    app
+}
+
+#[derive(bevy::prelude::Resource, Default)]
+struct Synced(u32);
+
+fn roll(app: &mut bevy::app::App, dice: u8) {
+    use grognard::engine::plugin::Request;
+    use grognard::engine::rules::Game;
+    let seat = app
+        .world()
+        .resource::<grognard::engine::plugin::TableRes<grognard::games::botn::Botn>>()
+        .0
+        .game
+        .active_seat()
+        .unwrap();
+    app.world_mut().write_message(Request::<grognard::games::botn::Botn>::Act {
+        seat,
+        act: grognard::engine::table::Act::RollDice(dice),
+    });
+}
+
+#[test]
+fn a_roll_is_thrown_in_the_tray_and_the_table_shows_its_result_only_once_the_dice_rest() {
+    use grognard::engine::plugin::Settling;
+    let mut app = dice_app(false);
+    roll(&mut app, 2);
+    roll(&mut app, 3);
+    app.update();
+    assert!(app.world().resource::<Settling>().active, "the result waits for the dice");
+    let synced = app.world().resource::<Synced>().0;
+    let mut frames = 0;
+    let mut dice_seen = 0;
+    while app.world().resource::<Settling>().active {
+        app.update();
+        frames += 1;
+        let n = app.world_mut().query::<&grognard::table::dice::RollingDie>().iter(app.world()).count();
+        dice_seen = dice_seen.max(n);
+        assert_eq!(app.world().resource::<Synced>().0, synced, "the mirror holds the table while the dice tumble");
+        assert!(frames < 2_000, "the dice come to rest");
+    }
+    assert_eq!(dice_seen, 3, "both rolls thrown, one after the other (the second's three dice last)");
+    assert!(frames > 20, "a throw takes its time: {frames} frames");
+    app.update();
+    assert!(app.world().resource::<Synced>().0 > synced, "then the table follows");
+}
+
+#[test]
+fn quick_dice_show_the_result_at_once() {
+    use grognard::engine::plugin::Settling;
+    let mut app = dice_app(true);
+    let synced = app.world().resource::<Synced>().0;
+    roll(&mut app, 2);
+    app.update();
+    assert!(!app.world().resource::<Settling>().active);
+    assert!(app.world().resource::<Synced>().0 > synced);
+    let n = app.world_mut().query::<&grognard::table::dice::RollingDie>().iter(app.world()).count();
+    assert_eq!(n, 0, "nothing thrown");
+}

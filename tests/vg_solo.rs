@@ -419,3 +419,12 @@ fn at_one_screen_the_tabletop_result_is_entered_once() {
     t.submit(FR, Act::Game(Action::TabletopResult { campaign: c, winner: Some(Player::France), lost: None })).unwrap();
     assert!(t.game.results.last().is_some_and(|r| r.by_tabletop));
 }
+
+#[test]
+fn a_hosts_table_is_played_across_machines_and_a_table_at_one_screen_is_not() {
+    let h = grognard::net::hosted::Hosted::start("vg-1", [7; 32], vec![[1; 32], [2; 32]], |seed| {
+        vg::table_on(scenario(), seed, None)
+    });
+    assert!(h.table.game.across_machines, "the host's table asks both seats");
+    assert!(!vg::table_on(scenario(), 1, None).game.across_machines);
+}

@@ -82,6 +82,20 @@ impl Default for Eyes {
 #[derive(Resource, Default)]
 pub struct HostsTable;
 
+/// The window acting out a roll: while dice tumble in the tray the result waits, so the
+/// entity mirror (`TableSet::Sync`) keeps the table as it was until they come to rest, the
+/// computer waits, and the log shows the entries before `log_from`. Headless, nothing sets it.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settling {
+    pub active: bool,
+    pub log_from: Option<usize>,
+}
+
+/// Whether no roll is being acted out (the entity mirror may follow the table).
+pub fn settled(s: Res<Settling>) -> bool {
+    !s.active
+}
+
 /// Bumped whenever the table changes, so presentation systems redraw only then.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableVersion(pub u64);
@@ -138,7 +152,9 @@ impl<G: Game> Plugin for EnginePlugin<G> {
             .init_resource::<JournalRes>()
             .init_resource::<TableVersion>()
             .init_resource::<Eyes>()
+            .init_resource::<Settling>()
             .configure_sets(Update, (TableSet::Apply, TableSet::Sync, TableSet::Present).chain())
+            .configure_sets(Update, TableSet::Sync.run_if(settled))
             .add_systems(Update, apply_requests::<G>.in_set(TableSet::Apply));
     }
 }

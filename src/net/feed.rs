@@ -205,7 +205,10 @@ mod tests {
             active: Some(0),
             legal: Vec::new(),
             over: false,
-            log: lines.iter().map(|t| LogLine { index: index.saturating_sub(1), text: t.to_string() }).collect(),
+            log: lines
+                .iter()
+                .map(|t| LogLine { index: index.saturating_sub(1), text: t.to_string(), roll: None })
+                .collect(),
             restart: false,
             summary: None,
         }

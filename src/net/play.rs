@@ -108,7 +108,11 @@ pub fn table_update<G: Game>(table: &Table<G>, viewer: Viewer, since: u64) -> Up
     let index = table.records.len();
     let log = (since as usize..index)
         .flat_map(|i| {
-            let text = move |e| LogLine { index: i as u64, text: game.entry_text(e, viewer) };
+            let text = move |e: &crate::engine::table::Entry<G::Event>| LogLine {
+                index: i as u64,
+                text: game.entry_text(e, viewer),
+                roll: e.roll().cloned(),
+            };
             table.entries_of(i).iter().map(text)
         })
         .collect();

@@ -98,8 +98,11 @@ pub struct Summary {
     pub score: Option<String>,
     /// Whose decision it is (a seat's name), none when the game is over.
     pub turn_of: Option<String>,
-    /// The last line of the log that rolled dice, with its modifiers.
+    /// The last roll of the dice in words, with its modifiers.
     pub last_roll: Option<String>,
+    /// The same roll whole: who, what for, the dice, each modifier, the table read, the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<crate::engine::roll::Roll>,
     /// The last lines of the log, oldest first.
     pub captions: Vec<String>,
     pub over: bool,
@@ -107,11 +110,14 @@ pub struct Summary {
     pub delay: Delay,
 }
 
-/// A line of the log: the index of the action it came from, and its words.
+/// A line of the log: the index of the action it came from, and its words; a roll of the dice
+/// also as the engine's roll entry, so a window throws it and an overlay reads it whole.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogLine {
     pub index: u64,
     pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<crate::engine::roll::Roll>,
 }
 
 /// How far behind the players the spectators are kept: an action reaches them once `actions`

@@ -274,9 +274,11 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
 
 /// The entity mirror draws the table through the session's eyes — a spectator's while the resume
 /// offer covers a table nobody has sat down at yet, and while the hand-over screen covers it, so
-/// that nothing the last seat saw lies on the table under the cover, whatever frame shows.
+/// that nothing the last seat saw lies on the table under the cover, whatever frame shows; and in
+/// the clean picture (H), made for a stream, unless the player asked for their hand in it.
 fn lend_eyes(session: Res<Session>, mut eyes: ResMut<Eyes>) {
-    let covered = session.resume_offer || session.handover_to.is_some();
+    let clean = session.panels_hidden && !session.hand_in_clean_picture;
+    let covered = session.resume_offer || session.handover_to.is_some() || clean;
     let want = if covered { Viewer::Spectator } else { session.viewer };
     if session.is_changed() && eyes.0 != want {
         eyes.0 = want;
@@ -487,5 +489,29 @@ mod tests {
         app.world_mut().resource_mut::<Session>().resume_offer = true;
         app.update();
         assert_eq!(app.world().resource::<Eyes>().0, Viewer::Spectator);
+    }
+
+    #[test]
+    fn the_clean_picture_shows_the_table_through_a_spectators_eyes_unless_the_player_wants_their_hand() {
+        let mut app = App::new();
+        app.insert_resource(Session::new(2, PathBuf::from("j.ron"))).insert_resource(Eyes(Viewer::Spectator));
+        app.add_systems(Update, lend_eyes);
+        app.world_mut().resource_mut::<Session>().viewer = Viewer::Seat(SeatId(0));
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Seat(SeatId(0)));
+        // H: a picture made for a stream is safe to broadcast.
+        app.world_mut().resource_mut::<Session>().panels_hidden = true;
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Spectator);
+        // The player asks for their own hand in the clean picture.
+        app.world_mut().resource_mut::<Session>().hand_in_clean_picture = true;
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Seat(SeatId(0)));
+        // H again: the panels and the player's eyes are back.
+        let mut s = app.world_mut().resource_mut::<Session>();
+        s.panels_hidden = false;
+        s.hand_in_clean_picture = false;
+        app.update();
+        assert_eq!(app.world().resource::<Eyes>().0, Viewer::Seat(SeatId(0)));
     }
 }

@@ -38,6 +38,8 @@ pub struct Broadcaster {
     kept: Vec<serde_json::Value>,
     /// The log in a spectator's words, as sent so far.
     lines: Vec<String>,
+    /// The last roll sent, in words and whole.
+    last_roll: Option<(String, crate::engine::roll::Roll)>,
     delay: Delay,
     child: Option<std::process::Child>,
 }
@@ -68,7 +70,14 @@ impl Broadcaster {
         let info = FeedInfo { seats, scenario_hash: table.game.scenario().hash, delay: stream.delay };
         let feed = Feed::start(&address, info)?;
         info!("broadcast feed on {}", feed.url());
-        let mut b = Broadcaster { feed, kept: Vec::new(), lines: Vec::new(), delay: stream.delay, child: None };
+        let mut b = Broadcaster {
+            feed,
+            kept: Vec::new(),
+            lines: Vec::new(),
+            last_roll: None,
+            delay: stream.delay,
+            child: None,
+        };
         if open_window {
             b.open_window(table, stream)?;
         }
@@ -104,12 +113,6 @@ impl Broadcaster {
     }
 }
 
-/// Whether a line of the log tells of dice rolled.
-pub fn is_roll(line: &str) -> bool {
-    let l = line.to_lowercase();
-    l.split(|c: char| !c.is_alphanumeric()).any(|w| matches!(w, "die" | "dice" | "roll" | "rolls" | "rolled" | "d6"))
-}
-
 /// The part of a status line that counts points ("VP French 3 – Allied 1").
 pub fn score_of(status: &str) -> Option<String> {
     status.split(" · ").find(|p| p.contains("VP") || p.contains("points")).map(str::to_string)
@@ -121,6 +124,7 @@ pub fn summary_of<G: TableGame>(
     spectator_view: &serde_json::Value,
     like: &G,
     lines: &[String],
+    last_roll: Option<&(String, crate::engine::roll::Roll)>,
     delay: Delay,
 ) -> Option<Summary> {
     let g = like.rebuilt_from_view(spectator_view, &mut TableRng::from_seed(1)).ok()?;
@@ -131,7 +135,8 @@ pub fn summary_of<G: TableGame>(
         score: score_of(&g.status()),
         status: g.status(),
         turn_of: g.active_seat().and_then(|s| names.get(s.0 as usize)).map(|s| s.to_string()),
-        last_roll: lines.iter().rev().find(|l| is_roll(l)).cloned(),
+        last_roll: last_roll.map(|(text, _)| text.clone()),
+        roll: last_roll.map(|(_, roll)| roll.clone()),
         captions: lines.iter().rev().take(3).rev().cloned().collect(),
         over: g.is_over(),
         delay,
@@ -158,9 +163,13 @@ pub fn feed_table<G: TableGame>(table: Res<TableRes<G>>, version: Res<TableVersi
     u.restart = restart;
     if restart {
         b.lines.clear();
+        b.last_roll = None;
     }
     b.lines.extend(u.log.iter().map(|l| l.text.clone()));
-    u.summary = summary_of(&u.view, &t.game, &b.lines, b.delay);
+    if let Some(l) = u.log.iter().rev().find(|l| l.roll.is_some()) {
+        b.last_roll = Some((l.text.clone(), l.roll.clone().expect("found")));
+    }
+    u.summary = summary_of(&u.view, &t.game, &b.lines, b.last_roll.as_ref(), b.delay);
     b.feed.send(u);
     b.kept = records;
 }
@@ -259,6 +268,8 @@ pub struct Director {
     /// The turn passed: back to the overview once the last shot has been seen.
     overview_due: bool,
     last_active: Option<SeatId>,
+    /// A roll is being acted out and the tray is framed: the result follows once the dice rest.
+    tray: bool,
 }
 
 /// How long a framed action stays on screen before the camera may go back to the overview.
@@ -266,7 +277,15 @@ pub const HOLD_SECONDS: f32 = 3.5;
 
 impl Director {
     pub fn new(mode: DirectorMode) -> Director {
-        Director { mode, goal: None, shots: Vec::new(), shot_at: 0.0, overview_due: false, last_active: None }
+        Director {
+            mode,
+            goal: None,
+            shots: Vec::new(),
+            shot_at: 0.0,
+            overview_due: false,
+            last_active: None,
+            tray: false,
+        }
     }
 }
 
@@ -313,9 +332,26 @@ pub fn director_watch<G: TableGame>(
     faces: Faces,
     mut seen: Local<Seen>,
     mut redraw: MessageWriter<RequestRedraw>,
+    settling: Option<Res<crate::engine::plugin::Settling>>,
 ) {
     let now = time.elapsed_secs();
     let d = &mut *director;
+    // A roll the rules made is thrown: the tray first; the table holds its result until the
+    // dice rest (`Settling`), and then the result is framed like any change.
+    let acting_out = settling.is_some_and(|s| s.active);
+    let framing_now = match d.mode {
+        DirectorMode::Auto => true,
+        DirectorMode::Follow(seat) => d.last_active == Some(seat),
+        DirectorMode::Fixed => false,
+    };
+    if acting_out && !d.tray && framing_now {
+        let c = super::dice::TRAY;
+        let shot = Shot { focus: Vec3::new(c.x, 0.0, c.z), distance: 11.0 };
+        d.shots.push(shot);
+        d.shot_at = now;
+        d.goal = Some(OrbitCamera { focus: shot.focus, distance: shot.distance, ..home.view });
+    }
+    d.tray = acting_out;
     let active = table.0.game.active_seat();
     let actor = d.last_active;
     // What moved on the field of play, and what beside it (cards, tracks: see `Aside`).
@@ -375,17 +411,14 @@ pub fn director_watch<G: TableGame>(
     }
 }
 
-/// Glides the camera to the director's goal at a readable pace; while dice tumble it holds still.
+/// Glides the camera to the director's goal at a readable pace (to the tray while a roll is
+/// thrown, then to its result).
 pub fn director_glide(
     time: Res<Time>,
-    rolling: Option<Res<super::dice::DiceRolling>>,
     mut director: ResMut<Director>,
     mut cams: Query<&mut OrbitCamera>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if rolling.is_some_and(|r| r.0) {
-        return;
-    }
     let Some(goal) = director.goal else { return };
     let Ok(mut cam) = cams.single_mut() else { return };
     let k = 1.0 - (-2.4 * time.delta_secs().min(0.1)).exp();
@@ -452,6 +485,13 @@ pub fn overlay<G: TableGame>(
         Some(r) => r.log.clone(),
         None => table.0.entries.iter().map(|e| g.entry_text(e, Viewer::Spectator)).collect(),
     };
+    // The last roll from the roll entries themselves, never from the words of the log.
+    let last_roll: Option<(String, crate::engine::roll::Roll)> = match &remote {
+        Some(r) => r.last_roll.clone(),
+        None => {
+            table.0.entries.iter().rev().find_map(|e| Some((g.entry_text(e, Viewer::Spectator), e.roll()?.clone())))
+        }
+    };
     let delay = remote.as_ref().map(|r| r.delay).unwrap_or_default();
     let panel = egui::Color32::from_rgba_unmultiplied(16, 14, 12, 215);
     let title = crate::registry::by_id(G::ID).map(|e| e.name().to_string()).unwrap_or_default();
@@ -514,7 +554,7 @@ pub fn overlay<G: TableGame>(
                             );
                         });
                 }
-                if let Some(roll) = lines.iter().rev().find(|l| is_roll(l)) {
+                if let Some((roll, _)) = &last_roll {
                     ui.add_space(px(10.0));
                     egui::Frame::new().fill(panel).inner_margin(px(12.0)).corner_radius(px(8.0)).show(ui, |ui| {
                         ui.set_max_width(px(620.0));
@@ -546,15 +586,6 @@ pub fn overlay<G: TableGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_roll_is_told_from_its_words() {
-        assert!(is_roll("combat: 12 against 4 = 300% to column 300%, die 5: Dd2 [supplied]"));
-        assert!(is_roll("French rolls 3 5"));
-        assert!(is_roll("Napoléon (French) rolled 2d6: 3, 4"));
-        assert!(!is_roll("the Allies draw a card"));
-        assert!(!is_roll("Soult moves from Dresden to Meissen (3 MP)"));
-    }
 
     #[test]
     fn a_framing_holds_every_point_and_never_goes_beyond_the_overview() {

@@ -34,9 +34,11 @@ pub fn computer_moves<G: TableGame>(
     mut waited: Local<f32>,
     mut rng: Local<Option<TableRng>>,
     remote: Option<Res<super::remote::Remote>>,
+    settling: Res<crate::engine::plugin::Settling>,
 ) {
-    // At a host's table the computer waits for the host's answer to its last action.
-    if remote.is_some_and(|r| r.in_flight.is_some()) {
+    // At a host's table the computer waits for the host's answer to its last action; and
+    // anywhere it waits while a roll is acted out, so its next move follows the result on screen.
+    if remote.is_some_and(|r| r.in_flight.is_some()) || settling.active {
         return;
     }
     let game = &table.0.game;

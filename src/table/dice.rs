@@ -2,9 +2,12 @@
 //! RNG and log the values; here the throw is simulated with avian3d in a throwaway physics world,
 //! the face that lands up is read off, and the die's visible mesh is turned on its body so that
 //! the drawn value is the one that ends on top. The recording is then played back: no snap at
-//! the end, and every viewer sees the same throw.
+//! the end, and every viewer sees the same throw. Every roll the rules make is thrown (a
+//! combat's die as much as a free roll), one after another, the computer's and the other seat's
+//! too; meanwhile `Settling` holds the table's result back until the dice rest. View → Dice →
+//! quick shows results at once.
 
-use crate::engine::plugin::{Logged, TableRes, TableSet};
+use crate::engine::plugin::{Logged, Settling, TableRes, TableSet};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::table::Entry;
@@ -220,10 +223,17 @@ impl<G> Default for DicePlugin<G> {
 impl<G: Game> Plugin for DicePlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<DiceRolling>()
+            .init_resource::<RollQueue>()
             .add_systems(Startup, spawn_tray)
-            .add_systems(Update, (start_roll::<G>, spawn_dice, play_back).chain().in_set(TableSet::Present));
+            // Queued before the mirror syncs, so a roll's result is held from its first frame.
+            .add_systems(Update, queue_rolls::<G>.after(TableSet::Apply).before(TableSet::Sync))
+            .add_systems(Update, (start_roll, spawn_dice, play_back).chain().in_set(TableSet::Present));
     }
 }
+
+/// Rolls waiting to be thrown, oldest first: their dice and the salt of their throw.
+#[derive(Resource, Default)]
+pub struct RollQueue(pub std::collections::VecDeque<(Vec<u8>, u64)>);
 
 fn spawn_tray(
     mut commands: Commands,
@@ -263,22 +273,49 @@ fn pips(value: u8) -> Vec<Vec2> {
     }
 }
 
-/// Starts simulating the throw of a roll when the rules log one.
-fn start_roll<G: Game>(mut logged: MessageReader<Logged<G>>, table: Res<TableRes<G>>, mut commands: Commands) {
-    let Some(values) = logged
-        .read()
-        .filter_map(|l| match &l.0 {
-            Entry::Dice { values, .. } => Some(values.clone()),
-            _ => None,
-        })
-        .last()
-    else {
+/// Queues every roll the rules log (and every free roll), to be thrown one after another; the
+/// table's result is held (`Settling`) from this frame until the last of them rests. Quick
+/// dice throw nothing.
+fn queue_rolls<G: Game>(
+    mut logged: MessageReader<Logged<G>>,
+    table: Res<TableRes<G>>,
+    session: Option<Res<super::session::Session>>,
+    mut queue: ResMut<RollQueue>,
+    mut settling: ResMut<Settling>,
+) {
+    let entries: Vec<&Entry<G::Event>> = logged.read().map(|l| &l.0).collect();
+    if session.is_some_and(|s| s.quick_dice) {
         return;
-    };
-    // Throw parameters come from the seed and the roll's place in the log: the same throw for
-    // every viewer and every replay, without drawing on the table's RNG.
-    let mut rng =
-        TableRng::from_seed(table.0.seed ^ (table.0.records.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    }
+    let len = table.0.entries.len();
+    let first = len.saturating_sub(entries.len());
+    for (k, e) in entries.iter().enumerate() {
+        let Some(roll) = e.roll() else { continue };
+        // Throw parameters come from the seed and the roll's place in the log: the same throw
+        // for every viewer and every replay, without drawing on the table's RNG.
+        let salt = table.0.seed ^ ((table.0.records.len() + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        queue.0.push_back((roll.dice.clone(), salt));
+        if !settling.active {
+            // The log shows what came before the roll until the dice rest (a host's window
+            // keeps its own log: its entries here are none).
+            settling.log_from = (len > 0).then_some(first + k);
+        }
+        settling.active = true;
+    }
+}
+
+/// Starts simulating the next queued throw when the tray is free.
+fn start_roll(
+    mut queue: ResMut<RollQueue>,
+    pending: Option<Res<PendingThrow>>,
+    rolling: Res<DiceRolling>,
+    mut commands: Commands,
+) {
+    if pending.is_some() || rolling.0 {
+        return;
+    }
+    let Some((values, salt)) = queue.0.pop_front() else { return };
+    let mut rng = TableRng::from_seed(salt);
     let count = values.len();
     let (send, result) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -362,12 +399,16 @@ fn spawn_dice(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn play_back(
     time: Res<Time>,
     mut dice: Query<(&mut RollingDie, &mut Transform)>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut cues: MessageWriter<super::sound::Cue>,
     mut rolling: ResMut<DiceRolling>,
+    queue: Res<RollQueue>,
+    pending: Option<Res<PendingThrow>>,
+    mut settling: ResMut<Settling>,
 ) {
     let mut moving = false;
     for (mut die, mut tf) in &mut dice {
@@ -391,6 +432,11 @@ fn play_back(
     }
     if rolling.0 != moving {
         rolling.0 = moving;
+    }
+    // The last die of the last queued roll is at rest: the result may show.
+    if settling.active && !moving && queue.0.is_empty() && pending.is_none() {
+        *settling = Settling::default();
+        redraw.write(RequestRedraw);
     }
 }
 

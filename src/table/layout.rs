@@ -98,7 +98,9 @@ impl Layout {
 /// The name of the serif family (the shipped DejaVu Serif) in egui, for the names of places.
 pub const SERIF: &str = "serif";
 
-/// Gives egui the serif family once (it takes effect from the next frame).
+/// Gives egui the serif family once (it takes effect from the next frame), and the same DejaVu
+/// Serif as the last fallback of the panels' own fonts: a character egui's fonts lack (an
+/// arrow, say) is drawn from it instead of as a box.
 pub fn add_serif(ctx: &bevy_egui::egui::Context) {
     use bevy_egui::egui::{
         FontData, FontFamily,
@@ -112,7 +114,11 @@ pub fn add_serif(ctx: &bevy_egui::egui::Context) {
     ctx.add_font(FontInsert::new(
         SERIF,
         FontData::from_static(super::print::serif_bytes()),
-        vec![InsertFontFamily { family, priority: FontPriority::Highest }],
+        vec![
+            InsertFontFamily { family, priority: FontPriority::Highest },
+            InsertFontFamily { family: FontFamily::Proportional, priority: FontPriority::Lowest },
+            InsertFontFamily { family: FontFamily::Monospace, priority: FontPriority::Lowest },
+        ],
     ));
 }
 

@@ -41,6 +41,8 @@ pub struct Remote {
     pub index: u64,
     /// The log in this seat's words, as the host sent it.
     pub log: Vec<String>,
+    /// The last roll the host told of, in this seat's words and whole.
+    pub last_roll: Option<(String, crate::engine::roll::Roll)>,
     /// The spectators' chat (spectators only): who, and what.
     pub chat: Vec<(String, String)>,
     pub chat_line: String,
@@ -154,6 +156,7 @@ impl Remote {
             seat,
             index: 0,
             log: Vec::new(),
+            last_roll: None,
             chat: Vec::new(),
             chat_line: String::new(),
             delay: Delay::default(),
@@ -322,6 +325,7 @@ pub fn receive<G: TableGame>(
     mut session: ResMut<Session>,
     mut version: ResMut<TableVersion>,
     mut outcomes: MessageWriter<Outcome>,
+    mut logged: MessageWriter<crate::engine::plugin::Logged<G>>,
     mut rng: Local<Option<TableRng>>,
 ) {
     let (Some(mut remote), Some(mut table)) = (remote, table) else { return };
@@ -361,10 +365,24 @@ pub fn receive<G: TableGame>(
                         outcomes.write(Outcome { accepted: true, message: String::new() });
                     }
                     remote.in_flight = remote.in_flight.filter(|&at| at >= u.index);
+                    // The rolls of actions taken since this window last heard are thrown in its
+                    // tray, whoever rolled; a log sent whole (joining, a restart) throws nothing.
+                    let catching_up = u.restart || remote.log.is_empty();
                     if u.restart {
                         remote.log.clear();
+                        remote.last_roll = None;
                     }
-                    remote.log.extend(u.log.into_iter().map(|l| l.text));
+                    for l in u.log {
+                        if let Some(roll) = l.roll {
+                            if !catching_up {
+                                logged.write(crate::engine::plugin::Logged(crate::engine::table::Entry::Roll(
+                                    roll.clone(),
+                                )));
+                            }
+                            remote.last_roll = Some((l.text.clone(), roll));
+                        }
+                        remote.log.push(l.text);
+                    }
                 }
                 ToSeat::Refused { message, .. } => {
                     remote.in_flight = None;

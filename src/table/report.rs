@@ -143,7 +143,7 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title><style>\
          body {{ font-family: 'DejaVu Serif', Georgia, serif; max-width: 960px; margin: 2em auto; color: #222; }}\
          h1 {{ font-size: 1.8em; }} h2 {{ border-bottom: 1px solid #aaa; margin-top: 1.6em; }}\
-         img {{ width: 100%; border: 1px solid #ccc; }} .roll {{ font-weight: bold; }} .fight {{ color: #8a2a0a; }}\
+         img {{ width: 100%; border: 1px solid #ccc; }} .roll {{ font-weight: bold; }} table.rolls {{ border-collapse: collapse; font-size: 0.85em; }} table.rolls td, table.rolls th {{ border-bottom: 1px solid #ddd; padding: 0.2em 0.4em; vertical-align: top; text-align: left; }} .fight {{ color: #8a2a0a; }}\
          ol.log {{ font-size: 0.95em; }} li.phase {{ list-style: none; font-style: italic; margin: 0.4em 0; }}\
          .after {{ color: #555; font-size: 0.95em; margin-top: 0.2em; }} .result {{ font-size: 1.3em; padding: 0.6em; background: #f3efe4; }}\
          .chart {{ width: 100%; }} section.turn {{ break-inside: avoid-page; page-break-inside: avoid; }}\
@@ -180,6 +180,47 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
         }
         html.push_str("</ul>");
     }
+    // Every roll, from the roll entries: who, what for and by which rule, the dice, each
+    // modifier with its reason, the table and the place read, the result.
+    let rolls: Vec<(usize, &crate::engine::roll::Roll)> = (0..replay.len)
+        .flat_map(|i| whole.entries_of(i).iter().filter_map(move |e| e.roll().map(|r| (i, r))))
+        .collect();
+    if !rolls.is_empty() {
+        let _ = write!(
+            html,
+            "<h2>Every roll ({})</h2><table class=\"rolls\"><tr><th>action</th><th>who</th><th>for</th><th>dice</th>\
+             <th>modifiers</th><th>table</th><th>result</th></tr>",
+            rolls.len()
+        );
+        for (i, r) in &rolls {
+            let dice: Vec<String> = r.dice.iter().map(|d| d.to_string()).collect();
+            let mods: Vec<String> = r
+                .modifiers
+                .iter()
+                .map(|(v, why)| if *v == 0 { escape(why) } else { format!("{v:+} {}", escape(why)) })
+                .collect();
+            let table = r.table.as_ref().map_or(String::new(), |t| {
+                let place: Vec<&str> = [t.column.as_deref(), t.row.as_deref()].into_iter().flatten().collect();
+                escape(&format!(
+                    "{}{}",
+                    t.name,
+                    if place.is_empty() { String::new() } else { format!(": {}", place.join(", ")) }
+                ))
+            });
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}</td><td>{} <small>({})</small></td><td>{}</td><td>{}</td><td>{table}</td><td class=\"roll\">{}</td></tr>",
+                i + 1,
+                escape(names.get(r.seat.0 as usize).copied().unwrap_or("?")),
+                escape(&r.what),
+                escape(&r.rule),
+                dice.join(" "),
+                mods.join("; "),
+                escape(&r.result)
+            );
+        }
+        html.push_str("</table>");
+    }
     // Turn by turn: the picture at its end and its log.
     for (k, (label, start)) in bounds.iter().enumerate() {
         let end = bounds.get(k + 1).map_or(replay.len, |b| b.1);
@@ -203,6 +244,12 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
             escape(&replay.statuses[end])
         );
         for i in *start..end {
+            let rolled: Vec<String> = whole
+                .entries_of(i)
+                .iter()
+                .filter(|e| e.roll().is_some())
+                .map(|e| whole.game.entry_text(e, Viewer::Spectator))
+                .collect();
             let lines: Vec<String> =
                 whole.entries_of(i).iter().map(|e| whole.game.entry_text(e, Viewer::Spectator)).collect();
             let seat = names.get(whole.records[i].seat.0 as usize).copied().unwrap_or("?");
@@ -212,7 +259,7 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
             let body: Vec<String> = lines
                 .iter()
                 .map(|l| {
-                    let class = if super::broadcast::is_roll(l) {
+                    let class = if rolled.contains(l) {
                         "roll"
                     } else if is_fight(l) {
                         "fight"

@@ -32,12 +32,19 @@ pub struct Session {
     pub highlight: Vec<SpaceId>,
     /// A space whose name was clicked in the log, lit for a moment.
     pub focus: Option<SpaceId>,
+    /// The clean picture (H): no panels, and the table through a spectator's eyes, so a picture
+    /// made for a stream shows no hand and no secret mission...
     pub panels_hidden: bool,
+    /// ...unless the player asks for their own hand in it (View menu).
+    pub hand_in_clean_picture: bool,
     pub show_help: bool,
     /// The size of panels and text: 1 as designed, more for a 4K screen, less for a 720p stream.
     pub ui_scale: f32,
     /// Whether the table is heard (dice, cards, pieces).
     pub sound: bool,
+    /// View → Dice: every roll the rules make thrown in the tray (false), or quick: the result
+    /// at once, for long sessions.
+    pub quick_dice: bool,
     pub dice_count: u8,
     pub save_path: String,
     /// Game → Across machines: the table's address, the seat to take (None: watch), and the
@@ -77,9 +84,11 @@ impl Session {
             highlight: Vec::new(),
             focus: None,
             panels_hidden: false,
+            hand_in_clean_picture: false,
             show_help: false,
             ui_scale: 1.0,
             sound: true,
+            quick_dice: false,
             dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
             join_url: "ws://127.0.0.1:7813/evening".to_string(),

@@ -6,7 +6,7 @@ use crate::engine::journal::Journal;
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Mode;
 use crate::engine::seats::{SeatId, Viewer};
-use crate::engine::table::{Act, Entry};
+use crate::engine::table::Act;
 use crate::table::app::{ResumeOffer, clock_seed};
 use crate::table::session::Session;
 use crate::table::{Span, TableGame};
@@ -28,6 +28,7 @@ pub fn panels<G: TableGame>(
     mut notice_seen: Local<(Option<String>, f32)>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
     mut remote: Option<ResMut<crate::table::remote::Remote>>,
+    settling: Res<crate::engine::plugin::Settling>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -128,7 +129,8 @@ pub fn panels<G: TableGame>(
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
     menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
     orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some());
-    log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()));
+    let held = settling.active.then_some(settling.log_from).flatten();
+    log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), held);
     Ok(())
 }
 
@@ -325,7 +327,16 @@ fn menu<G: TableGame>(
                     ui.separator();
                     ui.add(egui::Slider::new(&mut session.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
                     ui.checkbox(&mut session.show_help, "Controls (F1)");
+                    ui.checkbox(&mut session.hand_in_clean_picture, "My hand in the clean picture (H)")
+                        .on_hover_text("off: the clean picture shows the table as a spectator sees it, safe to broadcast");
                     ui.checkbox(&mut session.sound, "Sound (dice, cards, pieces)");
+                    ui.horizontal(|ui| {
+                        ui.label("Dice:");
+                        ui.radio_value(&mut session.quick_dice, false, "thrown")
+                            .on_hover_text("every roll the rules make tumbles in the tray; its result shows once the dice rest");
+                        ui.radio_value(&mut session.quick_dice, true, "quick")
+                            .on_hover_text("the result at once, no throw: for long sessions");
+                    });
                     if hosted.is_none() {
                         ui.separator();
                         ui.label("For streaming: the spectator's table, behind");
@@ -539,6 +550,7 @@ fn log<G: TableGame>(
     session: &mut Session,
     height: f32,
     hosted: Option<&[String]>,
+    held: Option<usize>,
 ) {
     egui::Window::new("Log")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
@@ -554,7 +566,9 @@ fn log<G: TableGame>(
                 for line in hosted.unwrap_or(&[]).iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.label(line);
                 }
-                let local = if hosted.is_some() { &[][..] } else { &table.entries[..] };
+                // While dice tumble the log stops before the roll: its result shows once they rest.
+                let shown = held.unwrap_or(table.entries.len()).min(table.entries.len());
+                let local = if hosted.is_some() { &[][..] } else { &table.entries[..shown] };
                 for entry in local.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 0.0;
@@ -571,6 +585,9 @@ fn log<G: TableGame>(
                             }
                         }
                     });
+                }
+                if held.is_some() {
+                    ui.label(egui::RichText::new("the dice are rolling…").italics());
                 }
                 // The newest line in view whenever the log grew.
                 if grew {

@@ -187,8 +187,9 @@ pub struct Vg {
     pub chance: bool,
     /// Played across machines (at a host's table): a tabletop result is entered by both seats,
     /// each at its own screen, and applied only once they agree (XVI). At one screen it is
-    /// entered once, by the players together.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// entered once, by the players together. Not part of the digest: a hosted game digests as
+    /// the same game played at one table (a tabletop result entered twice is in its log).
+    #[serde(skip)]
     pub across_machines: bool,
 }
 

@@ -31,7 +31,7 @@ impl TableGame for Botn {
 Ctrl+1..4: store a view · 1..4: recall it · Drag a troop marker: its legal fields light up\n\
 R: roll the dice in the tray · Ctrl+Z: undo (back to the last roll, draw, reveal or hand-over)\n\
 F: flip the army under the pointer (sandbox) · Alt: a large preview of what is under the pointer\n\
-H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F1: this help";
+H or F11: hide every panel (the clean picture for streaming: a spectator's view, no hand) · F12: screenshot · F1: this help";
 
     fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
         let player = Player::COMPUTER.get(level).copied().unwrap_or(Player::Normal);

@@ -3,14 +3,14 @@
 //! Combat Results Table with its column lit, where each chart's values come from, and the costs
 //! on lit hexes.
 
-use super::super::actions::{Action, Event};
+use super::super::actions::Action;
 use super::super::data::{Hex, Side};
 use super::super::state::{Leipzig, Step, UnitId};
 use super::board::{Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
 use crate::engine::seats::Viewer;
-use crate::engine::table::{Act, Entry};
+use crate::engine::table::Act;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};

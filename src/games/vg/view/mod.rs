@@ -37,7 +37,7 @@ impl TableGame for Vg {
     const DIGIT_ORDERS: bool = true;
     const HELP: &'static str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
 1..9: take the first nine orders · R: roll dice in the tray · Ctrl+Z: undo (back to the last draw or hand-over)\n\
-H or F11: hide every panel (clean picture for streaming) · F12: screenshot · F1: this help";
+H or F11: hide every panel (the clean picture for streaming: a spectator's view, no hand) · F12: screenshot · F1: this help";
 
     fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
         ai::choose(|| self.observe(Viewer::Seat(seat)), legal, VgPlayer::Solo, rng)
