@@ -82,13 +82,32 @@ impl Default for Eyes {
 #[derive(Resource, Default)]
 pub struct HostsTable;
 
-/// The window acting out a roll: while dice tumble in the tray the result waits, so the
-/// entity mirror (`TableSet::Sync`) keeps the table as it was until they come to rest, the
-/// computer waits, and the log shows the entries before `log_from`. Headless, nothing sets it.
+/// The window acting out a roll: while dice tumble in the tray the result waits. The table
+/// resource keeps the table as it was before the action that rolled (its result is `Held`),
+/// so the entity mirror, every panel and the log show it until the dice come to rest, and the
+/// computer waits. The dice set it off when they rest. Headless, nothing sets it.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settling {
     pub active: bool,
-    pub log_from: Option<usize>,
+}
+
+/// Whether the window acts out the rolls the rules make (View → Dice → thrown): an action that
+/// rolls is applied and journalled at once, but shown only once its dice rest. Absent headless.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActOutRolls(pub bool);
+
+/// The table after an action whose dice are being thrown, and its log entries other than the
+/// rolls (sent once it shows).
+#[derive(Resource)]
+pub struct Held<G: Game> {
+    pub table: Option<Table<G>>,
+    pub entries: Vec<Entry<G::Event>>,
+}
+
+impl<G: Game> Default for Held<G> {
+    fn default() -> Self {
+        Held { table: None, entries: Vec::new() }
+    }
 }
 
 /// Whether no roll is being acted out (the entity mirror may follow the table).
@@ -153,12 +172,35 @@ impl<G: Game> Plugin for EnginePlugin<G> {
             .init_resource::<TableVersion>()
             .init_resource::<Eyes>()
             .init_resource::<Settling>()
+            .init_resource::<Held<G>>()
             .configure_sets(Update, (TableSet::Apply, TableSet::Sync, TableSet::Present).chain())
             .configure_sets(Update, TableSet::Sync.run_if(settled))
-            .add_systems(Update, apply_requests::<G>.in_set(TableSet::Apply));
+            .add_systems(Update, (release_held::<G>, apply_requests::<G>).chain().in_set(TableSet::Apply));
     }
 }
 
+/// Once the dice of a held action rest, the table shows its result.
+fn release_held<G: Game>(
+    mut held: ResMut<Held<G>>,
+    settling: Res<Settling>,
+    table: Option<ResMut<TableRes<G>>>,
+    mut version: ResMut<TableVersion>,
+    mut logged: MessageWriter<Logged<G>>,
+) {
+    if settling.active || held.table.is_none() {
+        return;
+    }
+    let after = held.table.take().expect("checked");
+    if let Some(mut table) = table {
+        table.0 = after;
+        version.0 += 1;
+        for e in held.entries.drain(..) {
+            logged.write(Logged(e));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn apply_requests<G: Game>(
     mut requests: MessageReader<Request<G>>,
     mut outcomes: MessageWriter<Outcome>,
@@ -167,6 +209,7 @@ fn apply_requests<G: Game>(
     mut journal: ResMut<JournalRes>,
     mut version: ResMut<TableVersion>,
     hosted: Option<Res<HostsTable>>,
+    (act_out, mut held, mut settling): (Option<Res<ActOutRolls>>, ResMut<Held<G>>, ResMut<Settling>),
 ) {
     let Some(mut table) = table else {
         requests.clear();
@@ -177,8 +220,24 @@ fn apply_requests<G: Game>(
         requests.clear();
         return;
     }
+    let act_out = act_out.is_some_and(|a| a.0);
     for request in requests.read() {
+        if held.table.is_some() {
+            if let Request::Replace(_) = request {
+                *held = Held::default();
+                settling.active = false;
+            } else {
+                outcomes.write(Outcome {
+                    accepted: false,
+                    message: "the dice are rolling: the table shows their result once they rest".into(),
+                });
+                continue;
+            }
+        }
         let before = table.0.entries.len();
+        // Kept while the window acts out rolls: an action that rolls is shown from it until its
+        // dice rest.
+        let snapshot = (act_out && matches!(request, Request::Act { .. })).then(|| table.0.clone());
         let result = match request.clone() {
             Request::Act { seat, act } => {
                 table.0.submit(seat, act.clone()).map(|_| Some(JournalLine::Applied(Record { seat, act })))
@@ -200,8 +259,20 @@ fn apply_requests<G: Game>(
                     error!("could not write the journal {}: {e}", j.path().display());
                 }
                 let from = if line.is_none() { table.0.entries.len() } else { before };
-                for entry in table.0.entries.iter().skip(from) {
-                    logged.write(Logged(entry.clone()));
+                let new: Vec<Entry<G::Event>> = table.0.entries.iter().skip(from).cloned().collect();
+                if let Some(old) = snapshot.filter(|_| new.iter().any(|e| e.roll().is_some())) {
+                    // The rolls go to the dice now; the table and the rest of its log once they rest.
+                    let after = std::mem::replace(&mut table.0, old);
+                    let (rolls, rest): (Vec<_>, Vec<_>) = new.into_iter().partition(|e| e.roll().is_some());
+                    for r in rolls {
+                        logged.write(Logged(r));
+                    }
+                    *held = Held { table: Some(after), entries: rest };
+                    settling.active = true;
+                } else {
+                    for entry in new {
+                        logged.write(Logged(entry));
+                    }
                 }
                 outcomes.write(Outcome { accepted: true, message: String::new() });
             }

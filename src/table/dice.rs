@@ -7,7 +7,7 @@
 //! too; meanwhile `Settling` holds the table's result back until the dice rest. View → Dice →
 //! quick shows results at once.
 
-use crate::engine::plugin::{Logged, Settling, TableRes, TableSet};
+use crate::engine::plugin::{ActOutRolls, Logged, Settling, TableRes, TableSet};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::table::Entry;
@@ -224,10 +224,70 @@ impl<G: Game> Plugin for DicePlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<DiceRolling>()
             .init_resource::<RollQueue>()
+            .insert_resource(ActOutRolls(true))
+            .add_systems(Update, act_out_rolls.before(TableSet::Apply))
             .add_systems(Startup, spawn_tray)
             // Queued before the mirror syncs, so a roll's result is held from its first frame.
             .add_systems(Update, queue_rolls::<G>.after(TableSet::Apply).before(TableSet::Sync))
-            .add_systems(Update, (start_roll, spawn_dice, play_back).chain().in_set(TableSet::Present));
+            .add_systems(Update, (start_roll, spawn_dice, play_back, tray_view).chain().in_set(TableSet::Present));
+    }
+}
+
+/// The camera of the tray's inset: a small view of the tray in the window's lower left corner
+/// while a roll is thrown, so the dice are seen whatever the table's camera frames (the hex and
+/// square maps leave the tray beyond the edge of their view).
+#[derive(Component)]
+pub struct TrayView;
+
+fn tray_view(
+    mut commands: Commands,
+    mut spawned: Local<bool>,
+    settling: Res<Settling>,
+    rolling: Res<DiceRolling>,
+    mut cams: Query<&mut Camera, With<TrayView>>,
+    windows: Query<&Window>,
+    director: Option<Res<super::broadcast::Director>>,
+) {
+    if !*spawned {
+        // Spawned after the first frame, so that the table's camera keeps the panels (egui
+        // attaches them to the first camera it meets).
+        *spawned = true;
+        commands.spawn((
+            Camera3d::default(),
+            Camera { order: 1, is_active: false, ..default() },
+            Transform::from_translation(TRAY + Vec3::new(0.0, 6.5, 2.6)).looking_at(TRAY, Vec3::Y),
+            TrayView,
+            Name::new("Dice tray inset"),
+        ));
+        return;
+    }
+    let Ok(mut cam) = cams.single_mut() else { return };
+    // The broadcast window's director frames the tray itself.
+    let want = (settling.active || rolling.0) && director.is_none();
+    let Some(window) = windows.iter().next() else { return };
+    let (w, h) = (window.physical_width(), window.physical_height());
+    let size = UVec2::new((w / 4).max(64), (h * 3 / 10).max(64));
+    let viewport = Some(bevy::camera::Viewport {
+        physical_position: UVec2::new(12, h.saturating_sub(size.y + 12)),
+        physical_size: size,
+        ..default()
+    });
+    if cam.is_active != want {
+        cam.is_active = want;
+    }
+    let differs = cam.viewport.as_ref().map(|v| (v.physical_position, v.physical_size))
+        != viewport.as_ref().map(|v| (v.physical_position, v.physical_size));
+    if want && differs {
+        cam.viewport = viewport;
+    }
+}
+
+/// View → Dice: thrown (the engine holds each rolling action's result until its dice rest) or
+/// quick.
+fn act_out_rolls(session: Option<Res<super::session::Session>>, mut act_out: ResMut<ActOutRolls>) {
+    let want = session.is_none_or(|s| !s.quick_dice);
+    if act_out.0 != want {
+        act_out.0 = want;
     }
 }
 
@@ -274,8 +334,8 @@ fn pips(value: u8) -> Vec<Vec2> {
 }
 
 /// Queues every roll the rules log (and every free roll), to be thrown one after another; the
-/// table's result is held (`Settling`) from this frame until the last of them rests. Quick
-/// dice throw nothing.
+/// table's result is held (`Settling`, set by the engine for a table of this window's, here for
+/// a host's) until the last of them rests. Quick dice throw nothing.
 fn queue_rolls<G: Game>(
     mut logged: MessageReader<Logged<G>>,
     table: Res<TableRes<G>>,
@@ -287,19 +347,12 @@ fn queue_rolls<G: Game>(
     if session.is_some_and(|s| s.quick_dice) {
         return;
     }
-    let len = table.0.entries.len();
-    let first = len.saturating_sub(entries.len());
     for (k, e) in entries.iter().enumerate() {
         let Some(roll) = e.roll() else { continue };
         // Throw parameters come from the seed and the roll's place in the log: the same throw
         // for every viewer and every replay, without drawing on the table's RNG.
         let salt = table.0.seed ^ ((table.0.records.len() + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         queue.0.push_back((roll.dice.clone(), salt));
-        if !settling.active {
-            // The log shows what came before the roll until the dice rest (a host's window
-            // keeps its own log: its entries here are none).
-            settling.log_from = (len > 0).then_some(first + k);
-        }
         settling.active = true;
     }
 }

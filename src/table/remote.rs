@@ -57,6 +57,10 @@ pub struct Remote {
     pub finished: Option<PathBuf>,
     /// The index an action was sent at, until the host's answer comes (the computer waits).
     pub in_flight: Option<u64>,
+    /// What the host sent and the window has not taken in yet: behind an update whose dice are
+    /// being thrown (`thrown`), which shows once they rest.
+    backlog: std::collections::VecDeque<Incoming>,
+    thrown: bool,
     outbox: tokio::sync::mpsc::UnboundedSender<Outgoing>,
     outbox_rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Outgoing>>>,
     inbox: Mutex<mpsc::Receiver<Incoming>>,
@@ -166,6 +170,8 @@ impl Remote {
             problem: None,
             finished: None,
             in_flight: None,
+            backlog: std::collections::VecDeque::new(),
+            thrown: false,
             outbox,
             outbox_rx: Mutex::new(Some(outbox_rx)),
             inbox: Mutex::new(inbox),
@@ -327,11 +333,38 @@ pub fn receive<G: TableGame>(
     mut outcomes: MessageWriter<Outcome>,
     mut logged: MessageWriter<crate::engine::plugin::Logged<G>>,
     mut rng: Local<Option<TableRng>>,
+    (act_out, mut settling): (Option<Res<crate::engine::plugin::ActOutRolls>>, ResMut<crate::engine::plugin::Settling>),
 ) {
     let (Some(mut remote), Some(mut table)) = (remote, table) else { return };
     let rng = rng.get_or_insert_with(|| TableRng::from_seed(crate::table::app::clock_seed()));
     let incoming: Vec<Incoming> = remote.inbox.lock().expect("not poisoned").try_iter().collect();
-    for m in incoming {
+    remote.backlog.extend(incoming);
+    let act_out = act_out.is_some_and(|a| a.0);
+    while let Some(m) = remote.backlog.pop_front() {
+        if remote.thrown {
+            // The update whose dice are in the tray: it shows once they rest.
+            if settling.active {
+                remote.backlog.push_front(m);
+                return;
+            }
+            remote.thrown = false;
+        } else if let Incoming::Message(msg) = &m
+            && let ToSeat::Update(u) = &**msg
+            // A log sent whole (joining, a restart) throws nothing.
+            && !(u.restart || remote.log.is_empty())
+            && act_out
+            && u.log.iter().any(|l| l.roll.is_some())
+        {
+            // The rolls of actions taken since this window last heard are thrown in its tray,
+            // whoever rolled, before the table shows what they decided.
+            for roll in u.log.iter().filter_map(|l| l.roll.clone()) {
+                logged.write(crate::engine::plugin::Logged(crate::engine::table::Entry::Roll(roll)));
+            }
+            settling.active = true;
+            remote.thrown = true;
+            remote.backlog.push_front(m);
+            return;
+        }
         match m {
             Incoming::Connected(c) => {
                 // An action sent before a drop is either in the log the host sends on return, or
@@ -365,20 +398,12 @@ pub fn receive<G: TableGame>(
                         outcomes.write(Outcome { accepted: true, message: String::new() });
                     }
                     remote.in_flight = remote.in_flight.filter(|&at| at >= u.index);
-                    // The rolls of actions taken since this window last heard are thrown in its
-                    // tray, whoever rolled; a log sent whole (joining, a restart) throws nothing.
-                    let catching_up = u.restart || remote.log.is_empty();
                     if u.restart {
                         remote.log.clear();
                         remote.last_roll = None;
                     }
                     for l in u.log {
                         if let Some(roll) = l.roll {
-                            if !catching_up {
-                                logged.write(crate::engine::plugin::Logged(crate::engine::table::Entry::Roll(
-                                    roll.clone(),
-                                )));
-                            }
                             remote.last_roll = Some((l.text.clone(), roll));
                         }
                         remote.log.push(l.text);

@@ -128,9 +128,8 @@ pub fn panels<G: TableGame>(
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
     menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
-    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some());
-    let held = settling.active.then_some(settling.log_from).flatten();
-    log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), held);
+    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), settling.active);
+    log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
 
@@ -447,6 +446,7 @@ fn computer_seats<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sessi
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn orders<G: TableGame>(
     ctx: &egui::Context,
     table: &crate::engine::table::Table<G>,
@@ -454,6 +454,7 @@ fn orders<G: TableGame>(
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
     hosted: bool,
+    rolling: bool,
 ) {
     let game = &table.game;
     let my_seat = session.seat();
@@ -473,7 +474,10 @@ fn orders<G: TableGame>(
                 ui.colored_label(colour, n);
             }
             let active = game.active_seat();
-            if let (Some(seat), Some(elsewhere)) = (active, game.orders_elsewhere())
+            if rolling {
+                // The table is the one before the roll until the dice rest: nothing to order yet.
+                ui.label(egui::RichText::new("The dice are rolling: their result shows once they rest").italics());
+            } else if let (Some(seat), Some(elsewhere)) = (active, game.orders_elsewhere())
                 && active == my_seat
                 && session.computer_at(seat).is_none()
             {
@@ -550,7 +554,7 @@ fn log<G: TableGame>(
     session: &mut Session,
     height: f32,
     hosted: Option<&[String]>,
-    held: Option<usize>,
+    rolling: bool,
 ) {
     egui::Window::new("Log")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
@@ -566,9 +570,8 @@ fn log<G: TableGame>(
                 for line in hosted.unwrap_or(&[]).iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.label(line);
                 }
-                // While dice tumble the log stops before the roll: its result shows once they rest.
-                let shown = held.unwrap_or(table.entries.len()).min(table.entries.len());
-                let local = if hosted.is_some() { &[][..] } else { &table.entries[..shown] };
+                // While dice tumble the table (and its log) is the one before the roll.
+                let local = if hosted.is_some() { &[][..] } else { &table.entries[..] };
                 for entry in local.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 0.0;
@@ -586,7 +589,7 @@ fn log<G: TableGame>(
                         }
                     });
                 }
-                if held.is_some() {
+                if rolling {
                     ui.label(egui::RichText::new("the dice are rolling…").italics());
                 }
                 // The newest line in view whenever the log grew.

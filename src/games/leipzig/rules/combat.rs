@@ -428,7 +428,7 @@ impl Leipzig {
             modifiers: why.into_iter().map(|w| (0, w)).collect(),
             table: Some(crate::engine::roll::Consulted {
                 name: "Combat Results Table".into(),
-                column: Some(format!("{}{column}%", if col == 0 { "≤" } else { "" })),
+                column: Some(format!("column {}{column}%", if col == 0 { "≤" } else { "" })),
                 row: Some(format!("die {die}")),
             }),
             result: result.code(),

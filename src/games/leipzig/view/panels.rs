@@ -164,7 +164,8 @@ pub fn crt_window(
     // The last combat's roll: its column (as the roll names it) and its die.
     let last = table.0.entries.iter().rev().filter_map(|e| e.roll()).find_map(|r| {
         let t = r.table.as_ref().filter(|t| t.name == "Combat Results Table")?;
-        let col = t.column.as_deref()?.trim_start_matches('≤').trim_end_matches('%').parse::<u16>().ok()?;
+        let col = t.column.as_deref()?.trim_start_matches("column ").trim_start_matches('≤').trim_end_matches('%');
+        let col = col.parse::<u16>().ok()?;
         Some((col, *r.dice.first()?))
     });
     let mut open = pick.show_crt;
