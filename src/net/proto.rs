@@ -102,7 +102,7 @@ pub struct Summary {
     pub last_roll: Option<String>,
     /// The same roll whole: who, what for, the dice, each modifier, the table read, the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub roll: Option<crate::engine::roll::Roll>,
+    pub roll: Option<Box<crate::engine::roll::Roll>>,
     /// The last lines of the log, oldest first.
     pub captions: Vec<String>,
     pub over: bool,

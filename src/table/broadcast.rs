@@ -136,7 +136,7 @@ pub fn summary_of<G: TableGame>(
         status: g.status(),
         turn_of: g.active_seat().and_then(|s| names.get(s.0 as usize)).map(|s| s.to_string()),
         last_roll: last_roll.map(|(text, _)| text.clone()),
-        roll: last_roll.map(|(_, roll)| roll.clone()),
+        roll: last_roll.map(|(_, roll)| Box::new(roll.clone())),
         captions: lines.iter().rev().take(3).rev().cloned().collect(),
         over: g.is_over(),
         delay,

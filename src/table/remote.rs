@@ -325,6 +325,7 @@ pub fn send<G: TableGame>(
 
 /// Takes in what the host sent: each update becomes the table on screen (rebuilt from the view
 /// alone), a refusal a notice, the finished game's save a file.
+#[allow(clippy::too_many_arguments)]
 pub fn receive<G: TableGame>(
     remote: Option<ResMut<Remote>>,
     table: Option<ResMut<TableRes<G>>>,

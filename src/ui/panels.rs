@@ -539,7 +539,7 @@ fn orders<G: TableGame>(
                 }
                 if let Some(roll) = table.entries.iter().rev().find_map(|e| e.roll()) {
                     let values: Vec<String> = roll.dice.iter().map(|v| v.to_string()).collect();
-                    ui.label(format!("last: {}", values.join(" "))).on_hover_text(roll.line(&table.game.seat_names()));
+                    ui.label(format!("last: {}", values.join(" "))).on_hover_text(roll.line(table.game.seat_names()));
                 }
                 if ui.add_enabled(table.can_undo(), egui::Button::new("Undo")).clicked() {
                     requests.write(Request::Undo);

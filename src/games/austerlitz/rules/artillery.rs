@@ -148,7 +148,6 @@ impl Austerlitz {
         }
         let horse = std::ptr::eq(self.fire_table(g), &self.sc.tables.horse_artillery);
         let table = if horse { "Horse Artillery Table" } else { "Artillery Table" };
-        let mut modifiers = modifiers;
         modifiers.push((0, format!("range {range} (spaces, with woods, town, castle and mist)")));
         ev.push(self.roll(
             self.side_of(g),

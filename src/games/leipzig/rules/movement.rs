@@ -787,7 +787,7 @@ impl Leipzig {
     /// the Movement Phase they make a single counter (Stacking, case B I).
     fn combines_whole(&self, sets: &[Vec<UnitId>], h: Hex) -> bool {
         let here: Vec<UnitId> = self.combat_at(h).collect();
-        sets.iter().any(|set| *set == here)
+        sets.contains(&here)
     }
 
     /// A stack that may not stay as it is and is waiting to be combined: neither in supply nor in
