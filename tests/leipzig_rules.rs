@@ -777,20 +777,7 @@ fn special_game_rules_saxon_garrison_neither_moves_nor_is_attacked_before_turn_3
 #[test]
 fn scenario_1_no_units_may_enter_austria() {
     let mut g = empty("1-historical-situation.ron");
-    let b = &g.sc.board;
-    let (h, a) = (0..b.len() as u16)
-        .map(Hex)
-        .find_map(|h| {
-            (!b.austria[h.0 as usize] && b.terrain(h) == Terrain::Clear)
-                .then(|| {
-                    b.neighbours(h).find(|&(_, n)| {
-                        b.austria[n.0 as usize] && b.terrain(n) == Terrain::Clear && b.side(h, n) == Hexside::Open
-                    })
-                })
-                .flatten()
-                .map(|(_, n)| (h, n))
-        })
-        .expect("a border");
+    let (h, a) = austrian_border(&g);
     let u = put(&mut g, Side::French, "1-8", h);
     assert_eq!(cost_to(&g, u, a), None);
     assert_eq!(

@@ -794,7 +794,8 @@ impl Leipzig {
     /// a fortress, its combat units a set that recombines (Stacking, case B: "a stack left
     /// neither recombined nor supplied is not legal").
     pub fn stack_to_combine(&self) -> Option<Hex> {
-        let s = Situation::of(self);
+        // On what the phasing side knows, as `unfixed_stack`: a supply line may run past a blank.
+        let s = Situation::as_seen_by(self, self.side);
         let sets = self.recombinations();
         (0..self.sc.board.len() as u16).map(Hex).find(|&h| {
             let i = h.0 as usize;
