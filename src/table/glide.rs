@@ -76,7 +76,7 @@ pub fn glide(
 pub fn carry(
     ev: On<Pointer<Drag>>,
     dragging: Res<Dragging>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     mut tfs: Query<&mut Transform>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -93,7 +93,10 @@ pub fn carry(
 }
 
 /// Where on the table (its plane, y = 0) the pointer at `screen` points, if anywhere.
-pub fn table_point(cams: &Query<(&Camera, &GlobalTransform)>, screen: Vec2) -> Option<Vec3> {
+pub fn table_point(
+    cams: &Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
+    screen: Vec2,
+) -> Option<Vec3> {
     let (cam, cam_tf) = cams.single().ok()?;
     let ray = cam.viewport_to_world(cam_tf, screen).ok()?;
     ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y)).map(|d| ray.get_point(d))

@@ -490,7 +490,7 @@ fn drag_end(
     ev: On<Pointer<DragEnd>>,
     mut dragging: ResMut<Dragging>,
     pieces: Query<(&Piece, &PieceAt)>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     geo: Option<Res<BoardGeometry>>,
     table: Res<TableRes<Austerlitz>>,
     mut session: ResMut<Session>,

@@ -40,7 +40,7 @@ pub fn cell_labels(
     mut contexts: EguiContexts,
     lights: Res<Lights>,
     geo: Option<Res<BoardGeometry>>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
 ) -> Result {
     let Some(geo) = geo else { return Ok(()) };
     if lights.cells.iter().all(|(_, _, l)| l.is_none()) {

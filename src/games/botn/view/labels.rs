@@ -53,7 +53,7 @@ pub fn labels(
     mut contexts: EguiContexts,
     table: Res<TableRes<Botn>>,
     session: Res<Session>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     fields: Query<(&Field, &GlobalTransform)>,
     markers: Query<(&TroopMarker, &GlobalTransform)>,
     armies: Query<(&ArmyPiece, &Strength, &GlobalTransform)>,

@@ -558,7 +558,7 @@ fn drag_end(
     mut dragging: ResMut<Dragging>,
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     table: Res<TableRes<Botn>>,
     mut session: ResMut<Session>,
     mut requests: MessageWriter<Request<Botn>>,

@@ -214,7 +214,7 @@ pub fn keep_spread(
     mut hovered: ResMut<HoveredHex>,
     geo: Option<Res<MapGeometry>>,
     windows: Query<&Window>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     dragging: Res<Dragging>,
     all: Query<&CounterAt>,
 ) {
@@ -368,7 +368,7 @@ fn drag_end(
     ev: On<Pointer<DragEnd>>,
     mut dragging: ResMut<Dragging>,
     counters: Query<&Counter>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     geo: Option<Res<MapGeometry>>,
     table: Res<TableRes<Leipzig>>,
     mut session: ResMut<Session>,

@@ -54,7 +54,7 @@ pub fn cost_labels(
     mut contexts: EguiContexts,
     lights: Res<Lights>,
     geo: Option<Res<MapGeometry>>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
 ) -> Result {
     let Some(geo) = geo else { return Ok(()) };
     if lights.hexes.iter().all(|(_, _, c)| c.is_none()) {

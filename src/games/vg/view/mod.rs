@@ -429,7 +429,7 @@ fn labels(
     mut contexts: EguiContexts,
     table: Res<TableRes<Vg>>,
     session: Res<Session>,
-    cams: Query<(&Camera, &GlobalTransform)>,
+    cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     blocks: Query<(&UnitPiece, &UnitAt, &GlobalTransform, &Visibility)>,
     geo: Option<Res<Geo>>,
 ) -> Result {
