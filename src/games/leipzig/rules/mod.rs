@@ -529,6 +529,11 @@ impl Game for Leipzig {
                 if self.recombinations().is_empty() {
                     self.end_movement(ev);
                 } else {
+                    // Said, so the action has its words: the recombinations are offered now.
+                    ev.push(Event::PhaseBegins {
+                        side: self.side,
+                        step: "Recombination at the end of movement".into(),
+                    });
                     self.step = Step::Build;
                 }
             }
