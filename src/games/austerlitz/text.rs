@@ -215,7 +215,7 @@ impl Austerlitz {
                 c(target),
                 units.iter().map(n).collect::<Vec<_>>().join(", ")
             ),
-            Event::Rolled(roll) => roll.line(&["French", "Allied"]),
+            Event::Rolled(roll) => roll.line(crate::engine::rules::Game::seat_names(self)),
             Event::CounterCharged { unit } => format!("{} counter-charges", n(unit)),
             Event::Retreated { unit, from, to } => format!("{} retreats from {} to {}", n(unit), c(from), c(to)),
             Event::GuardCollapse { side, until } => {

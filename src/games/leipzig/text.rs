@@ -219,7 +219,7 @@ impl Leipzig {
                 Some(s) => format!("{} supplies the defence of {}", n(s), h(hex)),
                 None => format!("{} defends without supply", h(hex)),
             },
-            Event::Rolled(roll) => roll.line(&["French", "Allied"]),
+            Event::Rolled(roll) => roll.line(crate::engine::rules::Game::seat_names(self)),
             Event::Retreated { units, from, to } => format!("{} retreat {} to {}", list(units), h(from), h(to)),
             Event::Scattered { unit, from, to } => format!("{} scatters {} to {}", n(unit), h(from), h(to)),
             Event::Advanced { units, into } => format!("{} advance into {}", list(units), h(into)),
