@@ -308,36 +308,51 @@ pub fn replace<G: TableGame>(requests: &mut MessageWriter<Request<G>>, table: Ta
     requests.write(Request::Replace(Box::new(table)));
 }
 
+/// egui as every window sets it up, the panels' and the labels' frame order included.
+pub fn egui(app: &mut App) -> &mut App {
+    app.add_plugins(bevy_egui::EguiPlugin::default())
+        // The panels draw labels over pieces where the camera sees them: after this frame's
+        // transforms are propagated, or a label trails its piece by a frame while the camera
+        // glides (a whole second of glide on a software renderer).
+        .configure_sets(
+            PostUpdate,
+            bevy_egui::EguiPostUpdateSet::EndPass.after(bevy::transform::TransformSystems::Propagate),
+        )
+        // The glyphs a frame adds to egui's font atlas are written into its image before the
+        // image's change is announced, or the renderer learns of them a frame late. Bevy leaves
+        // the two unordered (both may change any image); in a window that draws only when
+        // something happens, the late frame never comes, and the letters new in the last frame
+        // drawn stay blank on screen until the next input: "Army card: ertrand".
+        .configure_sets(
+            PostUpdate,
+            bevy_egui::EguiPostUpdateSet::PostProcessOutput.before(bevy::asset::AssetEventSystems),
+        )
+}
+
 /// What every game's window shares: Bevy's default plugins with a 1280×800 window titled after
 /// the scenario, egui, the table colour, and the update mode — continuous while taking a
 /// screenshot, otherwise reactive.
 pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool, broadcast: bool) {
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title,
-                    resolution: size.into(),
-                    // The broadcast window keeps the size its capture source expects.
-                    resizable: !broadcast,
+    egui(
+        app.add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title,
+                        resolution: size.into(),
+                        // The broadcast window keeps the size its capture source expects.
+                        resizable: !broadcast,
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(RenderPlugin {
+                    // Without it the first frames of a screenshot come out black.
+                    synchronous_pipeline_compilation: shooting,
+                    render_creation: WgpuSettings::default().into(),
                     ..default()
                 }),
-                ..default()
-            })
-            .set(RenderPlugin {
-                // Without it the first frames of a screenshot come out black.
-                synchronous_pipeline_compilation: shooting,
-                render_creation: WgpuSettings::default().into(),
-                ..default()
-            }),
-    )
-    .add_plugins(bevy_egui::EguiPlugin::default())
-    // The panels draw labels over pieces where the camera sees them: after this frame's transforms
-    // are propagated, or a label trails its piece by a frame while the camera glides (a whole
-    // second of glide on a software renderer).
-    .configure_sets(
-        PostUpdate,
-        bevy_egui::EguiPostUpdateSet::EndPass.after(bevy::transform::TransformSystems::Propagate),
+        ),
     )
     .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
     .insert_resource(if shooting {
