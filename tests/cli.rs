@@ -103,6 +103,24 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_simulate_quietly() {
+    // `grognard simulate … | head -1`: the reader takes one line and closes the pipe.
+    let mut child = grognard()
+        .args(["simulate", scenario_path().to_str().unwrap(), "--games", "400", "--seed", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.contains("\"seed\""), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+    assert!(stderr.is_empty(), "nothing written on a closed pipe's account: {stderr}");
+}
+
+#[test]
 fn the_journal_survives_a_killed_process() {
     let tmp = tempfile::tempdir().unwrap();
     let journal = tmp.path().join("journal.ron");

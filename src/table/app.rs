@@ -166,6 +166,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         app.insert_resource(super::camera::LookAt(Vec3::new(x, 0.0, z), d));
     }
     app.add_plugins(MeshPickingPlugin)
+        .insert_resource(super::start::StartTitle(format!("Grognard — {name}")))
         .insert_resource(Eyes(session.viewer))
         .insert_resource(TableRes(table))
         .insert_resource(journal)
@@ -174,6 +175,8 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         .add_plugins((
             super::camera::CameraPlugin,
             super::glide::GlidePlugin,
+            super::grip::GripPlugin,
+            super::start::StartPlugin,
             super::sound::SoundPlugin,
             super::dice::DicePlugin::<G>::default(),
             crate::ui::UiPlugin::<G>::default(),
@@ -398,7 +401,13 @@ fn take_screenshot(
     mut session: ResMut<Session>,
     mut exit: MessageWriter<AppExit>,
     mut waited: Local<u32>,
+    ready: Res<super::start::TableReady>,
 ) {
+    // The frames are counted from the first in which the table is drawn whole (not the start
+    // screen).
+    if !ready.drawn() {
+        return;
+    }
     screenshot_step(&mut commands, &mut session.screenshot, &mut waited, &mut exit);
 }
 

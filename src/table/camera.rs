@@ -112,11 +112,12 @@ fn orbit_with_mouse(
 ) {
     let Ok((mut cam, camera, cam_tf)) = cams.single_mut() else { return };
     let delta = motion.delta;
-    if buttons.pressed(MouseButton::Right) && delta != Vec2::ZERO {
+    // Held now or within this frame: a right-drag let go before a slow frame ends still turns.
+    if crate::ui::held_this_frame(&buttons, [MouseButton::Right]) && delta != Vec2::ZERO {
         cam.yaw -= delta.x * 0.005;
         cam.pitch = (cam.pitch + delta.y * 0.004).clamp(0.25, 1.55);
     }
-    if buttons.pressed(MouseButton::Middle) && delta != Vec2::ZERO {
+    if crate::ui::held_this_frame(&buttons, [MouseButton::Middle]) && delta != Vec2::ZERO {
         let scale = cam.distance * 0.0015;
         let (s, c) = cam.yaw.sin_cos();
         let right = Vec3::new(c, 0.0, -s);
@@ -189,7 +190,7 @@ fn keys(
     if !home.digit_views {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let ctrl = crate::ui::ctrl_held(&keys);
     for (i, key) in [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4].into_iter().enumerate() {
         if keys.just_pressed(key) {
             if ctrl {

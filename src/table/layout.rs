@@ -128,6 +128,8 @@ pub struct LabelPainter<'a> {
     painter: &'a bevy_egui::egui::Painter,
     pub layout: Layout,
     serif: bool,
+    /// The pieces' own labels drawn, each with its piece, in logical pixels (for `grip`).
+    grips: Vec<(bevy::prelude::Entity, bevy::math::Rect)>,
 }
 
 impl<'a> LabelPainter<'a> {
@@ -151,7 +153,7 @@ impl<'a> LabelPainter<'a> {
             layout.reserve(Rect { min: (r.min.x, r.min.y), max: (r.max.x, r.max.y) });
         }
         let serif = ctx.fonts(|f| f.families().contains(&bevy_egui::egui::FontFamily::Name(SERIF.into())));
-        Self { painter, layout, serif }
+        Self { painter, layout, serif, grips: Vec::new() }
     }
 
     fn galley(&self, text: &str, size: f32, fg: bevy_egui::egui::Color32) -> std::sync::Arc<bevy_egui::egui::Galley> {
@@ -203,6 +205,54 @@ impl<'a> LabelPainter<'a> {
         self.layout.reserve(rect);
         let inner = Rect::centered((pos.x, pos.y), (s.x, s.y));
         self.draw(inner, galley, fg, bg);
+    }
+
+    /// A piece's own label (as `fixed`): a press on it takes the piece.
+    pub fn fixed_for(
+        &mut self,
+        piece: bevy::prelude::Entity,
+        pos: bevy_egui::egui::Pos2,
+        text: &str,
+        size: f32,
+        fg: bevy_egui::egui::Color32,
+        bg: Option<bevy_egui::egui::Color32>,
+    ) {
+        let s = self.galley(text, size, fg).size();
+        let zoom = self.painter.ctx().zoom_factor();
+        let half = bevy::math::Vec2::new(s.x + 3.0, s.y + 3.0) * 0.5 * zoom;
+        let centre = bevy::math::Vec2::new(pos.x, pos.y) * zoom;
+        self.grips.push((piece, bevy::math::Rect::from_center_half_size(centre, half)));
+        self.fixed(pos, text, size, fg, bg);
+    }
+
+    /// A piece's own label set near `pos` where it meets no other label and no reserved spot
+    /// (the pieces themselves, when reserved first), moved or shrunk as `placed` does, in the
+    /// panels' font: a press on it takes the piece. Left out (false) if it cannot be placed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn chip_for(
+        &mut self,
+        piece: bevy::prelude::Entity,
+        pos: bevy_egui::egui::Pos2,
+        text: &str,
+        size: f32,
+        fg: bevy_egui::egui::Color32,
+        bg: Option<bevy_egui::egui::Color32>,
+    ) -> bool {
+        let s = self.galley(text, size, fg).size();
+        let Some(p) = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0)) else { return false };
+        let galley = self.galley(text, size * p.scale, fg);
+        let g = galley.size();
+        let zoom = self.painter.ctx().zoom_factor();
+        let (cx, cy) = p.rect.centre();
+        let half = bevy::math::Vec2::new(g.x + 3.0, g.y + 3.0) * 0.5 * zoom;
+        self.grips.push((piece, bevy::math::Rect::from_center_half_size(bevy::math::Vec2::new(cx, cy) * zoom, half)));
+        self.draw(Rect::centered((cx, cy), (g.x, g.y)), galley, fg, bg);
+        true
+    }
+
+    /// The pieces' labels drawn by this painter, for the table's grip (`grip::LabelGrips`).
+    pub fn take_grips(&mut self) -> Vec<(bevy::prelude::Entity, bevy::math::Rect)> {
+        std::mem::take(&mut self.grips)
     }
 
     /// A label near `pos`, moved or shrunk so that it collides with no other (left out if it

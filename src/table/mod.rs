@@ -10,6 +10,7 @@ pub mod camera;
 pub mod computer;
 pub mod dice;
 pub mod glide;
+pub mod grip;
 pub mod hexmap;
 pub mod layout;
 pub mod octmap;
@@ -21,6 +22,7 @@ pub mod replay;
 pub mod report;
 pub mod session;
 pub mod sound;
+pub mod start;
 
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;

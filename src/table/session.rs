@@ -65,7 +65,20 @@ pub struct Session {
     /// View → Broadcast window was asked for, and the delay it is to keep.
     pub broadcast_request: bool,
     pub broadcast_delay: crate::net::proto::Delay,
+    /// The panels' frames, counted, and the frame of the last press of a mouse button.
+    pub frame: u64,
+    pub press_frame: u64,
+    /// The Orders list as drawn: a digest of its buttons, the frame it was first drawn in, and the
+    /// last frame it was drawn in.
+    pub orders_since: (u64, u64, u64),
+    /// An order sent from the panels and not answered yet: its words and when it left (seconds).
+    pub order_sent: Option<(String, f32)>,
 }
+
+/// Frames between the one a list is first laid out in and the first in which a press may have been
+/// made looking at it: the renderer draws a frame while the next one is being prepared, and the
+/// picture of a frame is on screen only after that.
+pub const FRAMES_TO_SCREEN: u64 = 2;
 
 impl Session {
     pub fn new(seats: usize, journal_path: PathBuf) -> Self {
@@ -101,6 +114,10 @@ impl Session {
             broadcast: false,
             broadcast_request: false,
             broadcast_delay: Default::default(),
+            frame: 0,
+            press_frame: 0,
+            orders_since: (0, 0, 0),
+            order_sent: None,
         }
     }
 
@@ -108,6 +125,41 @@ impl Session {
     pub fn refuse(&mut self, text: impl Into<String>) {
         self.notice = Some(text.into());
         self.notice_is_news = false;
+    }
+
+    /// Takes a click on the Orders list's button `label` if the press that made it was made on
+    /// the list as it was on screen (not on one laid out after it, in a frame not yet shown) and
+    /// no other order is on its way: then it is sent. Otherwise nothing is ordered, and the
+    /// player is told why.
+    pub fn take_order_click(&mut self, label: &str, now: f32) -> bool {
+        if self.order_sent.is_some() {
+            return false;
+        }
+        if self.press_frame < self.orders_since.1 + FRAMES_TO_SCREEN {
+            self.refuse("The list changed before your click reached it: nothing was ordered. Look, and click again.");
+            return false;
+        }
+        self.order_sent = Some((label.to_string(), now));
+        true
+    }
+
+    /// The Orders list drawn this frame, as the digest of its buttons' words.
+    pub fn orders_drawn(&mut self, digest: u64) {
+        // A list that comes back after frames without it is new on screen too.
+        if self.orders_since.0 != digest || self.orders_since.2 + 1 < self.frame {
+            self.orders_since.0 = digest;
+            self.orders_since.1 = self.frame;
+        }
+        self.orders_since.2 = self.frame;
+    }
+
+    /// The colour a panel writes the notice in: green for news, red for a refusal.
+    pub fn notice_colour(&self) -> bevy_egui::egui::Color32 {
+        if self.notice_is_news {
+            bevy_egui::egui::Color32::from_rgb(90, 180, 110)
+        } else {
+            bevy_egui::egui::Color32::from_rgb(200, 60, 50)
+        }
     }
 
     /// Tells the player news (a save written, a screenshot taken).
@@ -196,5 +248,40 @@ mod tests {
         // Another decision altogether: numbered afresh.
         let third = order_keys(&second, &labels(&["play X", "play Y"]));
         assert_eq!(third, vec![("play X".into(), 1), ("play Y".into(), 2)]);
+    }
+
+    #[test]
+    fn a_click_acts_only_on_the_list_that_was_on_screen_and_one_at_a_time() {
+        let mut s = Session::new(2, PathBuf::from("journal.ron"));
+        let draw = |s: &mut Session, digest: u64| {
+            s.frame += 1;
+            s.orders_drawn(digest);
+        };
+        for _ in 0..5 {
+            draw(&mut s, 1);
+        }
+        // A press on the list shown for frames: taken; the next waits for its answer.
+        s.press_frame = s.frame;
+        assert!(s.take_order_click("Second mission from North", 1.0));
+        assert!(!s.take_order_click("Second mission from North", 1.1), "one order at a time");
+        s.order_sent = None; // the answer came
+        // The list changes (the order applied) in a frame the screen has not shown yet: a press
+        // in that frame or the next was made looking at the old list.
+        draw(&mut s, 2);
+        s.press_frame = s.frame;
+        assert!(!s.take_order_click("KeepMission(1)", 2.0));
+        assert!(s.notice.as_deref().is_some_and(|n| n.contains("nothing was ordered")));
+        draw(&mut s, 2);
+        s.press_frame = s.frame;
+        assert!(!s.take_order_click("KeepMission(1)", 2.1));
+        draw(&mut s, 2);
+        s.press_frame = s.frame;
+        assert!(s.take_order_click("KeepMission(1)", 2.2), "two frames on, the new list is on screen");
+        // A list back after frames without it (the other seat's turn) is new on screen again.
+        s.order_sent = None;
+        s.frame += 10;
+        draw(&mut s, 2);
+        s.press_frame = s.frame;
+        assert!(!s.take_order_click("KeepMission(1)", 3.0));
     }
 }

@@ -34,6 +34,21 @@ pub struct GamePanels;
 #[derive(Resource, Default)]
 pub struct KeyboardTaken(pub bool);
 
+/// Whether any of `buttons` is held in this frame, or was, however briefly: on a software
+/// renderer a frame lasts a second, and a chord's modifier (Ctrl of Ctrl+Z) or a right-drag can be
+/// pressed and let go between two frames, where `pressed` alone never sees it.
+pub fn held_this_frame<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>(
+    input: &ButtonInput<T>,
+    buttons: impl IntoIterator<Item = T> + Clone,
+) -> bool {
+    input.any_pressed(buttons.clone()) || input.any_just_pressed(buttons.clone()) || input.any_just_released(buttons)
+}
+
+/// Ctrl, held in this frame or pressed and let go within it.
+pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
+    held_this_frame(keys, [KeyCode::ControlLeft, KeyCode::ControlRight])
+}
+
 /// Run condition: the keyboard belongs to the table.
 pub fn keyboard_free(taken: Res<KeyboardTaken>, wants: Res<bevy_egui::input::EguiWantsInput>) -> bool {
     !taken.0 && !wants.wants_any_keyboard_input()
@@ -100,8 +115,7 @@ fn hotkeys<G: TableGame>(
         let seat = session.seat().unwrap_or(SeatId(0));
         requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+    if ctrl_held(&keys) && keys.just_pressed(KeyCode::KeyZ) {
         requests.write(Request::Undo);
     }
 }
@@ -126,7 +140,7 @@ fn number_keys<G: TableGame>(
         KeyCode::Digit9,
     ];
     let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) else { return };
-    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+    if ctrl_held(&keys) {
         return;
     }
     let game = &table.0.game;
@@ -192,6 +206,8 @@ fn settle_after_input(
 /// A refused request is shown to the player with its rule.
 fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<Session>) {
     for o in outcomes.read() {
+        // The order on its way has its answer: the list takes the next.
+        session.order_sent = None;
         if o.accepted {
             session.notice = None;
         } else {
@@ -210,4 +226,29 @@ pub fn viewers<G: Game>(game: &G) -> Vec<(String, Viewer)> {
         .collect();
     out.push(("Spectator / broadcast".to_string(), Viewer::Spectator));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chord_pressed_and_let_go_between_two_frames_is_still_a_chord() {
+        // Ctrl down, Z down, Z up, Ctrl up, all before the frame reads the keys.
+        let mut keys = ButtonInput::<KeyCode>::default();
+        keys.press(KeyCode::ControlLeft);
+        keys.press(KeyCode::KeyZ);
+        keys.release(KeyCode::KeyZ);
+        keys.release(KeyCode::ControlLeft);
+        assert!(!keys.pressed(KeyCode::ControlLeft), "what the window read before");
+        assert!(ctrl_held(&keys) && keys.just_pressed(KeyCode::KeyZ));
+        // The next frame, nothing is held any more.
+        keys.clear();
+        assert!(!ctrl_held(&keys));
+        // A right-drag within one frame.
+        let mut mouse = ButtonInput::<MouseButton>::default();
+        mouse.press(MouseButton::Right);
+        mouse.release(MouseButton::Right);
+        assert!(held_this_frame(&mouse, [MouseButton::Right]));
+    }
 }

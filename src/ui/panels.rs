@@ -13,6 +13,9 @@ use crate::table::{Span, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+/// Seconds an order sent waits for its answer before the list takes another.
+const ORDER_PATIENCE: f32 = 20.0;
+
 /// The longest press that still counts as a click, in seconds.
 const CLICK_SECONDS: f64 = 3.0;
 
@@ -45,6 +48,14 @@ pub fn panels<G: TableGame>(
     }
     crate::table::layout::add_serif(&ctx);
     let pointer = ctx.input(|i| i.pointer.hover_pos());
+    session.frame += 1;
+    if ctx.input(|i| i.pointer.any_pressed()) {
+        session.press_frame = session.frame;
+    }
+    // An order unanswered for long (a host gone quiet) no longer holds the list.
+    if session.order_sent.as_ref().is_some_and(|(_, at)| ctx.input(|i| i.time) as f32 - at > ORDER_PATIENCE) {
+        session.order_sent = None;
+    }
 
     if let Some(save) = offer.0.clone() {
         resume_window(&ctx, &save, &table.0, &mut session, &mut offer, &mut requests);
@@ -91,20 +102,14 @@ pub fn panels<G: TableGame>(
         redraw.write(bevy::window::RequestRedraw);
     }
     if let (Some(n), Some(p), true) = (session.notice.clone(), pointer, fresh) {
-        egui::Area::new(egui::Id::new("notice"))
-            .order(egui::Order::Tooltip)
-            .fixed_pos(p + egui::vec2(16.0, 16.0))
-            .show(&ctx, |ui| {
-                let fill = if session.notice_is_news {
-                    egui::Color32::from_rgb(30, 80, 45)
-                } else {
-                    egui::Color32::from_rgb(110, 30, 25)
-                };
-                egui::Frame::popup(ui.style()).fill(fill).show(ui, |ui| {
-                    ui.set_max_width(360.0);
-                    ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
-                });
-            });
+        let fill = if session.notice_is_news {
+            egui::Color32::from_rgb(30, 80, 45)
+        } else {
+            egui::Color32::from_rgb(110, 30, 25)
+        };
+        hover_tip_filled(&ctx, egui::Id::new("notice").with(&n), p, Some(fill), |ui| {
+            ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
+        });
     } else if let (Some(h), true) = (session.hovered.clone(), ctx.input(|i| i.modifiers.alt)) {
         // Alt: a large preview of what is under the pointer, the accessible way to read it.
         egui::Area::new(egui::Id::new("preview"))
@@ -115,15 +120,11 @@ pub fn panels<G: TableGame>(
                     ui.label(egui::RichText::new(h).size(26.0));
                 });
             });
-    } else if let (Some(h), Some(p)) = (session.hovered.clone(), pointer) {
-        egui::Area::new(egui::Id::new("hover")).order(egui::Order::Tooltip).fixed_pos(p + egui::vec2(16.0, 16.0)).show(
-            &ctx,
-            |ui| {
-                egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    ui.label(h);
-                });
-            },
-        );
+    } else if let (Some(h), Some(p), false) = (session.hovered.clone(), pointer, ctx.input(|i| i.pointer.any_down())) {
+        // Not while a piece is carried: the tooltip would lie over the lit destinations.
+        hover_tip(&ctx, egui::Id::new("hover").with(&h), p, |ui| {
+            ui.label(h);
+        });
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
@@ -131,6 +132,51 @@ pub fn panels<G: TableGame>(
     orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), settling.active);
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
+}
+
+/// The widest a tip at the pointer is drawn before its text wraps.
+const TIP_WIDTH: f32 = 360.0;
+
+/// A tip beside the pointer: on the side of the pointer with room for it (left of the pointer near
+/// the right edge, above it near the bottom), so that egui never squeezes it into the strip left
+/// between the pointer and the window's edge, a word to a line. The id names the text: an area
+/// keeps the size it had last frame, and a tip of new text under an old id was laid out in the
+/// old text's width ("Marmon / t — / troop / marker").
+pub fn hover_tip(ctx: &egui::Context, id: egui::Id, at: egui::Pos2, add: impl FnOnce(&mut egui::Ui)) {
+    hover_tip_filled(ctx, id, at, None, add)
+}
+
+fn hover_tip_filled(
+    ctx: &egui::Context,
+    id: egui::Id,
+    at: egui::Pos2,
+    fill: Option<egui::Color32>,
+    add: impl FnOnce(&mut egui::Ui),
+) {
+    let screen = ctx.content_rect();
+    let (left, up) = (at.x + 16.0 + TIP_WIDTH > screen.max.x, at.y + 16.0 + 120.0 > screen.max.y);
+    let pivot = match (left, up) {
+        (false, false) => egui::Align2::LEFT_TOP,
+        (true, false) => egui::Align2::RIGHT_TOP,
+        (false, true) => egui::Align2::LEFT_BOTTOM,
+        (true, true) => egui::Align2::RIGHT_BOTTOM,
+    };
+    let offset = egui::vec2(if left { -16.0 } else { 16.0 }, if up { -16.0 } else { 16.0 });
+    egui::Area::new(id).order(egui::Order::Tooltip).pivot(pivot).fixed_pos(at + offset).interactable(false).show(
+        ctx,
+        |ui| {
+            let mut frame = egui::Frame::popup(ui.style());
+            if let Some(fill) = fill {
+                frame = frame.fill(fill);
+            }
+            frame.show(ui, |ui| {
+                // Short text on one line, long text wrapped at the tip's width.
+                ui.set_max_width(TIP_WIDTH);
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+                add(ui)
+            });
+        },
+    );
 }
 
 /// At a host's table: where this window sits, a plain warning when the host runs on this
@@ -458,6 +504,7 @@ fn orders<G: TableGame>(
 ) {
     let game = &table.game;
     let my_seat = session.seat();
+    let now = ctx.input(|i| i.time) as f32;
     egui::Window::new("Orders")
         .anchor(egui::Align2::LEFT_TOP, [6.0, 44.0])
         .default_width(320.0)
@@ -466,12 +513,7 @@ fn orders<G: TableGame>(
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(game.prompt()).strong());
             if let Some(n) = &session.notice {
-                let colour = if session.notice_is_news {
-                    egui::Color32::from_rgb(90, 180, 110)
-                } else {
-                    egui::Color32::from_rgb(200, 60, 50)
-                };
-                ui.colored_label(colour, n);
+                ui.colored_label(session.notice_colour(), n);
             }
             let active = game.active_seat();
             if rolling {
@@ -502,6 +544,16 @@ fn orders<G: TableGame>(
                 let keys = if G::DIGIT_ORDERS { " — keys 1-9 take the numbered ones" } else { "" };
                 ui.label(egui::RichText::new(format!("{} legal actions{keys}", legal.len())).small());
                 let labels: Vec<String> = legal.iter().map(|a| game.action_label(a)).collect();
+                session.orders_drawn({
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::hash::DefaultHasher::new();
+                    (game.prompt(), &labels).hash(&mut h);
+                    h.finish()
+                });
+                if let Some((what, _)) = &session.order_sent {
+                    ui.label(egui::RichText::new(format!("Sent: {what} — waiting for the table")).italics());
+                }
+                let sending = session.order_sent.is_some();
                 if G::DIGIT_ORDERS {
                     let keys = crate::table::session::order_keys(&session.order_keys, &labels);
                     if keys != session.order_keys {
@@ -515,7 +567,10 @@ fn orders<G: TableGame>(
                             Some(k) if G::DIGIT_ORDERS => format!("{k}. {label}"),
                             _ => label,
                         };
-                        if ui.add(egui::Button::new(label).wrap()).clicked() {
+                        // While an order is on its way the list takes no other.
+                        if ui.add_enabled(!sending, egui::Button::new(&label).wrap()).clicked()
+                            && session.take_order_click(&label, now)
+                        {
                             requests.write(Request::Act { seat, act: Act::Game(a) });
                         }
                     }

@@ -151,7 +151,11 @@ pub fn dress_pieces(
 ) {
     let Some(meshes) = meshes else { return };
     for (e, piece) in &new {
-        let token = if matches!(piece, Piece::Unit(_)) { meshes.unit.clone() } else { meshes.command.clone() };
+        let (token, size) = if matches!(piece, Piece::Unit(_)) {
+            (meshes.unit.clone(), SIZE)
+        } else {
+            (meshes.command.clone(), COMMAND)
+        };
         commands
             .entity(e)
             .insert((
@@ -159,6 +163,7 @@ pub fn dress_pieces(
                 MeshMaterial3d(meshes.edge.clone()),
                 Transform::from_xyz(0.0, -5.0, 0.0),
                 Visibility::Hidden,
+                crate::table::grip::Grip(size * 0.5),
             ))
             .observe(hover_piece)
             .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| session.hovered = None)

@@ -55,10 +55,11 @@ pub fn labels(
     session: Res<Session>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     fields: Query<(&Field, &GlobalTransform)>,
-    markers: Query<(&TroopMarker, &GlobalTransform)>,
-    armies: Query<(&ArmyPiece, &Strength, &GlobalTransform)>,
+    markers: Query<(Entity, &TroopMarker, &GlobalTransform)>,
+    armies: Query<(Entity, &ArmyPiece, &Strength, &GlobalTransform)>,
     cards: Query<(&Card, &CardPlace, &FaceShown, &GlobalTransform)>,
     spread: Res<super::pieces::SpreadPile>,
+    mut grips: ResMut<crate::table::grip::LabelGrips>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
@@ -71,8 +72,20 @@ pub fn labels(
     // so that no two labels meet.
     let mut labels = crate::table::layout::LabelPainter::new(&painter);
     let dark = egui::Color32::from_rgb(30, 24, 18);
+    // The markers themselves first: no label is set over one (a 10 px marker under its
+    // neighbour's name could be neither seen nor taken).
+    for (_, _, tf) in &markers {
+        let p = tf.translation();
+        if p.y < -1.0 {
+            continue;
+        }
+        if let Some((a, b)) = to_screen(p).zip(to_screen(p + Vec3::X * 0.27)) {
+            let r = (b - a).length().max(4.0);
+            labels.layout.reserve(crate::table::layout::Rect::centered((a.x, a.y), (2.0 * r, 2.0 * r)));
+        }
+    }
     // Each marker carries its army's name on a chip of its side's colour.
-    for (m, tf) in &markers {
+    for (e, m, tf) in &markers {
         if tf.translation().y < -1.0 {
             continue;
         }
@@ -87,10 +100,10 @@ pub fn labels(
             // The chip wears the colour of the side's pieces on the table.
             let [r, g, b, _] = side_color(game.army_side(m.army), false).to_srgba().to_u8_array();
             let bg = egui::Color32::from_rgb(r, g, b);
-            labels.fixed(p, &chip_name(game, m.army), 10.5, egui::Color32::WHITE, Some(bg));
+            labels.chip_for(e, p, &chip_name(game, m.army), 10.5, egui::Color32::WHITE, Some(bg));
         }
     }
-    for (a, s, tf) in &armies {
+    for (e, a, s, tf) in &armies {
         if tf.translation().y < -1.0 {
             continue;
         }
@@ -99,7 +112,8 @@ pub fn labels(
             continue;
         }
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.2) {
-            labels.fixed(
+            labels.fixed_for(
+                e,
                 p,
                 &format!("{} {}", game.army_name(a.0), s.value),
                 12.0,
@@ -194,5 +208,6 @@ pub fn labels(
             labels.placed(p, game.sc.field_name(f.0), 11.0, dark, paper);
         }
     }
+    grips.0 = labels.take_grips();
     Ok(())
 }

@@ -200,14 +200,19 @@ fn dress_pieces(
     let movable =
         markers.iter().map(|(e, o, t)| (e, o, Some(t.army))).chain(armies.iter().map(|(e, o, _)| (e, o, None)));
     for (e, owner, marker_of) in movable {
-        let mesh = match (marker_of, owner.0) {
-            (Some(_), Side::Allied) => &m.marker_allied,
-            (Some(_), Side::French) => &m.marker,
-            (None, _) => &m.army,
+        let (mesh, grip) = match (marker_of, owner.0) {
+            (Some(_), Side::Allied) => (&m.marker_allied, 0.27),
+            (Some(_), Side::French) => (&m.marker, 0.25),
+            (None, _) => (&m.army, 0.4),
         };
         commands
             .entity(e)
-            .insert((Mesh3d(mesh.clone()), MeshMaterial3d(side_mat(owner.0)), Transform::from_xyz(0.0, -5.0, 0.0)))
+            .insert((
+                Mesh3d(mesh.clone()),
+                MeshMaterial3d(side_mat(owner.0)),
+                Transform::from_xyz(0.0, -5.0, 0.0),
+                crate::table::grip::Grip(grip),
+            ))
             .observe(hover_piece)
             .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>, mut army: ResMut<HoveredArmy>| {
                 s.hovered = None;

@@ -116,6 +116,7 @@ pub fn dress_counters(
                 MeshMaterial3d(meshes.edge.clone()),
                 Transform::from_xyz(0.0, -3.0, 0.0),
                 Visibility::Hidden,
+                crate::table::grip::Grip(SIZE * 0.5),
             ))
             .observe(hover_counter)
             // Leaving a counter does not close its spread stack (the pointer crosses the gaps

@@ -28,7 +28,7 @@ use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use map::{Geo, army_world, nation_color};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 impl TableGame for Vg {
     const LEVELS: &'static [&'static str] = &["solo AI"];
@@ -130,18 +130,11 @@ pub fn computers_for(ai: Option<Player>) -> Vec<Option<usize>> {
 }
 
 /// The tabletop result being typed in: winner, whether losses are converted, losses per side.
-#[derive(Resource)]
+#[derive(Resource, Default)]
 pub struct BattleEntry {
     pub winner: Option<Player>,
     pub convert: bool,
     pub lost: [u16; 2],
-    pub export_dir: PathBuf,
-}
-
-impl Default for BattleEntry {
-    fn default() -> Self {
-        Self { winner: None, convert: false, lost: [0, 0], export_dir: PathBuf::from("battle-sheets") }
-    }
 }
 
 /// A piece drawn for the current table; all are rebuilt when the table changes.
@@ -700,7 +693,10 @@ fn battle_window(
             ui.separator();
             if ui.button("Export the sheet (printable HTML + RON)").clicked() {
                 let stem = sheet.campaign.to_lowercase().replace(|ch: char| !ch.is_alphanumeric(), "-");
-                match miniatures::export(&sheet, &entry.export_dir, &stem) {
+                // Beside the journal (the folder the window keeps its games in), not wherever
+                // the program happened to be started.
+                let dir = session.journal_path.parent().map(|d| d.join("battle-sheets")).unwrap_or("battle-sheets".into());
+                match miniatures::export(&sheet, &dir, &stem) {
                     Ok([h, r]) => session.inform(format!("Battle sheet written: {} and {}", h.display(), r.display())),
                     Err(e) => session.refuse(format!("Could not write the battle sheet: {e}")),
                 }
@@ -745,7 +741,7 @@ fn battle_window(
                 });
             }
             if let Some(n) = &session.notice {
-                ui.colored_label(egui::Color32::from_rgb(220, 70, 60), n);
+                ui.colored_label(session.notice_colour(), n);
             }
         });
     Ok(())
