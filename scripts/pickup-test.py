@@ -5,11 +5,13 @@ hand at the first press. The window says where it draws each piece (GROGNARD_GRI
 is taken ("lifted ENTITY" in its log); the hand rests on the piece as a person does (the tooltip
 comes, a Leipzig stack spreads), follows it if the spread moved it, presses (the first time on the
 piece, the second on its label where it has one), moves 30 px in three steps, looks, comes back
-and lets go where it took the piece (no move is made). A press counts when it reaches its piece
+and lets go where it took the piece (a counter drawn offset on its stack may be let go over the
+neighbouring hex, and then moves there: the rules decide). A press counts when it reaches its piece
 ("took" in the log): the game then lifts it, or refuses with its rule (another side's counter).
 
 Usage: scripts/pickup-test.py OUT_DIR [GAME...]   (games: botn leipzig austerlitz)
 Needs: Xvfb, xdotool, python3-pil; `cargo build` and `cargo build --example pickup_saves` first.
+Then the same hand turns the wheel and right-drags over the table; each must change the picture.
 Writes OUT_DIR/pickups.txt (one line a try, a summary line a game) and a screenshot a try.
 Exit status 1 when any press did not take its piece.
 """
@@ -36,6 +38,23 @@ PER_KIND = 3
 
 def xdo(*args):
     subprocess.run(["xdotool", *map(str, args)], check=True, env={**os.environ, "DISPLAY": DISPLAY})
+
+
+def wheel():
+    xdo("mousemove", 640, 420)
+    time.sleep(0.5)
+    for _ in range(3):
+        xdo("click", 4)
+
+
+def right_drag():
+    xdo("mousemove", 600, 420)
+    time.sleep(0.5)
+    xdo("mousedown", 3)
+    for k in (1, 2, 3):
+        time.sleep(0.2)
+        xdo("mousemove", 600 + 40 * k, 420 - 10 * k)
+    xdo("mouseup", 3)
 
 
 def clear(x, y):
@@ -169,12 +188,23 @@ def run_game(game, out, record):
                     what = f"another piece taken ({' '.join(took)})" if took else "NOT taken"
                 record.write(f"{game} {kind} {e} on its {where} at {x},{y} try {attempt + 1}: {what}\n")
                 record.flush()
+        # The wheel and a right-drag, with the same hand: each changes the picture.
+        for what, gesture in (("wheel", wheel), ("right-drag", right_drag)):
+            before = ImageGrab.grab(xdisplay=DISPLAY).convert("L")
+            gesture()
+            time.sleep(6)
+            after = ImageGrab.grab(xdisplay=DISPLAY).convert("L")
+            after.save(os.path.join(out, f"{game}-{what}.png"))
+            changed = sum(1 for a, b in zip(before.tobytes(), after.tobytes()) if abs(a - b) > 24)
+            record.write(f"{game} {what}: {changed} pixels changed\n")
+            tries += 1
+            taken += changed > 20000
     finally:
         window.terminate()
         time.sleep(1)
         window.kill()
         xvfb.terminate()
-    record.write(f"{game}: {taken} of {tries} presses took their piece\n")
+    record.write(f"{game}: {taken} of {tries} (presses that took their piece, the wheel and a right-drag)\n")
     record.flush()
     return taken, tries
 

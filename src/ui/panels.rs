@@ -32,6 +32,7 @@ pub fn panels<G: TableGame>(
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
     mut remote: Option<ResMut<crate::table::remote::Remote>>,
     settling: Res<crate::engine::plugin::Settling>,
+    dragging: Option<Res<crate::table::glide::Dragging>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -120,7 +121,9 @@ pub fn panels<G: TableGame>(
                     ui.label(egui::RichText::new(h).size(26.0));
                 });
             });
-    } else if let (Some(h), Some(p), false) = (session.hovered.clone(), pointer, ctx.input(|i| i.pointer.any_down())) {
+    } else if let (Some(h), Some(p), false) =
+        (session.hovered.clone(), pointer, dragging.is_some_and(|d| d.entity.is_some()))
+    {
         // Not while a piece is carried: the tooltip would lie over the lit destinations.
         hover_tip(&ctx, egui::Id::new("hover").with(&h), p, |ui| {
             ui.label(h);
