@@ -218,10 +218,7 @@ impl<'a> LabelPainter<'a> {
         bg: Option<bevy_egui::egui::Color32>,
     ) {
         let s = self.galley(text, size, fg).size();
-        let zoom = self.painter.ctx().zoom_factor();
-        let half = bevy::math::Vec2::new(s.x + 3.0, s.y + 3.0) * 0.5 * zoom;
-        let centre = bevy::math::Vec2::new(pos.x, pos.y) * zoom;
-        self.grips.push((piece, bevy::math::Rect::from_center_half_size(centre, half)));
+        self.grip(piece, (pos.x, pos.y), (s.x, s.y));
         self.fixed(pos, text, size, fg, bg);
     }
 
@@ -242,12 +239,19 @@ impl<'a> LabelPainter<'a> {
         let Some(p) = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0)) else { return false };
         let galley = self.galley(text, size * p.scale, fg);
         let g = galley.size();
-        let zoom = self.painter.ctx().zoom_factor();
         let (cx, cy) = p.rect.centre();
-        let half = bevy::math::Vec2::new(g.x + 3.0, g.y + 3.0) * 0.5 * zoom;
-        self.grips.push((piece, bevy::math::Rect::from_center_half_size(bevy::math::Vec2::new(cx, cy) * zoom, half)));
+        self.grip(piece, (cx, cy), (g.x, g.y));
         self.draw(Rect::centered((cx, cy), (g.x, g.y)), galley, fg, bg);
         true
+    }
+
+    /// Remembers a piece's label, centred at `centre` with its text `size` (egui points), where a
+    /// press takes the piece (logical pixels).
+    fn grip(&mut self, piece: bevy::prelude::Entity, centre: (f32, f32), size: (f32, f32)) {
+        let zoom = self.painter.ctx().zoom_factor();
+        let half = bevy::math::Vec2::new(size.0 + 3.0, size.1 + 3.0) * 0.5 * zoom;
+        let centre = bevy::math::Vec2::new(centre.0, centre.1) * zoom;
+        self.grips.push((piece, bevy::math::Rect::from_center_half_size(centre, half)));
     }
 
     /// The pieces' labels drawn by this painter, for the table's grip (`grip::LabelGrips`).
