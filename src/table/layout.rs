@@ -235,14 +235,28 @@ impl<'a> LabelPainter<'a> {
         fg: bevy_egui::egui::Color32,
         bg: Option<bevy_egui::egui::Color32>,
     ) -> bool {
+        let Some((centre, size)) = self.placed_plain(pos, text, size, fg, bg) else { return false };
+        self.grip(piece, centre, size);
+        true
+    }
+
+    /// A label in the panels' font near `pos`, moved or shrunk so that it meets no other (as
+    /// `placed`, which sets places' names in the serif): where it went and its size, if drawn.
+    pub fn placed_plain(
+        &mut self,
+        pos: bevy_egui::egui::Pos2,
+        text: &str,
+        size: f32,
+        fg: bevy_egui::egui::Color32,
+        bg: Option<bevy_egui::egui::Color32>,
+    ) -> Option<((f32, f32), (f32, f32))> {
         let s = self.galley(text, size, fg).size();
-        let Some(p) = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0)) else { return false };
+        let p = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0))?;
         let galley = self.galley(text, size * p.scale, fg);
         let g = galley.size();
-        let (cx, cy) = p.rect.centre();
-        self.grip(piece, (cx, cy), (g.x, g.y));
-        self.draw(Rect::centered((cx, cy), (g.x, g.y)), galley, fg, bg);
-        true
+        let centre = p.rect.centre();
+        self.draw(Rect::centered(centre, (g.x, g.y)), galley, fg, bg);
+        Some((centre, (g.x, g.y)))
     }
 
     /// Remembers a piece's label, centred at `centre` with its text `size` (egui points), where a

@@ -122,8 +122,15 @@ pub fn labels(
             );
         }
     }
-    // Card faces the viewer may see: the mirror of the table knows only those.
-    for (card, place, shown, tf) in &cards {
+    // Card faces the viewer may see: the mirror of the table knows only those. The piles'
+    // counts first, fixed on their piles; the other cards' labels then set around them, so that
+    // none overprints another ("Pile 28" over "Scout ×6" and the discard pile).
+    let piles_first = |(_, place, _, _): &(&Card, &CardPlace, &FaceShown, &GlobalTransform)| {
+        !matches!(place, CardPlace::DrawPile(0) | CardPlace::ScoutSupply(0))
+    };
+    let mut ordered: Vec<_> = cards.iter().collect();
+    ordered.sort_by_key(piles_first);
+    for (card, place, shown, tf) in ordered {
         if tf.translation().y < -1.0 {
             continue;
         }
@@ -169,7 +176,12 @@ pub fn labels(
         if let Some(label) = label.filter(|_| pile || width < READABLE_CARD)
             && let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.05)
         {
-            labels.fixed(p, &label, 9.0, dark, Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230)));
+            let paper = Some(egui::Color32::from_rgba_unmultiplied(250, 246, 232, 230));
+            if pile {
+                labels.fixed(p, &label, 9.0, dark, paper);
+            } else {
+                labels.placed_plain(p, &label, 9.0, dark, paper);
+            }
         }
     }
     // The tracks' labels are printed on the map; close enough to read the print, these give way.
@@ -193,7 +205,8 @@ pub fn labels(
     if session.viewer == Viewer::Spectator
         && let Some(p) = to_screen(Vec3::new(2.5, 0.0, 14.3))
     {
-        labels.fixed(
+        // Set where it meets no card's label (it lay under the army cards' numbers).
+        labels.placed_plain(
             p,
             "Spectator view: hands and hidden missions are not shown",
             11.0,
