@@ -58,7 +58,16 @@ pub fn piece_at(at: Vec2, pieces: &[(Entity, Vec2, f32, f32)], labels: &[(Entity
         .map(|(e, _)| e)
 }
 
-#[allow(clippy::type_complexity)]
+/// Where the pickup script wants the pieces written (`GROGNARD_GRIPS`), read once.
+struct GripsFile(Option<std::ffi::OsString>);
+
+impl Default for GripsFile {
+    fn default() -> Self {
+        Self(std::env::var_os("GROGNARD_GRIPS"))
+    }
+}
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn grip_backend(
     pointers: Query<(&PointerId, &PointerLocation)>,
     mut inputs: MessageReader<PointerInput>,
@@ -67,6 +76,7 @@ fn grip_backend(
     labels: Res<LabelGrips>,
     dragging: Option<Res<Dragging>>,
     mut out: MessageWriter<PointerHits>,
+    grips_file: Local<GripsFile>,
 ) {
     // Where this frame's presses were made, pointer by pointer.
     let mut pressed_at: Vec<(PointerId, Vec2)> = Vec::new();
@@ -95,7 +105,7 @@ fn grip_backend(
         })
         .collect();
     // For the pickup script (`scripts/pickup-test.py`): where each piece is drawn, and its size.
-    if let Some(path) = std::env::var_os("GROGNARD_GRIPS") {
+    if let Some(path) = &grips_file.0 {
         let lines: String = pieces
             .iter()
             .filter_map(|(e, c, r, y)| {

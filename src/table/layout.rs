@@ -190,7 +190,7 @@ impl<'a> LabelPainter<'a> {
     }
 
     /// A label centred on `pos`, whatever lies there (a piece's own label); its box is kept free
-    /// of the labels placed after it.
+    /// of the labels placed after it. Returns the size of its text.
     pub fn fixed(
         &mut self,
         pos: bevy_egui::egui::Pos2,
@@ -198,13 +198,14 @@ impl<'a> LabelPainter<'a> {
         size: f32,
         fg: bevy_egui::egui::Color32,
         bg: Option<bevy_egui::egui::Color32>,
-    ) {
+    ) -> (f32, f32) {
         let galley = self.galley(text, size, fg);
         let s = galley.size();
         let rect = Rect::centered((pos.x, pos.y), (s.x + 3.0, s.y + 3.0));
         self.layout.reserve(rect);
         let inner = Rect::centered((pos.x, pos.y), (s.x, s.y));
         self.draw(inner, galley, fg, bg);
+        (s.x, s.y)
     }
 
     /// A piece's own label (as `fixed`): a press on it takes the piece.
@@ -217,15 +218,13 @@ impl<'a> LabelPainter<'a> {
         fg: bevy_egui::egui::Color32,
         bg: Option<bevy_egui::egui::Color32>,
     ) {
-        let s = self.galley(text, size, fg).size();
-        self.grip(piece, (pos.x, pos.y), (s.x, s.y));
-        self.fixed(pos, text, size, fg, bg);
+        let s = self.fixed(pos, text, size, fg, bg);
+        self.grip(piece, (pos.x, pos.y), s);
     }
 
     /// A piece's own label set near `pos` where it meets no other label and no reserved spot
     /// (the pieces themselves, when reserved first), moved or shrunk as `placed` does, in the
     /// panels' font: a press on it takes the piece. Left out (false) if it cannot be placed.
-    #[allow(clippy::too_many_arguments)]
     pub fn chip_for(
         &mut self,
         piece: bevy::prelude::Entity,
@@ -250,13 +249,27 @@ impl<'a> LabelPainter<'a> {
         fg: bevy_egui::egui::Color32,
         bg: Option<bevy_egui::egui::Color32>,
     ) -> Option<((f32, f32), (f32, f32))> {
-        let s = self.galley(text, size, fg).size();
+        self.place_in(false, pos, text, size, fg, bg)
+    }
+
+    /// Sets a label near `pos` where it meets no other, in the serif (`name`) or the panels' font:
+    /// where it went and its size, if drawn.
+    fn place_in(
+        &mut self,
+        name: bool,
+        pos: bevy_egui::egui::Pos2,
+        text: &str,
+        size: f32,
+        fg: bevy_egui::egui::Color32,
+        bg: Option<bevy_egui::egui::Color32>,
+    ) -> Option<((f32, f32), (f32, f32))> {
+        let galley = |me: &Self, size| if name { me.name_galley(text, size, fg) } else { me.galley(text, size, fg) };
+        let s = galley(self, size).size();
         let p = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0))?;
-        let galley = self.galley(text, size * p.scale, fg);
-        let g = galley.size();
-        let centre = p.rect.centre();
-        self.draw(Rect::centered(centre, (g.x, g.y)), galley, fg, bg);
-        Some((centre, (g.x, g.y)))
+        let g = galley(self, size * p.scale);
+        let (centre, dims) = (p.rect.centre(), (g.size().x, g.size().y));
+        self.draw(Rect::centered(centre, dims), g, fg, bg);
+        Some((centre, dims))
     }
 
     /// Remembers a piece's label, centred at `centre` with its text `size` (egui points), where a
@@ -283,12 +296,7 @@ impl<'a> LabelPainter<'a> {
         fg: bevy_egui::egui::Color32,
         bg: Option<bevy_egui::egui::Color32>,
     ) -> bool {
-        let s = self.name_galley(text, size, fg).size();
-        let Some(p) = self.layout.place((pos.x, pos.y), (s.x + 3.0, s.y + 3.0)) else { return false };
-        let galley = self.name_galley(text, size * p.scale, fg);
-        let g = galley.size();
-        self.draw(Rect::centered(p.rect.centre(), (g.x, g.y)), galley, fg, bg);
-        true
+        self.place_in(true, pos, text, size, fg, bg).is_some()
     }
 }
 
