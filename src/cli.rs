@@ -43,6 +43,10 @@ pub enum Command {
         /// Open the camera on the table's point X,Z from DISTANCE.
         #[arg(long, value_name = "X,Z,DISTANCE", value_parser = look, allow_hyphen_values = true)]
         look: Option<[f32; 3]>,
+        /// Learn to play: a guided first turn of the game's first new game (the prompt says what
+        /// to do and why, with the rule's section; the computer plays the other seat).
+        #[arg(long, conflicts_with_all = ["join", "replay", "sandbox"])]
+        learn: bool,
         /// Sit at a host's table (FILE is the scenario the host plays): ws://HOST:PORT/TABLE.
         #[arg(long, value_name = "URL")]
         join: Option<String>,
@@ -162,6 +166,9 @@ pub enum Command {
         /// The table without panels (only its status line).
         #[arg(long)]
         clean: bool,
+        /// The first step of Learn to play, through the learner's eyes.
+        #[arg(long)]
+        learn: bool,
     },
     /// Write the after-action report of a save: one printable HTML page with the table at each
     /// turn's end (drawn by the screenshot mode, under xvfb-run where there is no display), the
@@ -267,6 +274,7 @@ pub fn run() -> i32 {
             pace,
             ui_scale,
             look,
+            learn,
             join,
             seat,
             spectate,
@@ -311,10 +319,11 @@ pub fn run() -> i32 {
                 look,
                 remote,
                 stream,
+                learn,
             };
             window(&file, options)
         }
-        Some(Command::Screenshot { file, out, seat, seed, ui_scale, look, clean }) => window(
+        Some(Command::Screenshot { file, out, seat, seed, ui_scale, look, clean, learn }) => window(
             &file,
             WindowOptions {
                 seed: Some(seed),
@@ -323,6 +332,7 @@ pub fn run() -> i32 {
                 ui_scale,
                 look,
                 stream: StreamOptions { clean, ..Default::default() },
+                learn,
                 ..Default::default()
             },
         ),

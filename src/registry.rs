@@ -35,6 +35,8 @@ pub struct WindowOptions {
     /// Sit at a host's table: its address ws://HOST:PORT/TABLE, and the seat's name (None: watch).
     pub remote: Option<(String, Option<String>)>,
     pub stream: StreamOptions,
+    /// Open on Learn to play: the guided first turn of the game's first new game.
+    pub learn: bool,
 }
 
 /// Streaming: the broadcast window, the feed for stream tools, the delay and the director.

@@ -39,6 +39,16 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     let journal_path = default_journal_path().with_file_name(setup.journal_name);
     let seats = table.game.seat_names().len();
     let mut session = Session::new(seats, journal_path.clone());
+    let table = match setup.learn {
+        false => table,
+        true => match super::lesson::start_lesson(&table, &mut session) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("--learn: {e}");
+                return 2;
+            }
+        },
+    };
     // The replay view: the save on a timeline, from its start.
     let (table, replay) = match &setup.stream.replay {
         None => (table, None),
@@ -86,7 +96,10 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     } else if replay.is_some() {
         // A replay writes no journal: the save it shows is already a file.
     } else if let Some((out, viewer)) = &setup.screenshot {
-        session.viewer = *viewer;
+        // A lesson is seen through the learner's eyes.
+        if session.lesson.is_none() {
+            session.viewer = *viewer;
+        }
         session.hotseat = false;
         session.screenshot = Some((out.clone(), 8));
     } else {
@@ -107,7 +120,9 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     {
         session.viewer = Viewer::Seat(s);
     }
-    if let Some(r) = &remote {
+    if session.lesson.is_some() {
+        // The lesson set the computer's seats.
+    } else if let Some(r) = &remote {
         // The computer may play this window's own seat, reading the table rebuilt from its view.
         let own = |k: usize| r.seat == Some(k as u8);
         if (0..seats).any(|k| setup.computers.get(k).copied().flatten().is_some() && !own(k)) {
@@ -174,6 +189,8 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
         .insert_resource(ResumeOffer::<G>(offer))
         .add_plugins((
             super::camera::CameraPlugin,
+            super::framing::FramingPlugin,
+            super::lesson::LessonPlugin::<G>::default(),
             super::glide::GlidePlugin,
             super::grip::GripPlugin,
             super::start::StartPlugin,
@@ -352,7 +369,15 @@ pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool
                 .set(RenderPlugin {
                     // Without it the first frames of a screenshot come out black.
                     synchronous_pipeline_compilation: shooting,
-                    render_creation: WgpuSettings::default().into(),
+                    // Small blocks of device memory, not wgpu's 128–256 MiB ones: a software
+                    // renderer's device memory is the process's own, and the table uses a
+                    // fraction of a block (VmRSS of a Battle of the Nations window: see
+                    // docs/performance.md).
+                    render_creation: WgpuSettings {
+                        memory_hints: bevy::render::settings::MemoryHints::MemoryUsage,
+                        ..default()
+                    }
+                    .into(),
                     ..default()
                 }),
         ),

@@ -9,10 +9,12 @@ pub mod broadcast;
 pub mod camera;
 pub mod computer;
 pub mod dice;
+pub mod framing;
 pub mod glide;
 pub mod grip;
 pub mod hexmap;
 pub mod layout;
+pub mod lesson;
 pub mod octmap;
 pub mod paint;
 pub mod print;
@@ -113,6 +115,13 @@ pub trait TableGame: Game {
         seed: u64,
         computers: &[Option<usize>],
     ) -> Result<Started<Self>, String>;
+    /// Learn to play: what the coach says to `seat` at this moment of its first turn; `legal` is
+    /// that seat's legal list (empty while another seat decides). It reads nothing `seat` may
+    /// not see.
+    fn lesson(&self, seat: SeatId, legal: &[Self::Action]) -> lesson::Coach<Self::Action>;
+    /// Where a space lies on the table and its radius there, for a ring round it (a lesson's
+    /// place, a name clicked in the log).
+    fn space_on_table(&self, space: SpaceId) -> Option<(Vec3, f32)>;
     /// The game's own presentation: its board, pieces, labels and panels.
     fn add_view(app: &mut App);
 }
@@ -136,4 +145,6 @@ pub struct WindowSetup {
     pub remote: Option<(String, Option<String>)>,
     /// The broadcast window, the feed, the delay and the director.
     pub stream: crate::registry::StreamOptions,
+    /// Open on Learn to play: the guided first turn.
+    pub learn: bool,
 }

@@ -313,6 +313,9 @@ fn draw_cells(spec: &MapSpec, pixmap: &mut Pixmap, printer: &mut super::print::P
     let mut ink = Paint::default();
     ink.set_color_rgba8(70, 50, 35, 255);
     ink.anti_alias = true;
+    // The right end of the last label printed under a cell of each row (its top in pixels): a label
+    // that would meet it ("Watch" against "14.10.") goes a line lower.
+    let mut last_under: Vec<(f32, f32)> = Vec::new();
     for c in &spec.cells {
         let (x, y) = spec.to_px(c.at);
         let (w, h) = (c.size.0 * px_per_unit, c.size.1 * px_per_unit);
@@ -332,7 +335,22 @@ fn draw_cells(spec: &MapSpec, pixmap: &mut Pixmap, printer: &mut super::print::P
         }
         let dark = [60, 40, 28, 255];
         let px = printer.fit(Face::Bold, h * 0.5, &c.label, w * if c.inside { 0.9 } else { 1.6 });
-        let baseline = if c.inside { y + px * 0.35 } else { y + h / 2.0 + px * 1.05 };
+        let mut baseline = if c.inside { y + px * 0.35 } else { y + h / 2.0 + px * 1.05 };
+        if !c.inside {
+            let half = printer.width(Face::Bold, px, &c.label) / 2.0;
+            let row = y - h / 2.0;
+            match last_under.iter_mut().find(|(top, _)| (*top - row).abs() < 1.0) {
+                Some((_, right)) => {
+                    if x - half < *right + px * 0.3 {
+                        baseline += px * 1.1;
+                        // The lower line does not block the next label's upper one.
+                    } else {
+                        *right = x + half;
+                    }
+                }
+                None => last_under.push((row, x + half)),
+            }
+        }
         printer.line(pixmap, Face::Bold, px, &c.label, x, baseline, Align::Centre, dark);
     }
 }

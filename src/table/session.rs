@@ -73,6 +73,8 @@ pub struct Session {
     pub orders_since: (u64, u64, u64),
     /// An order sent from the panels and not answered yet: its words and when it left (seconds).
     pub order_sent: Option<(String, f32)>,
+    /// Learn to play: the learner's seat, while the lesson lasts.
+    pub lesson: Option<SeatId>,
 }
 
 /// Frames between the one a list is first laid out in and the first in which a press may have been
@@ -118,6 +120,7 @@ impl Session {
             press_frame: 0,
             orders_since: (0, 0, 0),
             order_sent: None,
+            lesson: None,
         }
     }
 

@@ -74,7 +74,10 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
                     .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
                     .before(bevy_egui::EguiPreUpdateSet::BeginPass),
             )
-            .add_systems(Update, (hotkeys::<G>.run_if(keyboard_free), remember_refusals, settle_after_input));
+            .add_systems(Update, (hotkeys::<G>.run_if(keyboard_free), settle_after_input))
+            // After the rules: the frame that draws the table an order changed has its answer too,
+            // and no longer says the order is on its way.
+            .add_systems(Update, remember_refusals.after(crate::engine::plugin::TableSet::Apply));
         if G::DIGIT_ORDERS {
             app.add_systems(Update, number_keys::<G>.run_if(keyboard_free));
         }

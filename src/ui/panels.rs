@@ -8,6 +8,7 @@ use crate::engine::rules::Mode;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
 use crate::table::app::{ResumeOffer, clock_seed};
+use crate::table::lesson::Coach;
 use crate::table::session::Session;
 use crate::table::{Span, TableGame};
 use bevy::prelude::*;
@@ -33,6 +34,7 @@ pub fn panels<G: TableGame>(
     mut remote: Option<ResMut<crate::table::remote::Remote>>,
     settling: Res<crate::engine::plugin::Settling>,
     dragging: Option<Res<crate::table::glide::Dragging>>,
+    coached: Option<Res<crate::table::lesson::Coached<G>>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -132,7 +134,8 @@ pub fn panels<G: TableGame>(
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
     menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
-    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), settling.active);
+    let coach = coached.as_ref().and_then(|c| c.0.as_ref());
+    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), settling.active, coach);
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
@@ -301,10 +304,21 @@ fn menu<G: TableGame>(
                         }
                         return;
                     }
+                    if ui.button("Learn to play: a guided first turn").clicked() {
+                        match crate::table::lesson::start_lesson(table, session) {
+                            Ok(t) => {
+                                requests.write(Request::Replace(Box::new(t)));
+                            }
+                            Err(e) => session.refuse(format!("Cannot start the lesson: {e}")),
+                        }
+                        ui.close();
+                    }
+                    ui.separator();
                     for new in G::new_games(table) {
                         if ui.button(&new.label).clicked() {
                             match G::start(table, new.choice, clock_seed(), &session.computers) {
                                 Ok(started) => {
+                                    session.lesson = None;
                                     if let Some(c) = started.computers {
                                         session.set_computers(c);
                                     }
@@ -336,6 +350,7 @@ fn menu<G: TableGame>(
                         match G::load(&path, clock_seed(), Mode::Enforced) {
                             Ok(t) => {
                                 session.notice = None;
+                                session.lesson = None;
                                 requests.write(Request::Replace(Box::new(t)));
                             }
                             Err(e) => session.refuse(format!("Not loaded: {e}")),
@@ -504,9 +519,14 @@ fn orders<G: TableGame>(
     height: f32,
     hosted: bool,
     rolling: bool,
+    coach: Option<&Coach<G::Action>>,
 ) {
     let game = &table.game;
     let my_seat = session.seat();
+    let pick = match coach {
+        Some(Coach::Step(l)) => l.pick.as_ref(),
+        _ => None,
+    };
     let now = ctx.input(|i| i.time) as f32;
     egui::Window::new("Orders")
         .anchor(egui::Align2::LEFT_TOP, [6.0, 44.0])
@@ -517,6 +537,9 @@ fn orders<G: TableGame>(
             ui.label(egui::RichText::new(game.prompt()).strong());
             if let Some(n) = &session.notice {
                 ui.colored_label(session.notice_colour(), n);
+            }
+            if let Some(word) = coach {
+                lesson_box(ui, word, session);
             }
             let active = game.active_seat();
             if rolling {
@@ -570,8 +593,13 @@ fn orders<G: TableGame>(
                             Some(k) if G::DIGIT_ORDERS => format!("{k}. {label}"),
                             _ => label,
                         };
+                        // The lesson's suggestion is framed in its gold.
+                        let mut button = egui::Button::new(&label).wrap();
+                        if pick == Some(&a) {
+                            button = button.stroke(egui::Stroke::new(2.0, LESSON_GOLD));
+                        }
                         // While an order is on its way the list takes no other.
-                        if ui.add_enabled(!sending, egui::Button::new(&label).wrap()).clicked()
+                        if ui.add_enabled(!sending, button).clicked()
                             && session.take_order_click(&label, now)
                         {
                             requests.write(Request::Act { seat, act: Act::Game(a) });
@@ -604,6 +632,41 @@ fn orders<G: TableGame>(
                 }
             });
         });
+}
+
+/// The colour of the lesson: its box, the order it suggests and its rings on the table.
+const LESSON_GOLD: egui::Color32 = egui::Color32::from_rgb(230, 180, 40);
+
+/// Learn to play, at the top of the Orders panel: what to do now, why, and the rule's section.
+fn lesson_box<A>(ui: &mut egui::Ui, word: &Coach<A>, session: &mut Session) {
+    egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, LESSON_GOLD)).show(ui, |ui| {
+        ui.label(egui::RichText::new("Learn to play").strong().color(LESSON_GOLD));
+        match word {
+            Coach::Step(l) => {
+                ui.label(egui::RichText::new(&l.now).strong());
+                ui.label(&l.why);
+                ui.label(egui::RichText::new(format!("Rule: {}", l.section)).italics());
+                if !l.at.is_empty() {
+                    ui.label(egui::RichText::new("Gold rings on the table mark the places.").small());
+                }
+                if l.pick.is_some() {
+                    ui.label(egui::RichText::new("The order framed in gold below is one good choice.").small());
+                }
+            }
+            Coach::Waiting(w) => {
+                ui.label(w);
+            }
+            Coach::Done => {
+                ui.label(
+                    "Your first turn is done: play on against the computer, or start a game of your own from the Game menu.",
+                );
+            }
+        }
+        let close = if matches!(word, Coach::Done) { "Close" } else { "Leave the lesson" };
+        if ui.small_button(close).clicked() {
+            session.lesson = None;
+        }
+    });
 }
 
 fn log<G: TableGame>(

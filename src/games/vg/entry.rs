@@ -183,6 +183,7 @@ impl GameEntry for Entry {
                 look: o.look,
                 remote: o.remote.clone(),
                 stream: o.stream.clone(),
+                learn: o.learn,
             },
         )
     }

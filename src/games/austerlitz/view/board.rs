@@ -212,6 +212,7 @@ pub fn setup_board(
             Name::new("Austerlitz board"),
         ))
         .observe(super::counters::click_board);
+    commands.insert_resource(crate::table::framing::BoardExtent(Rect::from_center_size(Vec2::ZERO, Vec2::new(w, d))));
     let lit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, alpha_mode: AlphaMode::Blend, unlit: true, ..default() })
     };

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod lesson;
 pub mod panels;
 
 use super::actions::{Action, Event};
@@ -45,6 +46,16 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
 
     fn action_label(&self, action: &Action) -> String {
         Austerlitz::action_label(self, action)
+    }
+
+    fn lesson(&self, seat: SeatId, legal: &[Action]) -> crate::table::lesson::Coach<Action> {
+        lesson::coach(self, seat, legal)
+    }
+
+    fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
+        let b = &self.sc.board;
+        let cell = b.cell_of(space.0 as usize);
+        b.contains(cell).then(|| (board::BoardGeometry::of(b).world(cell), board::PITCH * 0.48))
     }
 
     fn in_orders(&self, action: &Action) -> bool {
@@ -183,6 +194,7 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
                 look: o.look,
                 remote: o.remote.clone(),
                 stream: o.stream.clone(),
+                learn: o.learn,
             },
         ),
         Err(e) => {

@@ -207,6 +207,8 @@ fn setup_board(
         Pickable::IGNORE,
         Name::new("Board"),
     ));
+    // The board and the rows of army cards before each player (`pieces::card_world`).
+    commands.insert_resource(crate::table::framing::BoardExtent(Rect::new(-8.0, -15.5, 13.0, 15.3)));
     let spec = map_spec(game);
     crate::table::paint::spawn_map(&mut commands, &mut meshes, &mut materials, &mut images, &spec, "Board map");
     // The time bar and the victory point track are printed on the map (`map_spec`).

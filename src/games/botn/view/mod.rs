@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod labels;
+pub mod lesson;
 pub mod panels;
 pub mod pieces;
 pub mod prints;
@@ -45,6 +46,14 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn action_label(&self, action: &Action) -> String {
         text::action_label(self, action)
+    }
+
+    fn lesson(&self, seat: SeatId, legal: &[Action]) -> crate::table::lesson::Coach<Action> {
+        lesson::coach(self, seat, legal)
+    }
+
+    fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
+        ((space.0 as usize) < self.sc.fields.len()).then(|| (board::field_world(self, space), board::FIELD_RADIUS + 0.12))
     }
 
     fn prompt(&self) -> String {

@@ -183,6 +183,10 @@ pub fn setup_map(
             Name::new("Leipzig 1813 map"),
         ))
         .observe(super::counters::click_map);
+    commands.insert_resource(crate::table::framing::BoardExtent(Rect::from_center_size(
+        Vec2::ZERO,
+        Vec2::new(geo.width, geo.depth),
+    )));
     let lit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, alpha_mode: AlphaMode::Blend, unlit: true, ..default() })
     };

@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod lesson;
 pub mod panels;
 
 use super::actions::{Action, Event};
@@ -46,6 +47,16 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
 
     fn action_label(&self, action: &Action) -> String {
         Leipzig::action_label(self, action)
+    }
+
+    fn lesson(&self, seat: SeatId, legal: &[Action]) -> crate::table::lesson::Coach<Action> {
+        lesson::coach(self, seat, legal)
+    }
+
+    fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
+        let geo = board::MapGeometry::of(&self.sc.board);
+        ((space.0 as usize) < geo.columns * geo.rows)
+            .then(|| (geo.world(super::data::Hex(space.0)), board::RADIUS * 0.95))
     }
 
     fn in_orders(&self, action: &Action) -> bool {
@@ -184,6 +195,7 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
                 look: o.look,
                 remote: o.remote.clone(),
                 stream: o.stream.clone(),
+                learn: o.learn,
             },
         ),
         Err(e) => {

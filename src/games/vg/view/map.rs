@@ -139,6 +139,9 @@ pub fn setup_map(
         Pickable::IGNORE,
         Name::new("Map of Europe"),
     ));
+    // The map and the two hands fanned beyond its ends (`rebuild_pieces`), so that a seat sees
+    // its own cards whole.
+    commands.insert_resource(crate::table::framing::BoardExtent(Rect::new(-11.5, -17.2, 14.5, 17.2)));
     let spec = map_spec(game, &geo);
     crate::table::paint::spawn_map(
         &mut commands,

@@ -3,6 +3,7 @@
 //! (tracks, hand, campaigns, the miniatures battle sheet with its result entry), plus what the
 //! shared table asks of a game (`TableGame`). Units and hands are read through the viewer's eyes.
 
+pub mod lesson;
 mod map;
 
 use super::ai::{self, VgPlayer};
@@ -45,6 +46,15 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn action_label(&self, action: &Action) -> String {
         action_label(self, action)
+    }
+
+    fn lesson(&self, seat: SeatId, legal: &[Action]) -> crate::table::lesson::Coach<Action> {
+        lesson::coach(self, seat, legal)
+    }
+
+    fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
+        // A Victory & Glory space is a nation, ringed round its name on the map.
+        ((space.0 as usize) < self.sc.nations.len()).then(|| (map::Geo::of(self).nation(space.0 as u8), 0.9))
     }
 
     fn prompt(&self) -> String {
@@ -560,8 +570,9 @@ fn panels(
                     match &view.hands[p.index()] {
                         Ok(cards) => {
                             ui.label(egui::RichText::new(format!("{}'s hand", p.name())).strong());
+                            // At the body's size: the hand is what a seat reads most.
                             for &c in cards {
-                                ui.label(egui::RichText::new(card_text(game, c)).small());
+                                ui.label(card_text(game, c));
                             }
                         }
                         Err(count) => {
@@ -571,7 +582,7 @@ fn panels(
                     if session.viewer == Viewer::Seat(seat_of(p)) && !view.in_front[p.index()].is_empty() {
                         ui.label(egui::RichText::new("In front of you (campaigns to reinforce):").strong());
                         for &c in &view.in_front[p.index()] {
-                            ui.label(egui::RichText::new(card_text(game, c)).small());
+                            ui.label(card_text(game, c));
                         }
                     }
                 }

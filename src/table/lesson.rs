@@ -1,0 +1,179 @@
+//! Game → Learn to play: a guided first turn. The game's first new game starts on a fixed seed
+//! with the computer (its weakest level) at the other seats; at each decision of the learner's
+//! first turn the Orders panel says what to do now and why, with the rule's section, and the
+//! places it speaks of are ringed on the table. The rules check every step as always: the coach
+//! only speaks, so a learner who does something else is answered from wherever that leads.
+//!
+//! The coach reads the learner's own legal list and what the whole table may see (the phase,
+//! the turn); never what the learner's seat may not see.
+
+use super::session::Session;
+use super::TableGame;
+use crate::engine::geometry::SpaceId;
+use crate::engine::plugin::{TableRes, TableSet};
+use crate::engine::rules::Game;
+use crate::engine::seats::SeatId;
+use crate::engine::table::Table;
+use bevy::prelude::*;
+
+/// The seed of every lesson: the same first hand each time, so that what the lesson says of
+/// it can be tried again.
+pub const LESSON_SEED: u64 = 1813;
+
+/// One step of the lesson: what to do now, why, under which rule, and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson<A> {
+    pub now: String,
+    pub why: String,
+    /// The rule's section, as the rulebook names or numbers it.
+    pub section: String,
+    /// The places the step speaks of, ringed on the table.
+    pub at: Vec<SpaceId>,
+    /// The order the step suggests, marked in the Orders list (None: done on the table).
+    pub pick: Option<A>,
+}
+
+/// What the coach says at a moment of the lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Coach<A> {
+    Step(Lesson<A>),
+    /// The decision is another seat's (the computer's): the lesson waits.
+    Waiting(String),
+    /// The learner's first turn is over.
+    Done,
+}
+
+/// The coach's word for the table as it stands (None: no lesson).
+#[derive(Resource)]
+pub struct Coached<G: Game>(pub Option<Coach<G::Action>>);
+
+impl<G: Game> Default for Coached<G> {
+    fn default() -> Self {
+        Coached(None)
+    }
+}
+
+/// A ring on the table round a place the lesson speaks of, or a name clicked in the log.
+#[derive(Component)]
+pub struct Beacon;
+
+pub struct LessonPlugin<G>(std::marker::PhantomData<G>);
+
+impl<G> Default for LessonPlugin<G> {
+    fn default() -> Self {
+        LessonPlugin(std::marker::PhantomData)
+    }
+}
+
+impl<G: TableGame> Plugin for LessonPlugin<G> {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Coached<G>>()
+            .add_systems(Update, (coach::<G>, light_places::<G>).chain().after(TableSet::Apply));
+    }
+}
+
+/// A new table for the lesson, and the session set for it: the learner is the seat of the first
+/// decision, the computer plays the others.
+pub fn start_lesson<G: TableGame>(table: &Table<G>, session: &mut Session) -> Result<Table<G>, String> {
+    let started = G::start(table, 0, LESSON_SEED, &[])?;
+    let seats = started.table.game.seat_names().len();
+    // A game that sets its own computer seats (a solo AI) leaves the learner the seat it does not
+    // play; otherwise the learner takes the first decision.
+    let (learner, computers) = match started.computers {
+        Some(c) => {
+            let person = (0..seats).find(|&k| c.get(k).copied().flatten().is_none()).ok_or("no seat is left to a person")?;
+            (SeatId(person as u8), c)
+        }
+        None => {
+            let first = started.table.game.active_seat().ok_or("the game starts with no decision to learn")?;
+            (first, (0..seats).map(|k| (k != first.0 as usize).then_some(0)).collect())
+        }
+    };
+    session.set_computers(computers);
+    session.lesson = Some(learner);
+    session.last_active = Some(learner);
+    session.notice = None;
+    Ok(started.table)
+}
+
+/// What the coach says of `table` for the learner `seat`.
+pub fn coach_of<G: TableGame>(table: &Table<G>, seat: SeatId) -> Coach<G::Action> {
+    let game = &table.game;
+    let mut legal = Vec::new();
+    if game.active_seat() == Some(seat) {
+        game.legal_actions(table.mode, &mut legal);
+    }
+    game.lesson(seat, &legal)
+}
+
+fn coach<G: TableGame>(
+    table: Res<TableRes<G>>,
+    session: Res<Session>,
+    mut coached: ResMut<Coached<G>>,
+    mut seen: Local<Option<(usize, SeatId)>>,
+) {
+    let Some(seat) = session.lesson else {
+        if coached.0.is_some() {
+            coached.0 = None;
+            *seen = None;
+        }
+        return;
+    };
+    // The coach speaks again only when the table moved on (or the lesson began).
+    let now = (table.0.entries.len(), seat);
+    if *seen == Some(now) && !table.is_changed() {
+        return;
+    }
+    *seen = Some(now);
+    let word = coach_of(&table.0, seat);
+    if coached.0.as_ref() != Some(&word) {
+        coached.0 = Some(word);
+    }
+}
+
+/// Rings the places of the lesson's step and the place of a name clicked in the log.
+fn light_places<G: TableGame>(
+    mut commands: Commands,
+    table: Res<TableRes<G>>,
+    coached: Res<Coached<G>>,
+    session: Res<Session>,
+    beacons: Query<Entity, With<Beacon>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut lit: Local<Vec<SpaceId>>,
+    mut gold: Local<Option<Handle<StandardMaterial>>>,
+) {
+    let mut want: Vec<SpaceId> = match &coached.0 {
+        Some(Coach::Step(l)) => l.at.clone(),
+        _ => Vec::new(),
+    };
+    want.extend(session.focus.filter(|f| !want.contains(f)));
+    if *lit == want && !table.is_changed() {
+        return;
+    }
+    *lit = want.clone();
+    for e in &beacons {
+        commands.entity(e).despawn();
+    }
+    let material = gold
+        .get_or_insert_with(|| {
+            materials.add(StandardMaterial {
+                base_color: Color::srgb(1.0, 0.78, 0.15),
+                emissive: LinearRgba::rgb(1.6, 1.1, 0.1),
+                unlit: true,
+                ..default()
+            })
+        })
+        .clone();
+    for s in want {
+        let Some((at, radius)) = table.0.game.space_on_table(s) else { continue };
+        commands.spawn((
+            Beacon,
+            Mesh3d(meshes.add(Torus::new(radius * 0.86, radius))),
+            MeshMaterial3d(material.clone()),
+            Transform::from_translation(at + Vec3::Y * 0.12),
+            Pickable::IGNORE,
+            Name::new("Lit place"),
+        ));
+    }
+}
