@@ -369,15 +369,7 @@ pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool
                 .set(RenderPlugin {
                     // Without it the first frames of a screenshot come out black.
                     synchronous_pipeline_compilation: shooting,
-                    // Small blocks of device memory, not wgpu's 128–256 MiB ones: a software
-                    // renderer's device memory is the process's own, and the table uses a
-                    // fraction of a block (VmRSS of a Battle of the Nations window: see
-                    // docs/performance.md).
-                    render_creation: WgpuSettings {
-                        memory_hints: bevy::render::settings::MemoryHints::MemoryUsage,
-                        ..default()
-                    }
-                    .into(),
+                    render_creation: WgpuSettings::default().into(),
                     ..default()
                 }),
         ),

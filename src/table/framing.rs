@@ -27,7 +27,8 @@ const SETTLE_PX: f32 = 24.0;
 /// of `aspect` (width over height) it holds. Its edges are the screen's or a panel's edges, so
 /// trying every combination of them finds it (a window holds a dozen panels at most).
 pub fn free_rect(screen: Rect, panels: &[Rect], aspect: f32) -> Rect {
-    let panels: Vec<Rect> = panels.iter().map(|p| p.intersect(screen)).filter(|p| p.width() > 1.0 && p.height() > 1.0).collect();
+    let panels: Vec<Rect> =
+        panels.iter().map(|p| p.intersect(screen)).filter(|p| p.width() > 1.0 && p.height() > 1.0).collect();
     let mut lefts = vec![screen.min.x];
     let mut rights = vec![screen.max.x];
     let mut tops = vec![screen.min.y];
@@ -53,7 +54,8 @@ pub fn free_rect(screen: Rect, panels: &[Rect], aspect: f32) -> Rect {
                     });
                     // Between two that hold as much, the larger area: more room around the board.
                     let (h, area) = (holds(&c), c.width() * c.height());
-                    if clear && (h > best_holds + 0.5 || (h > best_holds - 0.5 && area > best.width() * best.height())) {
+                    if clear && (h > best_holds + 0.5 || (h > best_holds - 0.5 && area > best.width() * best.height()))
+                    {
                         (best, best_holds) = (c, h.max(best_holds));
                     }
                 }
@@ -182,7 +184,10 @@ mod tests {
     }
 
     /// A pinhole camera of vertical field `fov` over a window of `size`, as Bevy's perspective.
-    fn pinhole(size: Vec2, fov: f32) -> (impl Fn(&GlobalTransform, Vec3) -> Option<Vec2>, impl Fn(&GlobalTransform, Vec2) -> Option<Vec3>) {
+    fn pinhole(
+        size: Vec2,
+        fov: f32,
+    ) -> (impl Fn(&GlobalTransform, Vec3) -> Option<Vec2>, impl Fn(&GlobalTransform, Vec2) -> Option<Vec3>) {
         let f = 1.0 / (fov / 2.0).tan();
         let aspect = size.x / size.y;
         let project = move |gt: &GlobalTransform, p: Vec3| {

@@ -189,6 +189,12 @@ impl<'a> LabelPainter<'a> {
         self.painter.galley(r.min, galley, fg);
     }
 
+    /// The size a label's text takes in the panels' font (egui points).
+    pub fn text_size(&self, text: &str, size: f32) -> (f32, f32) {
+        let s = self.galley(text, size, bevy_egui::egui::Color32::WHITE).size();
+        (s.x, s.y)
+    }
+
     /// A label centred on `pos`, whatever lies there (a piece's own label); its box is kept free
     /// of the labels placed after it. Returns the size of its text.
     pub fn fixed(

@@ -7,8 +7,8 @@
 //! The coach reads the learner's own legal list and what the whole table may see (the phase,
 //! the turn); never what the learner's seat may not see.
 
-use super::session::Session;
 use super::TableGame;
+use super::session::Session;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{TableRes, TableSet};
 use crate::engine::rules::Game;
@@ -81,7 +81,8 @@ pub fn start_lesson<G: TableGame>(table: &Table<G>, session: &mut Session) -> Re
     // play; otherwise the learner takes the first decision.
     let (learner, computers) = match started.computers {
         Some(c) => {
-            let person = (0..seats).find(|&k| c.get(k).copied().flatten().is_none()).ok_or("no seat is left to a person")?;
+            let person =
+                (0..seats).find(|&k| c.get(k).copied().flatten().is_none()).ok_or("no seat is left to a person")?;
             (SeatId(person as u8), c)
         }
         None => {

@@ -599,9 +599,7 @@ fn orders<G: TableGame>(
                             button = button.stroke(egui::Stroke::new(2.0, LESSON_GOLD));
                         }
                         // While an order is on its way the list takes no other.
-                        if ui.add_enabled(!sending, button).clicked()
-                            && session.take_order_click(&label, now)
-                        {
+                        if ui.add_enabled(!sending, button).clicked() && session.take_order_click(&label, now) {
                             requests.write(Request::Act { seat, act: Act::Game(a) });
                         }
                     }

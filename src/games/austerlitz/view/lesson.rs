@@ -115,7 +115,9 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
                         from.into_iter().chain(to).collect(),
                     )
                 }
-                None => ("Step 2, movement: no unit can move. End the movement in the Orders list.".to_string(), Vec::new()),
+                None => {
+                    ("Step 2, movement: no unit can move. End the movement in the Orders list.".to_string(), Vec::new())
+                }
             };
             step(
                 now,
@@ -167,7 +169,8 @@ mod tests {
                     let other = t.game.active_seat().expect("someone decides");
                     let mut legal = Vec::new();
                     t.game.legal_actions(t.mode, &mut legal);
-                    let a = legal.iter().find(|a| matches!(a, Action::DeployRest)).cloned().unwrap_or(legal.swap_remove(0));
+                    let a =
+                        legal.iter().find(|a| matches!(a, Action::DeployRest)).cloned().unwrap_or(legal.swap_remove(0));
                     t.submit(other, Act::Game(a)).expect("legal");
                 }
                 Coach::Step(l) => {

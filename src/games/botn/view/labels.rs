@@ -188,12 +188,21 @@ pub fn labels(
     let track_readable = to_screen(time_bar_world(0))
         .zip(to_screen(time_bar_world(1)))
         .is_some_and(|(a, b)| (b - a).length() >= READABLE_TRACK);
+    // A date that would meet the label before it ("Watch" and "14.10.") goes a line lower, as
+    // the print does (`paint::draw_cells`).
+    let mut right_of_last = f32::NEG_INFINITY;
     for (i, t) in game.sc.time.iter().enumerate() {
         if !track_readable
             && t.label != "·"
-            && let Some(p) = to_screen(time_bar_world(i) + Vec3::new(0.0, 0.0, 0.6))
+            && let Some(mut p) = to_screen(time_bar_world(i) + Vec3::new(0.0, 0.0, 0.6))
         {
             let color = if t.fight { egui::Color32::from_rgb(150, 30, 25) } else { dark };
+            let (w, h) = labels.text_size(&t.label, 10.0);
+            if p.x - w / 2.0 < right_of_last + 3.0 {
+                p.y += h;
+            } else {
+                right_of_last = p.x + w / 2.0;
+            }
             labels.fixed(p, &t.label, 10.0, color, None);
         }
     }

@@ -140,8 +140,12 @@ mod tests {
     use crate::table::lesson::LESSON_SEED;
 
     fn beginner() -> crate::engine::table::Table<Botn> {
-        super::super::super::new_table(std::path::Path::new("scenarios/battle-of-the-nations/beginner.ron"), LESSON_SEED, Mode::Enforced)
-            .expect("the beginner game loads")
+        super::super::super::new_table(
+            std::path::Path::new("scenarios/battle-of-the-nations/beginner.ron"),
+            LESSON_SEED,
+            Mode::Enforced,
+        )
+        .expect("the beginner game loads")
     }
 
     /// Preparation: the lesson asks for the districts' draft, then a keep with both missions'

@@ -53,7 +53,8 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
     }
 
     fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
-        ((space.0 as usize) < self.sc.fields.len()).then(|| (board::field_world(self, space), board::FIELD_RADIUS + 0.12))
+        ((space.0 as usize) < self.sc.fields.len())
+            .then(|| (board::field_world(self, space), board::FIELD_RADIUS + 0.12))
     }
 
     fn prompt(&self) -> String {

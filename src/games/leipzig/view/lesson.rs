@@ -2,12 +2,12 @@
 //! has one, reinforcements, the Movement Phase, the four segments of the Combat Phase), each
 //! step with the rulebook's heading. It reads the learner's legal list and the public table.
 
+use super::super::Leipzig;
 use super::super::actions::{Action, rule};
 use super::super::data::Side;
 use super::super::rules::side_of;
-use super::super::state::{Pending, Step};
-use super::super::Leipzig;
 use super::super::state::March;
+use super::super::state::{Pending, Step};
 use crate::engine::geometry::SpaceId;
 use crate::engine::seats::SeatId;
 use crate::table::lesson::{Coach, Lesson};

@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod labels;
 pub mod lesson;
 pub mod panels;
 
@@ -138,6 +139,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
                     panels::combat_window,
                     panels::crt_window,
                     panels::data_window,
+                    labels::labels,
                     panels::cost_labels,
                     panels::final_score,
                 )
