@@ -43,6 +43,19 @@ pub enum Coach<A> {
     Done,
 }
 
+impl<A: Clone> Coach<A> {
+    /// A step of the lesson (the order it suggests, if any, copied from the legal list).
+    pub fn step(now: impl Into<String>, why: &str, section: &str, at: Vec<SpaceId>, pick: Option<&A>) -> Self {
+        Coach::Step(Lesson {
+            now: now.into(),
+            why: why.to_string(),
+            section: section.to_string(),
+            at,
+            pick: pick.cloned(),
+        })
+    }
+}
+
 /// The coach's word for the table as it stands (None: no lesson).
 #[derive(Resource)]
 pub struct Coached<G: Game>(pub Option<Coach<G::Action>>);

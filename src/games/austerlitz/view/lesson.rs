@@ -8,7 +8,7 @@ use super::super::data::Side;
 use super::super::state::{Pending, Step};
 use crate::engine::geometry::SpaceId;
 use crate::engine::seats::SeatId;
-use crate::table::lesson::{Coach, Lesson};
+use crate::table::lesson::Coach;
 
 /// The Allies set up first, then the French, then the Allies begin turn 1: the Allied learner's
 /// first turn ends when the French take turn 1, the French learner's with turn 1.
@@ -33,9 +33,6 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
     }
     let board = &game.sc.board;
     let space = |c: (i32, i32)| SpaceId(board.index(c) as u16);
-    let step = |now: String, why: &str, section: &str, at: Vec<SpaceId>, pick: Option<&Action>| {
-        Coach::Step(Lesson { now, why: why.to_string(), section: section.to_string(), at, pick: pick.cloned() })
-    };
     let find = |f: fn(&Action) -> bool| legal.iter().find(|a| f(a));
     let cells = |f: &dyn Fn(&Action) -> Option<(i32, i32)>| -> Vec<SpaceId> {
         let mut v: Vec<SpaceId> = legal.iter().filter_map(f).map(space).collect();
@@ -46,7 +43,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
     };
     match game.pending.first() {
         Some(Pending::Retreat { .. }) => {
-            return step(
+            return Coach::step(
                 "Choose the loser's line of retreat and its new front.".to_string(),
                 "The winner of a combat retreats the loser in a straight line, among the least damaging ways.",
                 rule::RETREAT,
@@ -55,7 +52,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
             );
         }
         Some(Pending::AttackReactions { .. }) | Some(Pending::OpportunityFire { .. }) => {
-            return step(
+            return Coach::step(
                 "React to the enemy's move: fire, counter-charge, or let it pass.".to_string(),
                 "The player whose turn it is not may answer an attack or a move into a unit's front.",
                 rule::REACTIONS,
@@ -66,7 +63,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
         None => {}
     }
     match game.step {
-        Step::Setup => step(
+        Step::Setup => Coach::step(
             "Set up: drag each unit into its sectors on your side of the red border, or take the historical set-up \
              from the Orders list."
                 .to_string(),
@@ -86,7 +83,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
                 "Step 1, artillery fire: click a gun, then a ringed target in its field of fire, or end the fire."
                     .to_string()
             };
-            step(
+            Coach::step(
                 now,
                 "Guns fire first, at what lies in their field of fire and line of sight.",
                 rule::ARTILLERY,
@@ -119,7 +116,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
                     ("Step 2, movement: no unit can move. End the movement in the Orders list.".to_string(), Vec::new())
                 }
             };
-            step(
+            Coach::step(
                 now,
                 "Units move one by one, through their front, up to their movement factor; terrain, formation and \
                  facing change the cost, and combat comes as a unit meets the enemy.",
@@ -128,14 +125,14 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
                 find(|a| matches!(a, Action::EndMovement)),
             )
         }
-        Step::ArtilleryMove => step(
+        Step::ArtilleryMove => Coach::step(
             "Step 3: move field artillery, or end the step.".to_string(),
             "Field artillery moves after the other units, and may not fire in the turn it moves.",
             rule::ARTILLERY,
             Vec::new(),
             find(|a| matches!(a, Action::EndArtillery)),
         ),
-        Step::Commands => step(
+        Step::Commands => Coach::step(
             "Step 4: move your command markers, then end the turn.".to_string(),
             "Commands move last; a unit out of its command's reach fights less well.",
             rule::PHASES,

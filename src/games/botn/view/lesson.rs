@@ -6,7 +6,7 @@ use super::super::state::{Step, side_of};
 use super::super::{Action, Botn};
 use crate::engine::geometry::SpaceId;
 use crate::engine::seats::SeatId;
-use crate::table::lesson::{Coach, Lesson};
+use crate::table::lesson::Coach;
 
 pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
     let side = side_of(seat);
@@ -19,20 +19,11 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             game.active.name()
         ));
     }
-    let step = |now: &str, why: &str, section: &str, at: Vec<SpaceId>, pick: Option<&Action>| {
-        Coach::Step(Lesson {
-            now: now.to_string(),
-            why: why.to_string(),
-            section: section.to_string(),
-            at,
-            pick: pick.cloned(),
-        })
-    };
     let first = |f: fn(&Action) -> bool| legal.iter().find(|a| f(a));
     match game.step {
         Step::MissionDraft => {
             if let Some(a) = first(|a| matches!(a, Action::DraftDistrict(_))) {
-                return step(
+                return Coach::step(
                     "Take a second mission card from a district.",
                     "Napoléon holds one secret mission from each district and takes a second card from two of them: a \
                      mission is a field he scores for holding at the end, so choose districts where your missions can \
@@ -49,7 +40,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                     _ => None,
                 })
                 .collect();
-            step(
+            Coach::step(
                 "Keep one of the two mission cards you drew.",
                 "The other card leaves the game. The ringed fields are the two missions' fields: keep the one nearer \
                  your other missions. The Allies never see which you kept until the time bar makes you reveal it.",
@@ -67,7 +58,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                     Action::LayOutArmyCard { army, .. } => game.sc.armies[*army as usize].villages.clone(),
                     _ => Vec::new(),
                 };
-                return step(
+                return Coach::step(
                     &format!("Lay out an army card. {left}"),
                     "Its troop markers go onto the villages it names (ringed): the army is somewhere among them. In the \
                      first turn an army card must be laid out before a terrain, movement or scout card may be played.",
@@ -80,7 +71,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 first(|a| matches!(a, Action::PlayMovementCard { .. }))
             {
                 let from = game.markers[*marker as usize].at;
-                return step(
+                return Coach::step(
                     &format!("Move a troop marker: drag it along a road to a lit field. {left}"),
                     "A movement card moves one marker of the unit types it shows by one field, never onto an army or a \
                      marker of its own army; each one moves the time indicator a point towards the fights of 16.10. \
@@ -91,7 +82,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 );
             }
             if let Some(a) = first(|a| matches!(a, Action::DrawFaceUp { .. } | Action::DrawBlind)) {
-                return step(
+                return Coach::step(
                     &format!("Draw an action card. {left}"),
                     "No card in your hand can be played now: draw one from the face-up row or the blind pile. You may \
                      hold 8 cards at the end of your turn.",
@@ -100,7 +91,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                     Some(a),
                 );
             }
-            step(
+            Coach::step(
                 &format!("Choose one of the listed actions. {left}"),
                 "Each turn has five actions, in any order and as often as you like.",
                 "Game Play - Beginner's Game",
@@ -108,28 +99,34 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 legal.first(),
             )
         }
-        Step::PlaceArmy => step(
+        Step::PlaceArmy => Coach::step(
             "Choose which army is placed on this field.",
             "Two armies have their last marker on one field, and only one army may stand on a field.",
             "Further rules; Place armies",
             Vec::new(),
             legal.first(),
         ),
-        Step::ChooseUnit => step(
+        Step::ChooseUnit => Coach::step(
             "Choose the unit type of the army just placed.",
             "Napoléon and Schwarzenberg lead all three units: the moment they are placed their player chooses one.",
             "Further rules",
             Vec::new(),
             legal.first(),
         ),
-        Step::Discard => step(
+        Step::Discard => Coach::step(
             "Discard down to 8 cards.",
             "No player may hold more than 8 cards (action and scout cards) at the end of a turn.",
             "Game Play, 7. Draw an Action Card",
             Vec::new(),
             legal.first(),
         ),
-        _ => step("Choose one of the listed orders.", "", "Game Play - Beginner's Game", Vec::new(), legal.first()),
+        _ => Coach::step(
+            "Choose one of the listed orders.",
+            "",
+            "Game Play - Beginner's Game",
+            Vec::new(),
+            legal.first(),
+        ),
     }
 }
 

@@ -10,7 +10,7 @@ use super::super::state::March;
 use super::super::state::{Pending, Step};
 use crate::engine::geometry::SpaceId;
 use crate::engine::seats::SeatId;
-use crate::table::lesson::{Coach, Lesson};
+use crate::table::lesson::Coach;
 
 /// Whether the learner's first player-turn is over: the French move first in every Game-Turn,
 /// so the French learner's ends when the Allies take the turn, the Allied learner's when the
@@ -33,9 +33,6 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             game.waiting_for()
         ));
     }
-    let step = |now: String, why: &str, section: &str, at: Vec<SpaceId>, pick: Option<&Action>| {
-        Coach::Step(Lesson { now, why: why.to_string(), section: section.to_string(), at, pick: pick.cloned() })
-    };
     let hexes = |f: &dyn Fn(&Action) -> Option<SpaceId>| -> Vec<SpaceId> {
         let mut v: Vec<SpaceId> = legal.iter().filter_map(f).collect();
         v.sort();
@@ -67,10 +64,10 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             Action::Retreat { to } => Some(SpaceId(to.0)),
             _ => None,
         });
-        return step(now.to_string(), why, section, at, legal.first());
+        return Coach::step(now.to_string(), why, section, at, legal.first());
     }
     match game.step {
-        Step::Deploy(_) => step(
+        Step::Deploy(_) => Coach::step(
             "Deploy your counters: drag each onto a lit hex of its set-up area, or take the scenario's set-up from \
              the Orders list."
                 .to_string(),
@@ -79,7 +76,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             Vec::new(),
             find(|a| matches!(a, Action::DeployRest)),
         ),
-        Step::Enter => step(
+        Step::Enter => Coach::step(
             "Bring your reinforcements in: drag each onto its lit entry hex, or bring the rest in from the Orders list."
                 .to_string(),
             "Reinforcements arrive at their entry hexes at the start of their player-turn and may move at once.",
@@ -106,7 +103,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                             _ => None,
                         }))
                         .collect();
-                    step(
+                    Coach::step(
                         format!(
                             "Movement Phase: drag a counter, {} for one, to a lit hex (cyan within its allowance). \
                              End the Movement Phase in the Orders list when your counters stand where you want them.",
@@ -120,7 +117,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                         None,
                     )
                 }
-                None => step(
+                None => Coach::step(
                     "Movement Phase: no counter can move further. End the Movement Phase in the Orders list.".to_string(),
                     "A counter moves once a phase, up to its Movement Allowance.",
                     rule::MOVEMENT,
@@ -129,14 +126,14 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 ),
             }
         }
-        Step::March => step(
+        Step::March => Coach::step(
             "A forced march stands at its table: roll on, or halt where the counter is.".to_string(),
             "Marching beyond the Movement Allowance risks losses on the forced-march tables.",
             rule::FORCED_MARCH,
             Vec::new(),
             find(|a| matches!(a, Action::HaltMarch)),
         ),
-        Step::Build => step(
+        Step::Build => Coach::step(
             "Recombine stacked counters if you wish, then end the step.".to_string(),
             "Counters stacked at the end of movement may be built up into a larger one, or must be in supply.",
             rule::STACKING,
@@ -155,7 +152,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                  column. Declare, or end the declarations."
                     .to_string()
             };
-            step(
+            Coach::step(
                 now,
                 "The attacker names every attack first and allocates supply to his attacking units; an unsupplied \
                  attacker fights at half strength.",
@@ -164,21 +161,21 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 find(|a| matches!(a, Action::EndDeclarations)),
             )
         }
-        Step::RetreatBefore => step(
+        Step::RetreatBefore => Coach::step(
             "Combat Phase, II: your counters under attack may retreat before combat (a lit hex), or stay.".to_string(),
             "A defender may step back before the die is rolled, giving up the hex.",
             rule::RETREAT_BEFORE,
             Vec::new(),
             find(|a| matches!(a, Action::EndRetreats)),
         ),
-        Step::DefendSupply => step(
+        Step::DefendSupply => Coach::step(
             "Combat Phase, III: allocate supply to the attacked hex.".to_string(),
             "An unsupplied defender fights at half strength.",
             rule::SUPPLY,
             Vec::new(),
             legal.first(),
         ),
-        Step::Resolve => step(
+        Step::Resolve => Coach::step(
             "Combat Phase, IV: resolve an attack: the die is thrown in the tray and the result shows once it rests."
                 .to_string(),
             "The attacker resolves his attacks one by one, in the order he chooses; the die and the odds column \
@@ -187,7 +184,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             Vec::new(),
             find(|a| matches!(a, Action::Resolve { .. })),
         ),
-        Step::Consume => step(
+        Step::Consume => Coach::step(
             "Choose the supply unit each stack uses up.".to_string(),
             "Stacked combat units must use up a supply unit every Game-Turn to stay together.",
             rule::SUPPLY,

@@ -8,7 +8,7 @@ use super::super::rules::player_of;
 use super::super::state::{Pending, Phase};
 use crate::engine::geometry::SpaceId;
 use crate::engine::seats::SeatId;
-use crate::table::lesson::{Coach, Lesson};
+use crate::table::lesson::Coach;
 
 pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
     let me = player_of(seat);
@@ -25,15 +25,6 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 .to_string(),
         );
     }
-    let step = |now: &str, why: &str, section: &str, at: Vec<SpaceId>, pick: Option<&Action>| {
-        Coach::Step(Lesson {
-            now: now.to_string(),
-            why: why.to_string(),
-            section: section.to_string(),
-            at,
-            pick: pick.cloned(),
-        })
-    };
     let nations = |f: &dyn Fn(&Action) -> Option<u8>| -> Vec<SpaceId> {
         let mut v: Vec<SpaceId> = legal.iter().filter_map(f).map(|n| SpaceId(n as u16)).collect();
         v.sort();
@@ -42,7 +33,7 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
     };
     let find = |f: fn(&Action) -> bool| legal.iter().find(|a| f(a));
     match game.pending.first() {
-        Some(Pending::PlaceInfluence { left, .. }) => step(
+        Some(Pending::PlaceInfluence { left, .. }) => Coach::step(
             &format!("Place {left} influence cube(s): choose a nation in the Orders list."),
             "Influence is what scores a region at the end of an era, and a majority in a Major Nation lets an \
              alliance card be played; the ringed nations may take a cube now.",
@@ -53,7 +44,7 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             }),
             legal.first(),
         ),
-        Some(Pending::RemoveInfluence { .. }) => step(
+        Some(Pending::RemoveInfluence { .. }) => Coach::step(
             "Remove an influence cube: choose the nation.",
             "A negative influence number: the player losing influence chooses which cubes go.",
             "VIII. The Cards: Influence",
@@ -63,7 +54,7 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             }),
             legal.first(),
         ),
-        Some(Pending::RecruitNation { .. }) => step(
+        Some(Pending::RecruitNation { .. }) => Coach::step(
             "Choose the nation whose unused units you recruit from.",
             "Recruits are drawn face down from that nation's unused units; France recruits French units.",
             "VIII. The Cards: Recruiting Military Units",
@@ -73,7 +64,7 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             }),
             legal.first(),
         ),
-        Some(Pending::Commit { .. }) => step(
+        Some(Pending::Commit { .. }) => Coach::step(
             "Commit units to the campaign, face down, then end the commitment.",
             "Both players must commit at least one unit; the one who did not play the card commits first. The \
              units turn face up once both have committed, and the battle is fought at the era's end.",
@@ -81,22 +72,24 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             Vec::new(),
             find(|a| matches!(a, Action::CommitUnit(_))).or(find(|a| matches!(a, Action::EndCommit))),
         ),
-        Some(Pending::LoseUnit { .. }) | Some(Pending::ChooseLoss { .. }) => step(
+        Some(Pending::LoseUnit { .. }) | Some(Pending::ChooseLoss { .. }) => Coach::step(
             "Choose where the units lost come from.",
             "The owning player chooses the group; the unit is taken at random from it.",
             "VIII. The Cards: Recruiting Military Units",
             Vec::new(),
             legal.first(),
         ),
-        Some(Pending::AllianceAny { .. }) => step(
+        Some(Pending::AllianceAny { .. }) => Coach::step(
             "Choose the Major Nation you ally with.",
             "An alliance needs a majority of influence there; its units come in front of you for campaigns.",
             "VIII. The Cards: Alliance Cards",
             Vec::new(),
             legal.first(),
         ),
-        Some(_) => step("Choose one of the listed orders.", "", "VII. The Game & Rounds", Vec::new(), legal.first()),
-        None => step(
+        Some(_) => {
+            Coach::step("Choose one of the listed orders.", "", "VII. The Game & Rounds", Vec::new(), legal.first())
+        }
+        None => Coach::step(
             "Play a card from your hand: for its body text (it acts on whom it names) or its bottom text (it acts \
              for you); a campaign card opens a campaign.",
             "Each round both players play six cards in turn; a card played leaves the game. Choose a card that \
