@@ -184,6 +184,7 @@ mod tests {
     }
 
     /// A pinhole camera of vertical field `fov` over a window of `size`, as Bevy's perspective.
+    #[allow(clippy::type_complexity)]
     fn pinhole(
         size: Vec2,
         fov: f32,

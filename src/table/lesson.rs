@@ -146,6 +146,7 @@ fn coach<G: TableGame>(
 }
 
 /// Rings the places of the lesson's step and the place of a name clicked in the log.
+#[allow(clippy::too_many_arguments)]
 fn light_places<G: TableGame>(
     mut commands: Commands,
     table: Res<TableRes<G>>,

@@ -59,7 +59,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                     _ => Vec::new(),
                 };
                 return Coach::step(
-                    &format!("Lay out an army card. {left}"),
+                    format!("Lay out an army card. {left}"),
                     "Its troop markers go onto the villages it names (ringed): the army is somewhere among them. In the \
                      first turn an army card must be laid out before a terrain, movement or scout card may be played.",
                     "Game Play, 1. Lay out an Army Card (and note [2])",
@@ -72,7 +72,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             {
                 let from = game.markers[*marker as usize].at;
                 return Coach::step(
-                    &format!("Move a troop marker: drag it along a road to a lit field. {left}"),
+                    format!("Move a troop marker: drag it along a road to a lit field. {left}"),
                     "A movement card moves one marker of the unit types it shows by one field, never onto an army or a \
                      marker of its own army; each one moves the time indicator a point towards the fights of 16.10. \
                      and 18.10. When one marker of an army is left, the army is placed there.",
@@ -83,7 +83,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             }
             if let Some(a) = first(|a| matches!(a, Action::DrawFaceUp { .. } | Action::DrawBlind)) {
                 return Coach::step(
-                    &format!("Draw an action card. {left}"),
+                    format!("Draw an action card. {left}"),
                     "No card in your hand can be played now: draw one from the face-up row or the blind pile. You may \
                      hold 8 cards at the end of your turn.",
                     "Game Play, 7. Draw an Action Card",
@@ -92,7 +92,7 @@ pub fn coach(game: &Botn, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 );
             }
             Coach::step(
-                &format!("Choose one of the listed actions. {left}"),
+                format!("Choose one of the listed actions. {left}"),
                 "Each turn has five actions, in any order and as often as you like.",
                 "Game Play - Beginner's Game",
                 Vec::new(),

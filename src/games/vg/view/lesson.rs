@@ -34,7 +34,7 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
     let find = |f: fn(&Action) -> bool| legal.iter().find(|a| f(a));
     match game.pending.first() {
         Some(Pending::PlaceInfluence { left, .. }) => Coach::step(
-            &format!("Place {left} influence cube(s): choose a nation in the Orders list."),
+            format!("Place {left} influence cube(s): choose a nation in the Orders list."),
             "Influence is what scores a region at the end of an era, and a majority in a Major Nation lets an \
              alliance card be played; the ringed nations may take a cube now.",
             "VIII. The Cards: Influence",
