@@ -192,3 +192,36 @@ fn light_places<G: TableGame>(
         ));
     }
 }
+
+/// What a lesson test needs: the learner follows the coach to the end of the lesson while the
+/// other seats play as `other` chooses from their legal list; `mine` answers a step that
+/// suggests no order (a move made on the table). Returns the rule sections taught, in order.
+#[cfg(test)]
+pub fn walk_lesson<G: TableGame>(
+    t: &mut Table<G>,
+    me: SeatId,
+    mut other: impl FnMut(Vec<G::Action>) -> G::Action,
+    mut mine: impl FnMut(&Table<G>, &Lesson<G::Action>) -> G::Action,
+) -> Vec<String> {
+    use crate::engine::table::Act;
+    let mut sections = Vec::new();
+    for _ in 0..2_000 {
+        match coach_of(t, me) {
+            Coach::Done => return sections,
+            Coach::Waiting(_) => {
+                let seat = t.game.active_seat().expect("someone decides while the lesson waits");
+                assert_ne!(seat, me, "the lesson waits only on another seat");
+                let mut legal = Vec::new();
+                t.game.legal_actions(t.mode, &mut legal);
+                let a = other(legal);
+                t.submit(seat, Act::Game(a)).expect("the other seat's choice is legal");
+            }
+            Coach::Step(l) => {
+                sections.push(l.section.clone());
+                let a = l.pick.clone().unwrap_or_else(|| mine(t, &l));
+                t.submit(me, Act::Game(a)).expect("the lesson's order is legal");
+            }
+        }
+    }
+    panic!("the lesson did not end in 2,000 steps: {sections:?}");
+}

@@ -56,7 +56,7 @@ pub struct MapSpec {
     /// them, the regions colour the land only, and their borders are drawn as borders.
     pub land: Vec<Vec<(f32, f32)>>,
     /// A cartouche with the map's title and a line under it, centred at a place (map units).
-    pub cartouche: Option<(String, String, (f32, f32))>,
+    pub cartouche: Option<Cartouche>,
     /// A compass rose at a place (map units), north up the picture.
     pub compass: Option<(f32, f32)>,
     /// Printed track spaces (a time bar, a victory point track): boxes with a label under them.
@@ -221,8 +221,8 @@ pub fn paint(spec: &MapSpec) -> Pixmap {
     }
     let mut printer = super::print::Printer::new();
     draw_cells(spec, &mut pixmap, &mut printer, px_per_unit);
-    if let Some((title, subtitle, at)) = &spec.cartouche {
-        cartouche(&mut pixmap, &mut printer, title, subtitle, spec.to_px(*at));
+    if let Some(c) = &spec.cartouche {
+        cartouche(&mut pixmap, &mut printer, c, spec.to_px(c.at));
     }
     if let Some(at) = spec.compass {
         compass(&mut pixmap, &mut printer, spec.to_px(at), px_per_unit);
@@ -355,13 +355,29 @@ fn draw_cells(spec: &MapSpec, pixmap: &mut Pixmap, printer: &mut super::print::P
     }
 }
 
-/// A cartouche: a framed paper panel with the title in bold serif and a line under it.
-fn cartouche(pixmap: &mut Pixmap, printer: &mut super::print::Printer, title: &str, subtitle: &str, at: (f32, f32)) {
+/// A map's title panel: its title, a line under it, and the sources' credit in small print (where
+/// printed maps carry theirs; as a label over the map it lay on the cartouche).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cartouche {
+    pub title: String,
+    pub subtitle: String,
+    /// Lines of small print under the title.
+    pub credit: Vec<String>,
+    /// Its centre (map units).
+    pub at: (f32, f32),
+}
+
+/// A cartouche: a framed paper panel with the title in bold serif, a line under it and the credit.
+fn cartouche(pixmap: &mut Pixmap, printer: &mut super::print::Printer, c: &Cartouche, at: (f32, f32)) {
     use super::print::{Align, Face};
+    let (title, subtitle) = (c.title.as_str(), c.subtitle.as_str());
     let tpx = 28.0_f32.min(pixmap.width() as f32 / 22.0);
     let spx = tpx * 0.55;
-    let w = printer.width(Face::Bold, tpx, title).max(printer.width(Face::Regular, spx, subtitle)) + tpx * 1.6;
-    let h = tpx * 2.6;
+    let cpx = tpx * 0.36;
+    let credit_w = c.credit.iter().map(|t| printer.width(Face::Regular, cpx, t)).fold(0.0, f32::max);
+    let w = printer.width(Face::Bold, tpx, title).max(printer.width(Face::Regular, spx, subtitle)).max(credit_w)
+        + tpx * 1.6;
+    let h = tpx * 2.6 + c.credit.len() as f32 * cpx * 1.3 + if c.credit.is_empty() { 0.0 } else { cpx * 0.5 };
     let (x, y) = (at.0 - w / 2.0, at.1 - h / 2.0);
     let Some(rect) = tiny_skia::Rect::from_xywh(x, y, w, h) else { return };
     let mut paper = Paint::default();
@@ -379,6 +395,10 @@ fn cartouche(pixmap: &mut Pixmap, printer: &mut super::print::Printer, title: &s
     let dark = [60, 40, 28, 255];
     printer.line(pixmap, Face::Bold, tpx, title, at.0, y + tpx * 1.25, Align::Centre, dark);
     printer.line(pixmap, Face::Regular, spx, subtitle, at.0, y + tpx * 2.1, Align::Centre, dark);
+    for (i, credit) in c.credit.iter().enumerate() {
+        let baseline = y + tpx * 2.1 + cpx * (1.9 + 1.3 * i as f32);
+        printer.line(pixmap, Face::Regular, cpx, credit, at.0, baseline, Align::Centre, dark);
+    }
 }
 
 /// A compass rose: an eight-pointed star with the north point dark and an N above it.

@@ -212,7 +212,14 @@ pub fn setup_board(
             Name::new("Austerlitz board"),
         ))
         .observe(super::counters::click_board);
-    commands.insert_resource(crate::table::framing::BoardExtent(Rect::from_center_size(Vec2::ZERO, Vec2::new(w, d))));
+    // The board and both sides' trays beside it (`counters::rebuild`: units waiting to set up
+    // or arrive, the eliminated in a row under them), so that no panel hides a waiting unit.
+    commands.insert_resource(crate::table::framing::BoardExtent(Rect::new(
+        -w / 2.0 - 2.7,
+        -d / 2.0,
+        w / 2.0 + 2.4,
+        d / 2.0 + 1.4,
+    )));
     let lit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, alpha_mode: AlphaMode::Blend, unlit: true, ..default() })
     };

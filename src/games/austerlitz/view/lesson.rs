@@ -147,8 +147,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
 mod tests {
     use super::*;
     use crate::engine::rules::Game;
-    use crate::engine::table::Act;
-    use crate::table::lesson::{LESSON_SEED, coach_of};
+    use crate::table::lesson::{LESSON_SEED, coach_of, walk_lesson};
 
     /// The Phases of a game turn: the lesson takes the Allies through their set-up and every step
     /// of their first turn (the French set-up, the computer's, played here by its first legal
@@ -158,27 +157,12 @@ mod tests {
         let path = std::path::Path::new("scenarios/austerlitz/1-historical.ron");
         let mut t = super::super::super::new_table(path, LESSON_SEED).expect("scenario 1 loads");
         let me = t.game.active_seat().expect("the Allies set up first");
-        let mut seen = Vec::new();
-        for _ in 0..2_000 {
-            match coach_of(&t, me) {
-                Coach::Done => break,
-                Coach::Waiting(_) => {
-                    let other = t.game.active_seat().expect("someone decides");
-                    let mut legal = Vec::new();
-                    t.game.legal_actions(t.mode, &mut legal);
-                    let a =
-                        legal.iter().find(|a| matches!(a, Action::DeployRest)).cloned().unwrap_or(legal.swap_remove(0));
-                    t.submit(other, Act::Game(a)).expect("legal");
-                }
-                Coach::Step(l) => {
-                    if !seen.contains(&l.section) {
-                        seen.push(l.section.clone());
-                    }
-                    let a = l.pick.expect("every step of this turn offers an order to end it or to take");
-                    t.submit(me, Act::Game(a)).expect("the lesson's order is legal");
-                }
-            }
-        }
+        let seen = walk_lesson(
+            &mut t,
+            me,
+            |mut legal| legal.iter().find(|a| matches!(a, Action::DeployRest)).cloned().unwrap_or(legal.swap_remove(0)),
+            |_, _| panic!("every step of this turn offers an order to end it or to take"),
+        );
         assert_eq!(coach_of(&t, me), Coach::Done);
         assert_eq!(t.game.turn, 1);
         for s in [rule::SETUP, rule::ARTILLERY, rule::MOVEMENT, rule::PHASES] {

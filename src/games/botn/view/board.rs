@@ -124,7 +124,12 @@ pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
         rivers,
         land: Vec::new(),
         // In the empty south-west corner and north-east, clear of the villages.
-        cartouche: Some(("Battle of the Nations".into(), "Leipzig, 16–19 October 1813".into(), (-3.9, 10.3))),
+        cartouche: Some(crate::table::paint::Cartouche {
+            title: "Battle of the Nations".into(),
+            subtitle: "Leipzig, 16–19 October 1813".into(),
+            credit: Vec::new(),
+            at: (-3.9, 10.3),
+        }),
         compass: Some((11.4, -9.6)),
         cells: track_cells(game),
         seed: 1813,

@@ -199,8 +199,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
 mod tests {
     use super::*;
     use crate::engine::rules::Game;
-    use crate::engine::table::Act;
-    use crate::table::lesson::{LESSON_SEED, coach_of};
+    use crate::table::lesson::{LESSON_SEED, coach_of, walk_lesson};
 
     /// Game Turn Sequence: the lesson follows the French player-turn of scenario 1 from the
     /// Movement Phase to the Combat Phase, ringing a counter and where it may go, and ends when the
@@ -211,36 +210,23 @@ mod tests {
         let path = std::path::Path::new("scenarios/leipzig-1813/1-historical-situation.ron");
         let mut t = super::super::super::new_table(path, LESSON_SEED).expect("scenario 1 loads");
         let me = t.game.active_seat().expect("a first decision");
-        let mut seen = Vec::new();
         let mut moves = 0;
-        for _ in 0..2_000 {
-            match coach_of(&t, me) {
-                Coach::Done => break,
-                Coach::Waiting(_) => {
-                    // The defender's segments are the other seat's: its first legal choice.
-                    let other = t.game.active_seat().expect("someone decides");
-                    assert_ne!(other, me);
-                    let mut legal = Vec::new();
-                    t.game.legal_actions(t.mode, &mut legal);
-                    t.submit(other, Act::Game(legal.swap_remove(0))).expect("legal");
+        // The defender's segments are the other seat's: its first legal choice.
+        let seen = walk_lesson(
+            &mut t,
+            me,
+            |mut legal| legal.swap_remove(0),
+            |t, l| {
+                if moves == 5 {
+                    return Action::EndMovement;
                 }
-                Coach::Step(l) => {
-                    seen.push(l.section.clone());
-                    let act = match l.pick {
-                        Some(a) => a,
-                        None if moves < 5 => {
-                            moves += 1;
-                            assert!(l.at.len() >= 2, "the counter and where it may go are ringed: {:?}", l.at);
-                            let mut legal = Vec::new();
-                            t.game.legal_actions(t.mode, &mut legal);
-                            legal.into_iter().find(|a| matches!(a, Action::Move { .. })).expect("a move")
-                        }
-                        None => Action::EndMovement,
-                    };
-                    t.submit(me, Act::Game(act)).expect("the lesson's order is legal");
-                }
-            }
-        }
+                moves += 1;
+                assert!(l.at.len() >= 2, "the counter and where it may go are ringed: {:?}", l.at);
+                let mut legal = Vec::new();
+                t.game.legal_actions(t.mode, &mut legal);
+                legal.into_iter().find(|a| matches!(a, Action::Move { .. })).expect("a move")
+            },
+        );
         assert_eq!(coach_of(&t, me), Coach::Done, "the lesson ends with the French player-turn");
         assert!(seen.iter().any(|s| s == rule::MOVEMENT), "{seen:?}");
         assert!(seen.iter().any(|s| s == rule::COMBAT || s == rule::CRT), "{seen:?}");

@@ -104,9 +104,7 @@ pub fn coach(game: &Vg, seat: SeatId, legal: &[Action]) -> Coach<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::Game;
-    use crate::engine::table::Act;
-    use crate::table::lesson::{LESSON_SEED, coach_of};
+    use crate::table::lesson::{LESSON_SEED, coach_of, walk_lesson};
 
     /// VII. The Game & Rounds: against the book's solo AI, the lesson has France play a card and
     /// carry out all it asks for, every order it frames legal, and ends when the next card is to
@@ -117,23 +115,8 @@ mod tests {
         let mut t = super::super::super::new_table(path, LESSON_SEED, Some(super::super::super::Player::Britain))
             .expect("the scenario loads");
         let me = crate::games::vg::rules::seat_of(super::super::super::Player::France);
-        let mut sections = Vec::new();
-        for _ in 0..500 {
-            match coach_of(&t, me) {
-                Coach::Done => break,
-                Coach::Waiting(_) => {
-                    let other = t.game.active_seat().expect("someone decides");
-                    assert_ne!(other, me);
-                    let mut legal = Vec::new();
-                    t.game.legal_actions(t.mode, &mut legal);
-                    t.submit(other, Act::Game(legal.swap_remove(0))).expect("legal");
-                }
-                Coach::Step(l) => {
-                    sections.push(l.section.clone());
-                    t.submit(me, Act::Game(l.pick.expect("an order"))).expect("the lesson's order is legal");
-                }
-            }
-        }
+        let sections =
+            walk_lesson(&mut t, me, |mut legal| legal.swap_remove(0), |_, _| panic!("every step offers an order"));
         assert_eq!(coach_of(&t, me), Coach::Done);
         assert!(t.game.played[super::super::super::Player::France.index()] >= 1);
         assert!(sections.iter().any(|s| s.starts_with("VII.")), "{sections:?}");

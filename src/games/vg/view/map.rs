@@ -114,7 +114,23 @@ pub fn map_spec(game: &Vg, geo: &Geo) -> MapSpec {
         rivers: Vec::new(),
         land: geo.land.clone(),
         // Over the Sahara and in the Atlantic: where the panels of the default view leave room.
-        cartouche: Some(("Victory & Glory: Napoleon".into(), "Europe, 1796–1815".into(), (1.5, 12.7))),
+        // The coastlines' credit printed in it, as a printed map carries its sources.
+        cartouche: Some(crate::table::paint::Cartouche {
+            title: "Victory & Glory: Napoleon".into(),
+            subtitle: "Europe, 1796–1815".into(),
+            credit: geo
+                .credit
+                .as_deref()
+                .and_then(|c| c.split(';').next())
+                .map(|c| {
+                    c.split(", as ")
+                        .enumerate()
+                        .map(|(i, l)| if i == 0 { l.to_string() } else { format!("as {l}") })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            at: (1.5, 12.7),
+        }),
         compass: Some((-10.0, 3.2)),
         cells: Vec::new(),
         seed: 1796,

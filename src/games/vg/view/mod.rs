@@ -459,8 +459,10 @@ fn labels(
         }
         let d = &game.sc.units[b.0 as usize];
         let s = if at.1 { format!("{}{}", &d.kind.name()[..1], d.value) } else { "?".to_string() };
+        // Set where it meets no other block's: blocks stand close in a nation, and their
+        // labels ran together ("C2A2N2") or over one another.
         if let Some(p) = to_screen(tf.translation() + Vec3::Y * 0.15) {
-            labels.fixed(p, &s, 10.5, egui::Color32::WHITE, dark);
+            labels.placed_plain(p, &s, 10.5, egui::Color32::WHITE, dark);
         }
     }
     if session.viewer == Viewer::Spectator
@@ -475,10 +477,12 @@ fn labels(
         if let Some(p) = to_screen(geo.nation(i as u8) + Vec3::new(0.0, 0.0, -1.5)) {
             let c = game.influence[i];
             let ally = match game.allies[i] {
-                Some(p) => format!(" · allied to {}", p.name()),
+                Some(p) => format!("\nallied to {}", p.name()),
                 None => String::new(),
             };
-            let text = format!("{} — {} VP this era · F {} / B {}{ally}", n.name, n.era_vp(era), c[0], c[1]);
+            // Two short lines rather than one long one: a long line pushed aside by its
+            // neighbours' lay over the next country (Germany's in the Channel).
+            let text = format!("{}\n{} VP this era · F {} / B {}{ally}", n.name, n.era_vp(era), c[0], c[1]);
             labels.placed(p, &text, 12.0, egui::Color32::from_rgb(30, 24, 18), paper);
         }
     }
@@ -492,12 +496,6 @@ fn labels(
             let red = Some(egui::Color32::from_rgba_unmultiplied(120, 30, 20, 200));
             labels.placed(p, game.card_name(game.campaigns[c as usize].card), 11.0, egui::Color32::WHITE, red);
         }
-    }
-    // The map's credit along its southern edge, small, as printed maps carry theirs.
-    if let Some(credit) = geo.credit.as_deref().and_then(|c| c.split(';').next())
-        && let Some(p) = to_screen(Vec3::new(1.5, 0.0, 14.25))
-    {
-        labels.placed(p, credit, 8.0, egui::Color32::from_gray(235), Some(egui::Color32::from_black_alpha(110)));
     }
     for (label, pos) in [
         ("France's army", army_world(Player::France, 0) + Vec3::new(-0.2, 0.0, 0.7)),
