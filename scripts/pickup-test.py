@@ -108,7 +108,7 @@ def run_game(game, out, record):
     taken = tries = 0
     try:
         deadline = time.time() + 180
-        while "first frame after" not in open(log_path, errors="replace").read():
+        while "table drawn after" not in open(log_path, errors="replace").read():
             if time.time() > deadline or window.poll() is not None:
                 raise SystemExit(f"{game}: the window did not open")
             time.sleep(1)

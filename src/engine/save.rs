@@ -176,6 +176,9 @@ pub fn find_scenario<A, S>(
 ) -> Result<S, LoadError> {
     let hint = save.scenario.path.file_name().map(|n| n.to_os_string());
     let mut candidates: Vec<PathBuf> = Vec::new();
+    // Each file's real path, resolved once: comparing every candidate with every other through
+    // `canonicalize` was quadratic (a save beside 2,000 files took seconds of `readlink`).
+    let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(dir) else { continue };
         let mut files: Vec<PathBuf> = entries
@@ -186,10 +189,7 @@ pub fn find_scenario<A, S>(
         // The file the save names first, then the rest in name order.
         files.sort_by_key(|p| (p.file_name().map(|n| n.to_os_string()) != hint, p.clone()));
         for f in files {
-            let same = |c: &PathBuf| {
-                c == &f || (c.canonicalize().ok().is_some() && c.canonicalize().ok() == f.canonicalize().ok())
-            };
-            if !candidates.iter().any(same) {
+            if seen.insert(f.canonicalize().unwrap_or_else(|_| f.clone())) {
                 candidates.push(f);
             }
         }
