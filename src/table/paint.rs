@@ -361,8 +361,8 @@ fn draw_cells(spec: &MapSpec, pixmap: &mut Pixmap, printer: &mut super::print::P
 pub struct Cartouche {
     pub title: String,
     pub subtitle: String,
-    /// Lines of small print under the title.
-    pub credit: Vec<String>,
+    /// Small print under the title, wrapped to the title's width.
+    pub credit: Option<String>,
     /// Its centre (map units).
     pub at: (f32, f32),
 }
@@ -374,10 +374,11 @@ fn cartouche(pixmap: &mut Pixmap, printer: &mut super::print::Printer, c: &Carto
     let tpx = 28.0_f32.min(pixmap.width() as f32 / 22.0);
     let spx = tpx * 0.55;
     let cpx = tpx * 0.36;
-    let credit_w = c.credit.iter().map(|t| printer.width(Face::Regular, cpx, t)).fold(0.0, f32::max);
-    let w = printer.width(Face::Bold, tpx, title).max(printer.width(Face::Regular, spx, subtitle)).max(credit_w)
-        + tpx * 1.6;
-    let h = tpx * 2.6 + c.credit.len() as f32 * cpx * 1.3 + if c.credit.is_empty() { 0.0 } else { cpx * 0.5 };
+    let text_w = printer.width(Face::Bold, tpx, title).max(printer.width(Face::Regular, spx, subtitle));
+    let credit = c.credit.as_deref().map(|t| printer.wrap(Face::Regular, cpx, t, text_w)).unwrap_or_default();
+    let credit_w = credit.iter().map(|t| printer.width(Face::Regular, cpx, t)).fold(0.0, f32::max);
+    let w = text_w.max(credit_w) + tpx * 1.6;
+    let h = tpx * 2.6 + credit.len() as f32 * cpx * 1.3 + if credit.is_empty() { 0.0 } else { cpx * 0.5 };
     let (x, y) = (at.0 - w / 2.0, at.1 - h / 2.0);
     let Some(rect) = tiny_skia::Rect::from_xywh(x, y, w, h) else { return };
     let mut paper = Paint::default();
@@ -395,7 +396,7 @@ fn cartouche(pixmap: &mut Pixmap, printer: &mut super::print::Printer, c: &Carto
     let dark = [60, 40, 28, 255];
     printer.line(pixmap, Face::Bold, tpx, title, at.0, y + tpx * 1.25, Align::Centre, dark);
     printer.line(pixmap, Face::Regular, spx, subtitle, at.0, y + tpx * 2.1, Align::Centre, dark);
-    for (i, credit) in c.credit.iter().enumerate() {
+    for (i, credit) in credit.iter().enumerate() {
         let baseline = y + tpx * 2.1 + cpx * (1.9 + 1.3 * i as f32);
         printer.line(pixmap, Face::Regular, cpx, credit, at.0, baseline, Align::Centre, dark);
     }

@@ -127,7 +127,7 @@ pub fn map_spec(game: &Botn) -> crate::table::paint::MapSpec {
         cartouche: Some(crate::table::paint::Cartouche {
             title: "Battle of the Nations".into(),
             subtitle: "Leipzig, 16–19 October 1813".into(),
-            credit: Vec::new(),
+            credit: None,
             at: (-3.9, 10.3),
         }),
         compass: Some((11.4, -9.6)),

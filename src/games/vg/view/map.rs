@@ -118,17 +118,7 @@ pub fn map_spec(game: &Vg, geo: &Geo) -> MapSpec {
         cartouche: Some(crate::table::paint::Cartouche {
             title: "Victory & Glory: Napoleon".into(),
             subtitle: "Europe, 1796–1815".into(),
-            credit: geo
-                .credit
-                .as_deref()
-                .and_then(|c| c.split(';').next())
-                .map(|c| {
-                    c.split(", as ")
-                        .enumerate()
-                        .map(|(i, l)| if i == 0 { l.to_string() } else { format!("as {l}") })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            credit: geo.credit.as_deref().and_then(|c| c.split(';').next()).map(str::to_string),
             at: (1.5, 12.7),
         }),
         compass: Some((-10.0, 3.2)),
