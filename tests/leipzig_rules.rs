@@ -829,6 +829,36 @@ fn reconnaissance_a_french_cavalry_unit_exposes_the_allied_units_it_passes() {
     assert!(g.units[e as usize].scouted);
 }
 
+#[test]
+fn reconnaissance_an_attack_across_a_river_on_blanks_is_offered_and_judged_at_160_percent_once_examined() {
+    // The French may examine Allied counters when they attack, which commits them (Reconnaissance);
+    // across a river no attack may be made under 160% (Terrain Effects Chart). On a blank they
+    // cannot judge the odds, so the declaration is offered whatever the blank is, and once it is
+    // examined an attack under 160% is not made.
+    let mut g = empty("1-historical-situation.ron");
+    assert!(g.reconnaissance());
+    let (a, b) = river_side(&g, Hexside::River);
+    let weak = put(&mut g, Side::French, "2-5", a);
+    let e = put(&mut g, Side::Allied, "2-5", b);
+    g.units[e as usize].revealed = false;
+    g.step = Step::Declare;
+    let declare = Action::Declare { from: a, units: vec![weak], target: b, supply: None };
+    for ty in ["2-5", "1-8"] {
+        let (_, legal) = french_moves_with(&g, e, ty);
+        assert!(legal.contains(&declare), "offered on a blank, whatever it is ({ty})");
+    }
+    let ev = act(&mut g, declare.clone());
+    assert!(ev.iter().any(|x| matches!(x, Event::Revealed { units } if units.contains(&e))), "{ev:?}");
+    assert!(ev.iter().any(|x| matches!(x, Event::NoCombat { .. })), "2 against 2 doubled is 50%: no attack: {ev:?}");
+    assert!(g.attacks.is_empty());
+    assert!(g.units[weak as usize].attacked, "the examination committed the attacker");
+    // Examined, the same attack is no longer offered by a second unit.
+    let again = put(&mut g, Side::French, "2-5", a);
+    let mut legal = Vec::new();
+    g.legal_actions(Mode::Enforced, &mut legal);
+    assert!(!legal.iter().any(|x| matches!(x, Action::Declare { units, .. } if units.contains(&again))));
+}
+
 /// The French legal list with the Allied counter `e` hidden and dealt as type `ty`.
 fn french_moves_with(g: &Leipzig, e: UnitId, ty: &str) -> (Leipzig, Vec<Action>) {
     let mut g = g.clone();

@@ -130,10 +130,14 @@ fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
                     // allows: the same list the host sent.
                     rebuilt.legal_actions(Mode::Enforced, &mut legal);
                     let window: Vec<_> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
-                    assert!(
-                        u.legal == window,
-                        "game {n}, action {i}: {viewer:?}'s window offers other actions than the host"
-                    );
+                    if u.legal != window {
+                        let only_sent: Vec<_> = u.legal.iter().filter(|a| !window.contains(a)).take(5).collect();
+                        let only_window: Vec<_> = window.iter().filter(|a| !u.legal.contains(a)).take(5).collect();
+                        panic!(
+                            "game {n}, action {i}: {viewer:?}'s window offers other actions than the host: \
+                             only the host {only_sent:?}, only the window {only_window:?}"
+                        );
+                    }
                     s.legal_actions(Mode::Enforced, &mut legal);
                     let legal: Vec<_> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
                     if u.legal != legal {

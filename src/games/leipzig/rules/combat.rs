@@ -3,6 +3,7 @@
 //! combat, the defender's supply, resolution on the CRT); every result of the table.
 
 use super::zoc::{Situation, Zoc, supply_near};
+use crate::engine::seats::Viewer;
 use crate::games::leipzig::actions::{Event, Loss, gone_for};
 use crate::games::leipzig::data::{CrtResult, Hex, Hexside, Side, Terrain};
 use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, UnitId, What};
@@ -189,21 +190,34 @@ impl Leipzig {
                 {
                     continue;
                 }
-                let river = b.river_line(from, target) && !fortress;
+                // Across a river the odds must reach 160%; under Reconnaissance the French cannot
+                // judge them on blanks, so an attack on a hex they cannot examine is offered and the
+                // odds are judged once its counters are examined (`apply_declare`).
+                let river = b.river_line(from, target) && !fortress && self.target_known(target);
                 for g in &groups {
                     for &sup in &supplies {
-                        if river {
-                            let (a, _) = self.attack_strength(g, sup.is_some(), false);
-                            let (d, _) = self.defense_strength(&[target], self.defender_could_supply(target), true);
-                            if Self::percent(a, d) < self.sc.charts.crt.river_minimum as u32 {
-                                continue;
-                            }
+                        if river && !self.river_odds_met(g, sup.is_some(), target) {
+                            continue;
                         }
                         out.push((from, g.clone(), target, sup));
                     }
                 }
             }
         }
+    }
+
+    /// Whether the phasing side may examine every counter on `h` (Reconnaissance).
+    fn target_known(&self, h: Hex) -> bool {
+        let me = Viewer::Seat(super::seat_of(self.side));
+        self.at(h).all(|u| self.seen_by(u as usize, me))
+    }
+
+    /// Whether an attack across a river reaches the 160% the River hex-side needs, against the
+    /// strongest defence.
+    fn river_odds_met(&self, units: &[UnitId], supply: bool, target: Hex) -> bool {
+        let (a, _) = self.attack_strength(units, supply, false);
+        let (d, _) = self.defense_strength(&[target], self.defender_could_supply(target), true);
+        Self::percent(a, d) >= self.sc.charts.crt.river_minimum as u32
     }
 
     /// Whether the defender of `h` could be in supply (a fortress, or a supply unit in reach):
@@ -230,9 +244,6 @@ impl Leipzig {
         for &u in units {
             self.units[u as usize].attacked = true;
         }
-        if let Some(sup) = supply {
-            self.units[sup as usize].used.combat = true;
-        }
         let idx = self.attacks.len() as u8;
         // Examining the Allied counters attacked commits the French to the attack (Reconnaissance).
         let mut seen = Vec::new();
@@ -257,6 +268,21 @@ impl Leipzig {
         ev.push(Event::Declared { attack: idx, from, targets: targets.clone(), units: units.to_vec(), supply });
         if !seen.is_empty() && self.reconnaissance() {
             ev.push(Event::Revealed { units: seen });
+        }
+        // Declared on blanks across a river: examined, the defenders may stand too strong for the
+        // 160% the river needs. The examination committed the attackers (Reconnaissance), but no
+        // attack may be made under 160% (Terrain Effects Chart, River): none is, and the supply
+        // unit is not spent.
+        if river && !self.river_odds_met(units, supply.is_some(), target) {
+            ev.push(Event::NoCombat {
+                from,
+                targets,
+                why: "across the river the examined defenders stand too strong: no attack under 160%".into(),
+            });
+            return;
+        }
+        if let Some(sup) = supply {
+            self.units[sup as usize].used.combat = true;
         }
         self.attacks.push(Attack { from, units: units.to_vec(), targets, supply, river, sortie, resolved: false });
     }
