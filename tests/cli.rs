@@ -89,6 +89,7 @@ fn simulate_plays_complete_games_and_their_saves_replay() {
         assert_eq!(summary["errors"], 0);
         assert_eq!(summary["french_wins"].as_u64().unwrap() + summary["allied_wins"].as_u64().unwrap(), 4);
         assert!(summary["games_per_sec"].as_f64().unwrap() > 0.0);
+        assert!(summary["actions_per_sec"].as_f64().unwrap() > 0.0, "actions a second beside games a second");
         for game in &lines[..4] {
             let seed = game["seed"].as_u64().unwrap();
             assert!(game["winner"].is_string());

@@ -49,6 +49,11 @@ impl Simulation {
     pub fn games_per_sec(&self, games: u64) -> f64 {
         (games as f64 / self.seconds.max(1e-9) * 10.0).round() / 10.0
     }
+
+    /// Actions a second over the whole run (each game's replay check included), to the unit.
+    pub fn actions_per_sec(&self) -> f64 {
+        (self.actions as f64 / self.seconds.max(1e-9)).round()
+    }
 }
 
 /// Plays `games` games from seed `seed` on: `play` plays one, `fresh` sets up a new table for the
@@ -128,6 +133,7 @@ pub fn report(
     line["actions"] = run.actions.into();
     line["errors"] = run.errors.into();
     line["games_per_sec"] = run.games_per_sec(games).into();
+    line["actions_per_sec"] = run.actions_per_sec().into();
     println!("{line}");
     if run.errors > 0 { 1 } else { 0 }
 }

@@ -110,7 +110,9 @@ pub struct Unit {
 
 impl Unit {
     pub fn on_map(&self) -> bool {
-        self.status == Status::OnMap
+        // `matches!`, not `==`: the derived comparison of a status with data is not free, and this
+        // is asked of every counter in every scan of the map.
+        matches!(self.status, Status::OnMap)
     }
 }
 

@@ -28,29 +28,30 @@ impl Botn {
 
     pub(super) fn check_army_card(&self, army: ArmyId, skip: &[SpaceId]) -> Result<(), BotnError> {
         let def = &self.sc.armies.get(army as usize).ok_or(BotnError::NoSuchThing)?.def;
-        let name = def.name.clone();
+        // The name only for a refusal: the legal list checks every choice of villages.
+        let name = || def.name.clone();
         if def.side != self.active {
             return Err(BotnError::NoSuchThing);
         }
         let state = &self.armies[army as usize];
         if state.card_played {
-            return Err(BotnError::ArmyCardPlayed { army: name });
+            return Err(BotnError::ArmyCardPlayed { army: name() });
         }
         if let Some(d) = self.sc.armies[army as usize].date_index
             && self.time <= d
         {
-            return Err(BotnError::TooEarly { army: name, date: self.sc.time[d as usize].label.clone() });
+            return Err(BotnError::TooEarly { army: name(), date: self.sc.time[d as usize].label.clone() });
         }
         let free = self.free_villages(army);
         if free.is_empty() {
-            return Err(BotnError::NoFreeVillage { army: name });
+            return Err(BotnError::NoFreeVillage { army: name() });
         }
         // The villages left out are named in the card's order (one choice, one listed action).
         let mut last = None;
         for s in skip {
             let pos = free.iter().position(|f| f == s);
             if pos.is_none() || pos <= last {
-                return Err(BotnError::BadSkip { army: name, field: self.field_label(*s) });
+                return Err(BotnError::BadSkip { army: name(), field: self.field_label(*s) });
             }
             last = pos;
         }
@@ -58,7 +59,7 @@ impl Botn {
         let missing = free.len().saturating_sub(have);
         let scouts = self.scouts_in_hand(self.active);
         if skip.len() != missing || missing > scouts {
-            return Err(BotnError::NotEnoughMarkers { army: name, needed: free.len(), have, missing, scouts });
+            return Err(BotnError::NotEnoughMarkers { army: name(), needed: free.len(), have, missing, scouts });
         }
         Ok(())
     }
@@ -69,7 +70,7 @@ impl Botn {
         let scouts = self.scouts_in_hand(side);
         for (i, a) in self.sc.armies.iter().enumerate() {
             let army = i as ArmyId;
-            if a.def.side != side || self.armies[i].card_played {
+            if a.def.side != side || self.armies[i].card_played || a.date_index.is_some_and(|d| self.time <= d) {
                 continue;
             }
             let free = self.free_villages(army);

@@ -14,6 +14,12 @@ impl Botn {
         }
     }
 
+    /// Whether `army`'s marker may end on `to`: no army there, no marker of its own army. The
+    /// legal lists ask this of every neighbour; `check_destination` says why not.
+    pub(super) fn destination_free(&self, army: ArmyId, to: SpaceId) -> bool {
+        self.army_at(to).is_none() && !self.markers.iter().any(|m| m.at == Some(to) && m.army == army)
+    }
+
     pub(super) fn check_destination(&self, army: ArmyId, to: SpaceId) -> Result<(), BotnError> {
         if self.army_at(to).is_some() {
             return Err(BotnError::FieldHoldsArmy { field: self.name_of(to) });
@@ -78,7 +84,7 @@ impl Botn {
                     continue;
                 }
                 for &to in self.sc.graph.neighbours(over) {
-                    if to != from && self.check_destination(army, to).is_ok() {
+                    if to != from && self.destination_free(army, to) {
                         out.push(Action::JumpOverArmy { cards: [a, b], marker: m as MarkerId, over, to });
                     }
                 }
@@ -100,9 +106,14 @@ impl Botn {
         own_markers: &[(MarkerId, ArmyId, SpaceId)],
         out: &mut Vec<Action>,
     ) {
-        for &(m, _, from) in own_markers {
+        // What `check_move` asks, without building its refusals: the marker is own and on the
+        // board (`own_markers`), the card moves its army, the field is adjacent and free.
+        for &(m, army, from) in own_markers {
+            if !self.movement_card_allows(face, army) {
+                continue;
+            }
             for &to in self.sc.graph.neighbours(from) {
-                if self.check_move(face, m, to).is_ok() {
+                if self.destination_free(army, to) {
                     out.push(Action::PlayMovementCard { card, marker: m, to });
                 }
             }

@@ -29,7 +29,7 @@ impl Botn {
         } else {
             for &(m, army, from) in own_markers {
                 for &to in self.sc.graph.neighbours(from) {
-                    if self.check_destination(army, to).is_ok() {
+                    if self.destination_free(army, to) {
                         out.push(Action::PlayWildCard { cards, marker: m, to: Some(to) });
                     }
                 }

@@ -637,31 +637,55 @@ impl Leipzig {
     /// whatever has moved before.
     pub fn recombinations(&self) -> Vec<Vec<UnitId>> {
         let mut out = Vec::new();
-        let mut hexes: Vec<Hex> = self.on_map(self.side).filter_map(|u| self.units[u as usize].hex).collect();
-        hexes.sort_unstable();
-        hexes.dedup();
-        for h in hexes {
-            for p in &self.sc.types {
-                let Some((child, n)) = &p.breaks_into else { continue };
-                if p.kind == Kind::Depot {
-                    continue; // depots may not be built
-                }
-                let Some(ci) = self.sc.type_index(child) else { continue };
-                let ready: Vec<UnitId> = self
-                    .at(h)
-                    .filter(|&u| {
-                        let x = &self.units[u as usize];
-                        x.what == What::Type(ci)
-                            && x.side == self.side
-                            && x.dispersed.is_none()
-                            && self.movement(u) > x.spent
-                            && !self.garrison_neutral(u)
-                    })
-                    .collect();
-                combinations(&ready, *n as usize, &mut out);
-            }
+        // The phasing side's counters grouped by hex (in id order within a hex), found once.
+        let mut mine: Vec<(Hex, UnitId)> =
+            self.on_map(self.side).filter_map(|u| self.units[u as usize].hex.map(|h| (h, u))).collect();
+        mine.sort_unstable();
+        let children = self.buildable_children();
+        for group in mine.chunk_by(|a, b| a.0 == b.0) {
+            let here: Vec<UnitId> = group.iter().map(|&(_, u)| u).collect();
+            self.recombinations_of(&here, &children, &mut out);
         }
         out
+    }
+
+    /// The sets of the phasing side's counters on `h` that may be combined (see `recombinations`).
+    fn recombinations_at(&self, h: Hex) -> Vec<Vec<UnitId>> {
+        let here: Vec<UnitId> = self.at(h).filter(|&u| self.units[u as usize].side == self.side).collect();
+        let mut out = Vec::new();
+        self.recombinations_of(&here, &self.buildable_children(), &mut out);
+        out
+    }
+
+    /// For each type that may be built up (not a depot), the type of its pieces and how many make it.
+    fn buildable_children(&self) -> Vec<(u8, usize)> {
+        self.sc
+            .types
+            .iter()
+            .filter(|p| p.kind != Kind::Depot) // depots may not be built
+            .filter_map(|p| {
+                let (child, n) = p.breaks_into.as_ref()?;
+                Some((self.sc.type_index(child)?, *n as usize))
+            })
+            .collect()
+    }
+
+    /// The sets among `here` (the phasing side's counters on one hex) that may be combined.
+    fn recombinations_of(&self, here: &[UnitId], children: &[(u8, usize)], out: &mut Vec<Vec<UnitId>>) {
+        for &(ci, n) in children {
+            let ready: Vec<UnitId> = here
+                .iter()
+                .copied()
+                .filter(|&u| {
+                    let x = &self.units[u as usize];
+                    x.what == What::Type(ci)
+                        && x.dispersed.is_none()
+                        && self.movement(u) > x.spent
+                        && !self.garrison_neutral(u)
+                })
+                .collect();
+            combinations(&ready, n, out);
+        }
     }
 
     pub fn apply_build(&mut self, units: &[UnitId], ev: &mut Vec<Event>) -> UnitId {
@@ -764,13 +788,12 @@ impl Leipzig {
     pub fn unfixed_stack(&self) -> Option<Hex> {
         let s = Situation::as_seen_by(self, self.side);
         let b = &self.sc.board;
-        let sets = self.recombinations();
         for i in 0..b.len() {
             let h = Hex(i as u16);
             if s.side[i] != Some(self.side)
                 || s.combat[i] < 2
                 || s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
-                || self.combines_whole(&sets, h)
+                || self.combines_whole(h)
             {
                 continue;
             }
@@ -785,9 +808,9 @@ impl Leipzig {
 impl Leipzig {
     /// Whether the combat units on `h` are, all of them, one of `sets`: combined at the end of
     /// the Movement Phase they make a single counter (Stacking, case B I).
-    fn combines_whole(&self, sets: &[Vec<UnitId>], h: Hex) -> bool {
+    fn combines_whole(&self, h: Hex) -> bool {
         let here: Vec<UnitId> = self.combat_at(h).collect();
-        sets.contains(&here)
+        self.recombinations_at(h).contains(&here)
     }
 
     /// A stack that may not stay as it is and is waiting to be combined: neither in supply nor in
@@ -796,13 +819,12 @@ impl Leipzig {
     pub fn stack_to_combine(&self) -> Option<Hex> {
         // On what the phasing side knows, as `unfixed_stack`: a supply line may run past a blank.
         let s = Situation::as_seen_by(self, self.side);
-        let sets = self.recombinations();
         (0..self.sc.board.len() as u16).map(Hex).find(|&h| {
             let i = h.0 as usize;
             s.side[i] == Some(self.side)
                 && s.combat[i] > 1
                 && !s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
-                && self.combines_whole(&sets, h)
+                && self.combines_whole(h)
         })
     }
 }

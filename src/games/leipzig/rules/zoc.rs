@@ -90,8 +90,8 @@ impl Situation {
                     continue;
                 }
                 let z = if g.is_cavalry(id) { Zoc::Total } else { Zoc::Partial };
-                for (_, nb) in b.neighbours(h) {
-                    if b.is_fortress(nb) || b.side(h, nb) == Hexside::River {
+                for (d, nb) in b.neighbours(h) {
+                    if b.is_fortress(nb) || b.sides[h.0 as usize][d] == Hexside::River {
                         continue;
                     }
                     let cell = &mut s.zoc[u.side.index()][nb.0 as usize];
