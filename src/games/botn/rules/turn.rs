@@ -118,11 +118,13 @@ impl Botn {
             .enumerate()
             .filter_map(|(i, m)| m.at.filter(|_| self.army_side(m.army) == side).map(|at| (i as MarkerId, m.army, at)))
             .collect();
-        let removable: Vec<(MarkerId, SpaceId)> = own_markers
-            .iter()
-            .filter(|(_, army, _)| self.markers_on_board(*army).count() > 1)
-            .map(|&(m, _, at)| (m, at))
-            .collect();
+        // Markers on the board by army, counted once (an army's last marker stays).
+        let mut on_board = [0u8; 256];
+        for &(_, army, _) in &own_markers {
+            on_board[army as usize] += 1;
+        }
+        let removable: Vec<(MarkerId, SpaceId)> =
+            own_markers.iter().filter(|(_, army, _)| on_board[*army as usize] > 1).map(|&(m, _, at)| (m, at)).collect();
         let mut seen_cards: Vec<&ActionCard> = Vec::new();
         for (hi, hc) in hand.iter().enumerate() {
             let HandCard::Action(card) = *hc else { continue };
