@@ -169,7 +169,11 @@ impl Leipzig {
                         }
                     }
                 }
-                if wants(&Action::EndMovement) && self.unfixed_stack().is_none() && self.armistice_stray().is_none() {
+                // `s` is the map as the phasing side sees it: the Movement Phase decides for it.
+                if wants(&Action::EndMovement)
+                    && self.unfixed_stack_in(&s).is_none()
+                    && self.armistice_stray().is_none()
+                {
                     out.push(Action::EndMovement);
                 }
             }

@@ -786,7 +786,11 @@ impl Leipzig {
     /// Stacks of the phasing side that break the stacking rule and have a counter that could
     /// still move away (Stacking, case B): the Movement Phase may not end while one remains.
     pub fn unfixed_stack(&self) -> Option<Hex> {
-        let s = Situation::as_seen_by(self, self.side);
+        self.unfixed_stack_in(&Situation::as_seen_by(self, self.side))
+    }
+
+    /// `unfixed_stack` on the map as the phasing side sees it, already built.
+    pub(super) fn unfixed_stack_in(&self, s: &Situation) -> Option<Hex> {
         let b = &self.sc.board;
         for i in 0..b.len() {
             let h = Hex(i as u16);
@@ -797,7 +801,7 @@ impl Leipzig {
             {
                 continue;
             }
-            if self.combat_at(h).any(|u| !self.destinations(&s, u, March::Normal).is_empty()) {
+            if self.combat_at(h).any(|u| !self.destinations(s, u, March::Normal).is_empty()) {
                 return Some(h);
             }
         }
