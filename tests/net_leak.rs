@@ -6,6 +6,7 @@
 //! rebuilds from a frame (`Game::rebuilt_from_view`) must show that same view. So no frame carries a hand,
 //! the blind pile's order, a secret mission, a face-down unit or the table's future chance.
 #![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
+mod common;
 #[path = "common/scramble.rs"]
 mod scramble;
 
@@ -131,20 +132,20 @@ fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
                     rebuilt.legal_actions(Mode::Enforced, &mut legal);
                     let window: Vec<_> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
                     if u.legal != window {
-                        let only_sent: Vec<_> = u.legal.iter().filter(|a| !window.contains(a)).take(5).collect();
-                        let only_window: Vec<_> = window.iter().filter(|a| !u.legal.contains(a)).take(5).collect();
                         panic!(
                             "game {n}, action {i}: {viewer:?}'s window offers other actions than the host: \
-                             only the host {only_sent:?}, only the window {only_window:?}"
+                             only the host {:?}, only the window {:?}",
+                            common::only_in(&u.legal, &window),
+                            common::only_in(&window, &u.legal)
                         );
                     }
                     s.legal_actions(Mode::Enforced, &mut legal);
                     let legal: Vec<_> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
                     if u.legal != legal {
-                        let only_sent: Vec<_> = u.legal.iter().filter(|a| !legal.contains(a)).take(5).collect();
-                        let only_other: Vec<_> = legal.iter().filter(|a| !u.legal.contains(a)).take(5).collect();
                         panic!(
-                            "game {n}, action {i}: {viewer:?}'s legal actions depend on what it may not see: sent {only_sent:?}, else {only_other:?}"
+                            "game {n}, action {i}: {viewer:?}'s legal actions depend on what it may not see: sent {:?}, else {:?}",
+                            common::only_in(&u.legal, &legal),
+                            common::only_in(&legal, &u.legal)
                         );
                     }
                 }

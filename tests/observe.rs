@@ -167,19 +167,21 @@ fn leipzig_french_choices_depend_only_on_what_the_french_see() {
             differed += s.units.iter().zip(&g.units).any(|(a, b)| a.what != b.what) as u32;
             s.legal_actions(Mode::Enforced, &mut other);
             if mine != other {
-                let only: Vec<_> = mine.iter().filter(|a| !other.contains(a)).take(5).collect();
-                let also: Vec<_> = other.iter().filter(|a| !mine.contains(a)).take(5).collect();
-                panic!("the French legal list changed with what they may not see: {only:?} became {also:?}");
+                panic!(
+                    "the French legal list changed with what they may not see: {:?} became {:?}",
+                    common::only_in(&mine, &other),
+                    common::only_in(&other, &mine)
+                );
             }
             // What a window at a host's table offers: the table rebuilt from the French view alone.
             let view = serde_json::to_value(g.observe(french)).unwrap();
             let rebuilt = g.rebuilt_from_view(&view, rng).unwrap();
             rebuilt.legal_actions(Mode::Enforced, &mut other);
             if mine != other {
-                let only: Vec<_> = mine.iter().filter(|a| !other.contains(a)).take(5).collect();
-                let also: Vec<_> = other.iter().filter(|a| !mine.contains(a)).take(5).collect();
                 panic!(
-                    "the French legal list differs on the table rebuilt from their view: {only:?} became {also:?} ({:?})",
+                    "the French legal list differs on the table rebuilt from their view: {:?} became {:?} ({:?})",
+                    common::only_in(&mine, &other),
+                    common::only_in(&other, &mine),
                     g.step
                 );
             }

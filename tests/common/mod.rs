@@ -156,3 +156,8 @@ pub fn grognard_host<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Ch
     let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
     (child, at)
 }
+
+/// The first few items of `a` that `b` lacks, for a failure's message.
+pub fn only_in<'a, T: PartialEq>(a: &'a [T], b: &[T]) -> Vec<&'a T> {
+    a.iter().filter(|x| !b.contains(x)).take(5).collect()
+}

@@ -26,6 +26,11 @@ impl Botn {
         self.sc.armies[army as usize].villages.iter().copied().filter(|&v| self.army_at(v).is_none()).collect()
     }
 
+    /// The date an army's card waits for, while the time indicator has not passed it.
+    fn too_early(&self, army: ArmyId) -> Option<u8> {
+        self.sc.armies[army as usize].date_index.filter(|&d| self.time <= d)
+    }
+
     pub(super) fn check_army_card(&self, army: ArmyId, skip: &[SpaceId]) -> Result<(), BotnError> {
         let def = &self.sc.armies.get(army as usize).ok_or(BotnError::NoSuchThing)?.def;
         // The name only for a refusal: the legal list checks every choice of villages.
@@ -37,9 +42,7 @@ impl Botn {
         if state.card_played {
             return Err(BotnError::ArmyCardPlayed { army: name() });
         }
-        if let Some(d) = self.sc.armies[army as usize].date_index
-            && self.time <= d
-        {
+        if let Some(d) = self.too_early(army) {
             return Err(BotnError::TooEarly { army: name(), date: self.sc.time[d as usize].label.clone() });
         }
         let free = self.free_villages(army);
@@ -70,7 +73,7 @@ impl Botn {
         let scouts = self.scouts_in_hand(side);
         for (i, a) in self.sc.armies.iter().enumerate() {
             let army = i as ArmyId;
-            if a.def.side != side || self.armies[i].card_played || a.date_index.is_some_and(|d| self.time <= d) {
+            if a.def.side != side || self.armies[i].card_played || self.too_early(army).is_some() {
                 continue;
             }
             let free = self.free_villages(army);

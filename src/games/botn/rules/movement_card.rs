@@ -17,20 +17,17 @@ impl Botn {
     /// Whether `army`'s marker may end on `to`: no army there, no marker of its own army. The
     /// legal lists ask this of every neighbour; `check_destination` says why not.
     pub(super) fn destination_free(&self, army: ArmyId, to: SpaceId) -> bool {
-        self.army_at(to).is_none() && !self.markers.iter().any(|m| m.at == Some(to) && m.army == army)
+        self.army_at(to).is_none() && !self.markers_at(to).any(|m| self.markers[m as usize].army == army)
     }
 
     pub(super) fn check_destination(&self, army: ArmyId, to: SpaceId) -> Result<(), BotnError> {
+        if self.destination_free(army, to) {
+            return Ok(());
+        }
         if self.army_at(to).is_some() {
             return Err(BotnError::FieldHoldsArmy { field: self.name_of(to) });
         }
-        if self.markers_at(to).any(|m| self.markers[m as usize].army == army) {
-            return Err(BotnError::FieldHoldsOwnMarker {
-                field: self.name_of(to),
-                army: self.army_name(army).to_string(),
-            });
-        }
-        Ok(())
+        Err(BotnError::FieldHoldsOwnMarker { field: self.name_of(to), army: self.army_name(army).to_string() })
     }
 
     fn check_move(&self, card: &ActionCard, marker: MarkerId, to: SpaceId) -> Result<(ArmyId, SpaceId), BotnError> {

@@ -180,7 +180,7 @@ impl Leipzig {
             Step::March => out.extend([Action::ContinueMarch, Action::HaltMarch]),
             Step::Build => {
                 out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
-                if self.stack_to_combine().is_none() {
+                if self.stack_to_combine_in(&s).is_none() {
                     out.push(Action::EndBuild);
                 }
             }

@@ -822,7 +822,11 @@ impl Leipzig {
     /// neither recombined nor supplied is not legal").
     pub fn stack_to_combine(&self) -> Option<Hex> {
         // On what the phasing side knows, as `unfixed_stack`: a supply line may run past a blank.
-        let s = Situation::as_seen_by(self, self.side);
+        self.stack_to_combine_in(&Situation::as_seen_by(self, self.side))
+    }
+
+    /// `stack_to_combine` on the map as the phasing side sees it, already built.
+    pub(super) fn stack_to_combine_in(&self, s: &Situation) -> Option<Hex> {
         (0..self.sc.board.len() as u16).map(Hex).find(|&h| {
             let i = h.0 as usize;
             s.side[i] == Some(self.side)
