@@ -76,15 +76,25 @@ pub trait NamesRule: std::error::Error {
 
 /// An action that `check` accepted for its seat on the state it is applied to: the only thing
 /// `apply` takes. It can only be made by `checked`, so an action read from a save, a network or
-/// a click reaches the code that indexes with its ids only after the check validated them.
-pub struct Checked<'a, A> {
+/// a click reaches the code that indexes with its ids only after the check validated them. It
+/// carries what the check found (`Game::Found`: a unit's search, say) so that `apply` need not
+/// find it again.
+pub struct Checked<'a, A, F = ()> {
     action: &'a A,
+    found: F,
 }
 
-impl<A> std::ops::Deref for Checked<'_, A> {
+impl<A, F> std::ops::Deref for Checked<'_, A, F> {
     type Target = A;
     fn deref(&self) -> &A {
         self.action
+    }
+}
+
+impl<A, F> Checked<'_, A, F> {
+    /// What the check found on the way to accepting the action.
+    pub fn found(self) -> F {
+        self.found
     }
 }
 
@@ -94,9 +104,9 @@ pub fn checked<'a, G: Game>(
     mode: Mode,
     seat: SeatId,
     action: &'a G::Action,
-) -> Result<Checked<'a, G::Action>, G::Error> {
-    game.check(mode, seat, action)?;
-    Ok(Checked { action })
+) -> Result<Checked<'a, G::Action, G::Found>, G::Error> {
+    let found = game.check_keeping(mode, seat, action)?;
+    Ok(Checked { action, found })
 }
 
 /// A game's rules over its own state. The state holds the table's seeded RNG, so `apply` is a
@@ -122,9 +132,21 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     fn legal_actions(&self, mode: Mode, out: &mut Vec<Self::Action>);
     /// Whether `seat` may take `action` now; on error nothing has changed.
     fn check(&self, mode: Mode, seat: SeatId, action: &Self::Action) -> Result<(), Self::Error>;
+    /// What a check may hand to `apply` so that it is not found twice (`()` where nothing is
+    /// worth keeping).
+    type Found: Default;
+    /// `check`, keeping what it found for `apply` (see `Checked`); the same answer as `check`.
+    fn check_keeping(&self, mode: Mode, seat: SeatId, action: &Self::Action) -> Result<Self::Found, Self::Error> {
+        self.check(mode, seat, action).map(|()| Self::Found::default())
+    }
     /// Carries out a checked action (see `checked`). Returns true when it is a commit point (a draw,
     /// a reveal, a shuffle, the hand-over to the other seat): undo never goes back across one.
-    fn apply(&mut self, seat: SeatId, action: Checked<'_, Self::Action>, events: &mut Vec<Self::Event>) -> bool;
+    fn apply(
+        &mut self,
+        seat: SeatId,
+        action: Checked<'_, Self::Action, Self::Found>,
+        events: &mut Vec<Self::Event>,
+    ) -> bool;
     /// What `viewer` may see: the public table and that seat's own secrets, nothing else. The one
     /// gate for hidden information: panels, the entity mirror, computer players and the network
     /// read the game through it.

@@ -46,6 +46,31 @@ fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
     g.units[u].at.and_then(|at| nearest(g, u, at, |v| g.kind(v).is_infantry())).unwrap_or(i32::MAX)
 }
 
+/// A random legal action drawn without listing every move: a unit that may move is one more
+/// choice beside the other actions; drawn, one of the spaces and facings it reaches is drawn in
+/// turn. One search of the board instead of one for every unit (about 30 an action). Austerlitz
+/// hides nothing, so the table is its seat's view.
+pub fn random_action(g: &Austerlitz, rng: &mut TableRng) -> Option<Action> {
+    let mut others = Vec::new();
+    let movers = g.legal_but_moves(&mut others);
+    let choices = others.len() + movers.len();
+    for _ in 0..4 * choices {
+        let k = rng.below(choices);
+        if k < others.len() {
+            return Some(others[k].clone());
+        }
+        let u = movers[k - others.len()];
+        let reach = g.reach(u);
+        if let Some((to, facing, _)) = (!reach.is_empty()).then(|| &reach[rng.below(reach.len())]) {
+            return Some(Action::Move { unit: u as u8, to: *to, facing: *facing });
+        }
+    }
+    // Nothing drawn in all those tries (units that reach nothing): one of the whole list.
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    (!legal.is_empty()).then(|| legal[rng.below(legal.len())].clone())
+}
+
 /// The beginner's choice among `legal`, on the view.
 pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut TableRng) -> Action {
     if player == AzPlayer::Random || legal.len() == 1 {

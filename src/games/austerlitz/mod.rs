@@ -58,7 +58,10 @@ pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Aust
     )
 }
 
-/// One complete game, each side played by `players[side]`, each deciding on its own view.
+/// One complete game, each side played by `players[side]`, each deciding on its own view. The
+/// random player draws a unit and then where it goes (see `ai::random_action`); the computer
+/// chooses from the whole legal list. A dead end, a refused action or a game longer than
+/// `max_actions` is an error naming the seed.
 pub fn play_game(
     sc: Arc<AzScenario>,
     seed: u64,
@@ -66,7 +69,28 @@ pub fn play_game(
     max_actions: usize,
 ) -> Result<Table<Austerlitz>, String> {
     let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0xa05e_1805);
-    crate::engine::autoplay::play_out(table_on(sc, seed), seed, max_actions, |g: &Austerlitz, legal, seat| {
-        ai::choose(&g.observe(Viewer::Seat(seat)), legal, players[seat.0 as usize], &mut chooser)
-    })
+    let mut table = table_on(sc, seed);
+    let mut legal = Vec::new();
+    while !table.game.is_over() {
+        if table.records.len() >= max_actions {
+            return Err(format!("seed {seed}: no end after {max_actions} actions"));
+        }
+        let seat = table.game.active_seat().ok_or_else(|| format!("seed {seed}: nobody to decide"))?;
+        let action = match players[seat.0 as usize] {
+            AzPlayer::Random => ai::random_action(&table.game, &mut chooser),
+            player => {
+                table.game.legal(&mut legal);
+                (!legal.is_empty())
+                    .then(|| ai::choose(&table.game.observe(Viewer::Seat(seat)), &legal, player, &mut chooser))
+            }
+        };
+        let Some(action) = action else {
+            let who = table.game.seat_names()[seat.0 as usize];
+            return Err(format!("seed {seed}: dead end, no legal action for {who}"));
+        };
+        table
+            .submit(seat, crate::engine::table::Act::Game(action.clone()))
+            .map_err(|e| format!("seed {seed}: a legal action {action:?} refused: {e}"))?;
+    }
+    Ok(table)
 }

@@ -190,14 +190,18 @@ impl Austerlitz {
     }
     /// The combat units in a space.
     pub fn units_at(&self, c: Cell) -> Vec<usize> {
-        (0..self.units.len()).filter(|&u| self.units[u].at == Some(c) && !self.units[u].eliminated).collect()
+        self.units_in(c).collect()
+    }
+    /// The same, one by one without a list (the searches ask it of many spaces).
+    pub fn units_in(&self, c: Cell) -> impl Iterator<Item = usize> + Clone + '_ {
+        (0..self.units.len()).filter(move |&u| self.units[u].at == Some(c) && !self.units[u].eliminated)
     }
     pub fn command_at(&self, c: Cell) -> Option<usize> {
         (0..self.commands.len()).find(|&k| self.commands[k].at == Some(c) && !self.commands[k].captured)
     }
     /// The side holding a space (by its combat units), if any.
     pub fn holder(&self, c: Cell) -> Option<Side> {
-        self.units_at(c).first().map(|&u| self.side_of(u))
+        self.units_in(c).next().map(|u| self.side_of(u))
     }
     /// Whether the unit is demoralised now (by itself or by its Guard's collapse).
     pub fn is_demoralised(&self, u: usize) -> bool {

@@ -51,8 +51,7 @@ impl Austerlitz {
         let Some(&(_, rows)) = self.field_of_fire(g).iter().find(|(c, _)| *c == target) else {
             return e(format!("{} is not in {name}'s field of fire", self.sc.board.place_name(target)));
         };
-        let here = self.units_at(target);
-        if here.is_empty() || self.holder(target) == Some(self.side) {
+        if self.holder(target).is_none_or(|s| s == self.side) {
             return e("artillery fires at enemy units (never at a lone command)".into());
         }
         if let Some((c, what)) = self.los_blocked(g, target) {
@@ -66,7 +65,7 @@ impl Austerlitz {
             return e(format!("out of range: {rows} spaces + woods/town/castle and mist = {range}"));
         }
         if battery {
-            let guns: Vec<usize> = here.iter().copied().filter(|&u| self.kind(u).is_artillery()).collect();
+            let guns: Vec<usize> = self.units_in(target).filter(|&u| self.kind(u).is_artillery()).collect();
             if guns.is_empty() {
                 return e("counter-battery fire needs enemy artillery in the space".into());
             }

@@ -46,8 +46,8 @@ pub type AttackOption = (Vec<usize>, Cell, bool);
 impl Austerlitz {
     /// The unit of a space that fights for it: the infantry where artillery stacks with it.
     pub fn defender_of(&self, c: Cell) -> Option<usize> {
-        let here = self.units_at(c);
-        here.iter().copied().find(|&u| !self.kind(u).is_artillery()).or(here.first().copied())
+        let mut here = self.units_in(c);
+        here.clone().find(|&u| !self.kind(u).is_artillery()).or_else(|| here.next())
     }
 
     /// A unit's CF in a fight (before terrain): light infantry in a formation has a line
@@ -871,7 +871,7 @@ impl Austerlitz {
 
     /// Artillery stacked in a square may not fire (nor be the target of counter-battery fire).
     pub fn shielded(&self, u: usize) -> bool {
-        self.units[u].at.is_some_and(|c| self.units_at(c).into_iter().any(|v| v != u && self.units[v].square))
+        self.units[u].at.is_some_and(|c| self.units_in(c).any(|v| v != u && self.units[v].square))
     }
 
     /// Drops decisions nobody can take any more (their units gone); `apply` calls it after every

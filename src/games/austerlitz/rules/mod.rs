@@ -11,6 +11,7 @@ pub mod turn;
 use super::actions::{Action, AzError, Event, rule};
 use super::data::{AzScenario, Side};
 use super::state::{Austerlitz, Command, Pending, Step, Unit};
+pub use movement::Search;
 use crate::engine::geometry::{CellShape, Facing};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Checked, Game, Mode, Shared};
@@ -91,6 +92,31 @@ impl Austerlitz {
     /// The legal actions, or (for `check`) only those of the kind and piece of `only`: the same
     /// code lists both, so the list and the check cannot drift apart.
     pub fn legal_for(&self, only: Option<&Action>, out: &mut Vec<Action>) {
+        self.list(only, true, out, &mut None);
+    }
+
+    /// Every legal action but the moves of units (steps 2 and 3), and the units whose moves were
+    /// left out (each may still find no space it reaches): a random player draws among both
+    /// without searching every unit's reach. The same code as the legal list, `moves` off.
+    pub fn legal_but_moves(&self, out: &mut Vec<Action>) -> Vec<usize> {
+        self.list(None, false, out, &mut None);
+        if !self.pending.is_empty() {
+            return Vec::new();
+        }
+        match self.step {
+            Step::Move if self.owed_attacks().is_none() => (0..self.units.len())
+                .filter(|&u| {
+                    self.side_of(u) == self.side && !self.kind(u).is_field_artillery() && self.cannot_move(u).is_none()
+                })
+                .collect(),
+            Step::ArtilleryMove => (0..self.units.len()).filter(|&u| self.may_move_artillery(u)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The legal list (see `legal_for`); `moves` off leaves the units' moves out. A list for one
+    /// unit's move keeps its search in `kept` (for `apply`).
+    fn list(&self, only: Option<&Action>, moves: bool, out: &mut Vec<Action>, kept: &mut Option<Search>) {
         out.clear();
         // The one unit (or gun) an action concerns, for a narrower list.
         let one = match only {
@@ -100,7 +126,19 @@ impl Austerlitz {
             Some(Action::Fire { gun, .. }) => Some(*gun as usize),
             _ => None,
         };
-        let attacks = only.is_none_or(|a| matches!(a, Action::Attack { .. }));
+        // The kinds of action the list holds: all, or (for `check`) the kind asked of; an end of
+        // step is always listed, and asks for nothing else to be searched.
+        let kind = |k: fn(&Action) -> bool| only.is_none_or(k);
+        let attacks = kind(|a| matches!(a, Action::Attack { .. }));
+        let deploys = kind(|a| matches!(a, Action::Deploy { .. }));
+        let fires = kind(|a| matches!(a, Action::Fire { .. }));
+        let squares = kind(|a| matches!(a, Action::Square { .. }));
+        let moves = moves && kind(|a| matches!(a, Action::Move { .. }));
+        let command = match only {
+            Some(Action::MoveCommand { command, .. }) => Some(*command as usize),
+            _ => None,
+        };
+        let commands = kind(|a| matches!(a, Action::MoveCommand { .. }));
         if self.step == Step::Over {
             return;
         }
@@ -134,9 +172,9 @@ impl Austerlitz {
             return;
         }
         match self.step {
-            Step::Setup => self.deploy_options(one, out),
+            Step::Setup => self.deploy_options(one, deploys, out),
             Step::Fire => {
-                for g in (0..self.units.len()).filter(|&g| one.is_none_or(|o| o == g)) {
+                for g in (0..self.units.len()).filter(|&g| fires && one.is_none_or(|o| o == g)) {
                     let mut shots = Vec::new();
                     self.fire_options(g, &mut shots);
                     out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {
@@ -152,19 +190,20 @@ impl Austerlitz {
                     out.extend(owed.into_iter().map(attack_action));
                     return;
                 }
-                for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u) && (only.is_none() || !attacks)) {
-                    if self.side_of(u) != self.side || self.kind(u).is_field_artillery() {
+                for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u)) {
+                    if !(moves || squares || fires)
+                        || self.side_of(u) != self.side
+                        || self.kind(u).is_field_artillery()
+                    {
                         continue;
                     }
-                    out.extend(self.reach(u).into_iter().map(|(to, facing, _)| Action::Move {
-                        unit: u as u8,
-                        to,
-                        facing,
-                    }));
-                    if self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
+                    if moves {
+                        self.list_moves(u, one.is_some(), out, kept);
+                    }
+                    if squares && self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
                         out.push(Action::Square { unit: u as u8 });
                     }
-                    if self.kind(u) == super::data::Kind::Horse {
+                    if fires && self.kind(u) == super::data::Kind::Horse {
                         let mut shots = Vec::new();
                         self.fire_options(u, &mut shots);
                         out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {
@@ -183,18 +222,14 @@ impl Austerlitz {
             }
             Step::ArtilleryMove => {
                 for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u)) {
-                    if self.may_move_artillery(u) {
-                        out.extend(self.reach(u).into_iter().map(|(to, facing, _)| Action::Move {
-                            unit: u as u8,
-                            to,
-                            facing,
-                        }));
+                    if moves && self.may_move_artillery(u) {
+                        self.list_moves(u, one.is_some(), out, kept);
                     }
                 }
                 out.push(Action::EndArtillery);
             }
             Step::Commands => {
-                for k in 0..self.commands.len() {
+                for k in (0..self.commands.len()).filter(|&k| commands && command.is_none_or(|c| c == k)) {
                     if self.sc.commands[k].side == self.side {
                         out.extend(
                             self.command_reach(k).into_iter().map(|to| Action::MoveCommand { command: k as u8, to }),
@@ -204,6 +239,15 @@ impl Austerlitz {
                 out.push(Action::EndTurn);
             }
             Step::Over => {}
+        }
+    }
+
+    /// A unit's moves, its search kept where `keep` asks.
+    fn list_moves(&self, u: usize, keep: bool, out: &mut Vec<Action>, kept: &mut Option<Search>) {
+        let search = self.search(u);
+        out.extend(search.reach.iter().map(|&(to, facing, _)| Action::Move { unit: u as u8, to, facing }));
+        if keep {
+            *kept = Some(search);
         }
     }
 
@@ -318,7 +362,14 @@ impl Game for Austerlitz {
         self.legal(out);
     }
 
-    fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), AzError> {
+    fn check(&self, mode: Mode, seat: SeatId, action: &Action) -> Result<(), AzError> {
+        self.check_keeping(mode, seat, action).map(|_| ())
+    }
+
+    /// A move's check keeps the unit's search: `apply` walks its path from it.
+    type Found = Option<Search>;
+
+    fn check_keeping(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<Option<Search>, AzError> {
         let Some(side) = self.deciding() else {
             return Err(AzError::new(rule::VICTORY, "the game is over"));
         };
@@ -326,14 +377,17 @@ impl Game for Austerlitz {
             return Err(AzError::new(rule::PHASES, format!("it is the {} player's decision", side.name())));
         }
         let mut list = Vec::new();
-        self.legal_for(Some(action), &mut list);
-        if list.contains(action) { Ok(()) } else { Err(self.explain(action)) }
+        let mut kept = None;
+        self.list(Some(action), true, &mut list, &mut kept);
+        if list.contains(action) { Ok(kept) } else { Err(self.explain(action)) }
     }
 
-    fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action>, ev: &mut Vec<Event>) -> bool {
+    fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action, Option<Search>>, ev: &mut Vec<Event>) -> bool {
         let rng_before = self.rng.clone();
         let side_before = self.deciding();
-        match (*action).clone() {
+        let act = (*action).clone();
+        let kept = action.found();
+        match act {
             Action::Deploy { unit, at, facing } => self.apply_deploy(unit as usize, at, facing, ev),
             Action::PlaceCommand { command, at } => self.apply_place_command(command as usize, at, ev),
             Action::DeployRest => self.apply_deploy_rest(ev),
@@ -342,7 +396,7 @@ impl Game for Austerlitz {
                 ev.push(Event::StepOver { side: self.side, what: "artillery fire over".into() });
                 self.begin_movement(ev)
             }
-            Action::Move { unit, to, facing } => self.apply_move(unit as usize, to, facing, ev),
+            Action::Move { unit, to, facing } => self.apply_move(unit as usize, to, facing, kept, ev),
             Action::Square { unit } => self.apply_square(unit as usize, ev),
             Action::Attack { units, target, charge } => {
                 self.apply_attack(units.into_iter().map(|u| u as usize).collect(), target, charge, ev)

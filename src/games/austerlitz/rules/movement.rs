@@ -48,6 +48,14 @@ struct Node {
     straight: bool,
 }
 
+/// One unit's search: its states and every (space, facing) it reaches. Kept by the check of a
+/// move for `apply`, which walks the path from it instead of searching again.
+#[derive(Default)]
+pub struct Search {
+    arena: Vec<Node>,
+    pub reach: Vec<(Cell, Facing, Reach)>,
+}
+
 /// Who stands where, read once per search (the search asks it thousands of times).
 struct Occupancy {
     side: Vec<Option<super::super::data::Side>>,
@@ -91,20 +99,20 @@ impl Austerlitz {
             return false;
         }
         if self.command_at(c).is_some_and(|k| self.sc.commands[k].side != self.side_of(u))
-            && !self.units_at(c).is_empty()
+            && self.units_in(c).next().is_some()
         {
             return false;
         }
-        let others: Vec<usize> = self.units_at(c).into_iter().filter(|&v| v != u).collect();
-        match others.as_slice() {
-            [] => true,
-            [v] => {
-                self.side_of(*v) == self.side_of(u)
+        let mut others = self.units_in(c).filter(|&v| v != u);
+        match (others.next(), others.next()) {
+            (None, _) => true,
+            (Some(v), None) => {
+                self.side_of(v) == self.side_of(u)
                     // "Infantry in formations may stack with artillery units; in a Square
                     // formation also, but the Square then can't move and the artillery unit
                     // can't fire" (Formations): a gun may join a square as well.
-                    && ((self.kind(u).is_infantry() && self.kind(*v).is_artillery())
-                        || (self.kind(u).is_artillery() && self.kind(*v).is_infantry()))
+                    && ((self.kind(u).is_infantry() && self.kind(v).is_artillery())
+                        || (self.kind(u).is_artillery() && self.kind(v).is_infantry()))
             }
             _ => false,
         }
@@ -130,7 +138,7 @@ impl Austerlitz {
                 "it fired in step 1, on the Artillery Table: a horse battery that fires and moves does both in step 2, on the Horse Artillery Table",
             );
         }
-        if unit.square && unit.at.is_some_and(|c| self.units_at(c).len() > 1) {
+        if unit.square && unit.at.is_some_and(|c| self.units_in(c).nth(1).is_some()) {
             return Some("a square stacked with artillery can't move");
         }
         if unit.at.is_none()
@@ -159,7 +167,7 @@ impl Austerlitz {
     /// Every space and facing unit `u` can reach (Movement), with how: (space, front, how), in
     /// a fixed order.
     pub fn reach(&self, u: usize) -> Vec<(Cell, Facing, Reach)> {
-        self.search(u).1
+        self.search(u).reach
     }
 
     /// How unit `u` reaches a space with its front this way.
@@ -169,7 +177,12 @@ impl Austerlitz {
 
     /// The spaces unit `u` passes to reach a space with a facing (the last is the space).
     pub fn path_to(&self, u: usize, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
-        let (arena, reach) = self.search(u);
+        self.path_in(u, self.search(u), to, facing)
+    }
+
+    /// The same, read from the unit's search already made.
+    fn path_in(&self, u: usize, search: Search, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
+        let Search { arena, reach } = search;
         let r = reach.into_iter().find(|(c, f, _)| *c == to && *f == facing)?.2;
         let mut path = Vec::new();
         let mut at = r.node as u32;
@@ -188,10 +201,10 @@ impl Austerlitz {
     /// among equally cheap ones the one over the fewest ponds and friendly units. Buckets by MF
     /// spent (a step costs 1 to 4), states in flat arrays by index: it runs for every unit
     /// each time the legal list is asked.
-    fn search(&self, u: usize) -> (Vec<Node>, Vec<(Cell, Facing, Reach)>) {
+    pub(super) fn search(&self, u: usize) -> Search {
         let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
-            return (Vec::new(), out);
+            return Search::default();
         }
         let b = &self.sc.board;
         let occ = self.occupancy();
@@ -383,7 +396,7 @@ impl Austerlitz {
                 out.push((b.cell_of(i / 8), Facing::ALL[i % 8], found[e as usize].clone()));
             }
         }
-        (arena, out)
+        Search { arena, reach: out }
     }
 
     /// A column that used its extra MF must attack (Movement: the MF is added only to attack):
@@ -408,12 +421,17 @@ impl Austerlitz {
     fn square_may_stand(&self, u: usize, c: Cell) -> bool {
         let side = self.side_of(u);
         self.sc.board.grid.neighbours(c).into_iter().all(|(_, n)| {
-            self.units_at(n).into_iter().all(|v| v == u || self.side_of(v) != side || self.formation_kind(v).is_none())
+            self.units_in(n).all(|v| v == u || self.side_of(v) != side || self.formation_kind(v).is_none())
         })
     }
 
-    pub(super) fn apply_move(&mut self, u: usize, to: Cell, facing: Facing, ev: &mut Vec<Event>) {
-        let (r, path) = self.path_to(u, to, facing).expect("checked");
+    /// The move, along the path of the check's search where it kept one.
+    pub(super) fn apply_move(&mut self, u: usize, to: Cell, facing: Facing, kept: Option<Search>, ev: &mut Vec<Event>) {
+        let (r, path) = match kept {
+            Some(search) => self.path_in(u, search, to, facing),
+            None => self.path_to(u, to, facing),
+        }
+        .expect("checked");
         let from = self.units[u].at.unwrap_or(self.sc.board.davout_entry.at);
         let side = self.side_of(u);
         let demoralised = self.is_demoralised(u);
@@ -528,6 +546,8 @@ impl Austerlitz {
         let side = self.sc.commands[k].side;
         let mf = self.sc.commands[k].mf as i32;
         let b = &self.sc.board;
+        // Who holds each space, read once (the search asks it of every neighbour it meets).
+        let occ = self.occupancy();
         let mut dist = vec![i32::MAX; b.spaces.len()];
         dist[b.index(at)] = 0;
         let mut queue = std::collections::VecDeque::from([at]);
@@ -537,7 +557,7 @@ impl Austerlitz {
                 continue;
             }
             for (_, n) in b.grid.neighbours(c) {
-                if self.holder(n).is_some_and(|s| s != side) || b.space(n).terrain == Terrain::Pond && d + 1 == mf {
+                if occ.side[b.index(n)].is_some_and(|s| s != side) || b.space(n).terrain == Terrain::Pond && d + 1 == mf {
                     continue;
                 }
                 if dist[b.index(n)] > d + 1 {
@@ -546,12 +566,16 @@ impl Austerlitz {
                 }
             }
         }
+        let mut commanded = vec![false; b.spaces.len()];
+        for c in self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at) {
+            commanded[b.index(c)] = true;
+        }
         b.cells()
             .filter(|&c| {
                 c != at
                     && dist[b.index(c)] <= mf
                     && b.space(c).terrain != Terrain::Pond
-                    && self.command_at(c).is_none()
+                    && !commanded[b.index(c)]
                     && chebyshev(at, c) <= mf
             })
             .collect()

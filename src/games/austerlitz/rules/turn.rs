@@ -94,11 +94,12 @@ impl Austerlitz {
         None
     }
 
-    /// The set-up's actions (for one unit only, where `only` names it).
-    pub(super) fn deploy_options(&self, only: Option<usize>, out: &mut Vec<super::super::Action>) {
+    /// The set-up's actions (for one unit only, where `only` names it; no unit's at all without
+    /// `units_too`, for the check of a command's place or of the rest).
+    pub(super) fn deploy_options(&self, only: Option<usize>, units_too: bool, out: &mut Vec<super::super::Action>) {
         let (units, commands) = self.to_set_up();
         let mut cells: Vec<Option<Vec<Cell>>> = vec![None; self.commands.len()];
-        for u in units {
+        for u in units.into_iter().filter(|_| units_too) {
             if only.is_some_and(|o| o != u) {
                 continue;
             }

@@ -302,6 +302,8 @@ impl Game for Botn {
         }
     }
 
+    type Found = ();
+
     fn check(&self, mode: Mode, seat: SeatId, action: &Action) -> Result<(), BotnError> {
         // Only the seat whose decision it is acts, in the sandbox too.
         let Some(active_seat) = self.active_seat() else { return Err(BotnError::GameOver) };

@@ -495,6 +495,8 @@ impl Game for Leipzig {
         self.legal(None, out);
     }
 
+    type Found = ();
+
     fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), LzError> {
         let Some(side) = self.deciding() else {
             return Err(LzError::new(rule::VICTORY, "the game is over"));

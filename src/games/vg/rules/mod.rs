@@ -133,6 +133,8 @@ impl Game for Vg {
         }
     }
 
+    type Found = ();
+
     fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), VgError> {
         let Some(active) = self.active_seat() else { return Err(VgError::GameOver) };
         if seat != active {
