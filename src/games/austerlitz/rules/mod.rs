@@ -11,12 +11,12 @@ pub mod turn;
 use super::actions::{Action, AzError, Event, rule};
 use super::data::{AzScenario, Side};
 use super::state::{Austerlitz, Command, Pending, Step, Unit};
-pub use movement::Search;
 use crate::engine::geometry::{CellShape, Facing};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Checked, Game, Mode, Shared};
 use crate::engine::save::ScenarioRef;
 use crate::engine::seats::{SeatId, Viewer};
+pub use movement::Search;
 use std::sync::Arc;
 
 pub fn seat_of(side: Side) -> SeatId {
@@ -191,9 +191,7 @@ impl Austerlitz {
                     return;
                 }
                 for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u)) {
-                    if !(moves || squares || fires)
-                        || self.side_of(u) != self.side
-                        || self.kind(u).is_field_artillery()
+                    if !(moves || squares || fires) || self.side_of(u) != self.side || self.kind(u).is_field_artillery()
                     {
                         continue;
                     }

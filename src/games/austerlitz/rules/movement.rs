@@ -557,7 +557,8 @@ impl Austerlitz {
                 continue;
             }
             for (_, n) in b.grid.neighbours(c) {
-                if occ.side[b.index(n)].is_some_and(|s| s != side) || b.space(n).terrain == Terrain::Pond && d + 1 == mf {
+                if occ.side[b.index(n)].is_some_and(|s| s != side) || b.space(n).terrain == Terrain::Pond && d + 1 == mf
+                {
                     continue;
                 }
                 if dist[b.index(n)] > d + 1 {

@@ -27,6 +27,9 @@ pub fn side_of(seat: SeatId) -> Side {
     if seat.0 == 0 { Side::French } else { Side::Allied }
 }
 
+/// What the check of a move hands to `apply`: the map as the mover sees it and its search.
+pub type Kept = (Situation, movement::Reach);
+
 impl Leipzig {
     /// The side that decides now.
     pub fn deciding(&self) -> Option<Side> {
@@ -46,20 +49,37 @@ impl Leipzig {
     /// The legal actions now; with `like`, only those of the same kind and counter or hex (what a
     /// check needs, so checking an action costs one unit's search, not the whole list).
     pub fn legal(&self, like: Option<&Action>, out: &mut Vec<Action>) {
-        self.legal_listing(like, true, out);
+        self.legal_listing(like, true, out, &mut None);
     }
 
     /// Every legal action but the moves of counters (cheap: no search of the map), for a random
     /// player that picks a counter first and then one of its destinations.
     pub fn legal_but_moves(&self, out: &mut Vec<Action>) {
-        self.legal_listing(None, false, out);
+        self.legal_listing(None, false, out, &mut None);
     }
 
-    fn legal_listing(&self, like: Option<&Action>, moves: bool, out: &mut Vec<Action>) {
+    /// The list (see `legal`); `moves` off leaves the counters' moves out. The list for one
+    /// counter's move keeps the map it was judged on and the counter's search in `kept`.
+    fn legal_listing(&self, like: Option<&Action>, moves: bool, out: &mut Vec<Action>, kept: &mut Option<Kept>) {
         out.clear();
         let Some(decider) = self.deciding() else { return };
         // Choices are listed on what the deciding side may know (Reconnaissance).
         let s = Situation::as_seen_by(self, decider);
+        let mut reach = None;
+        self.list_on(&s, like, moves, out, &mut reach);
+        if let Some(reach) = reach {
+            *kept = Some((s, reach));
+        }
+    }
+
+    fn list_on(
+        &self,
+        s: &Situation,
+        like: Option<&Action>,
+        moves: bool,
+        out: &mut Vec<Action>,
+        kept: &mut Option<movement::Reach>,
+    ) {
         if !self.pending.is_empty() {
             match &self.pending[0] {
                 Pending::Advance { attack, .. } => {
@@ -71,7 +91,7 @@ impl Leipzig {
                     out.extend(self.loss_candidates(*attack).into_iter().map(|unit| Action::Remove { unit }));
                 }
                 _ => {
-                    for to in self.pending_options(&s).unwrap_or_default() {
+                    for to in self.pending_options(s).unwrap_or_default() {
                         out.push(Action::Retreat { to });
                     }
                 }
@@ -139,7 +159,8 @@ impl Leipzig {
                             Some(Action::Move { march, .. }) => *march,
                             _ => March::Triple,
                         };
-                        for (to, _, march) in self.all_destinations(&s, u, upto) {
+                        let Some((reach, destinations)) = self.search_destinations(s, u, upto) else { continue };
+                        for (to, _, march) in destinations {
                             if march == March::Normal || free {
                                 out.push(Action::Move { unit: u, to, march, supply: None });
                             } else {
@@ -148,10 +169,13 @@ impl Leipzig {
                                 }
                             }
                         }
+                        if like.is_some() {
+                            *kept = Some(reach);
+                        }
                     }
                 }
                 if wants(&Action::Exit { unit: 0 }) {
-                    out.extend(units.iter().filter(|&&u| self.can_exit(&s, u)).map(|&unit| Action::Exit { unit }));
+                    out.extend(units.iter().filter(|&&u| self.can_exit(s, u)).map(|&unit| Action::Exit { unit }));
                 }
                 if wants(&Action::Overrun { from: Hex(0), target: Hex(0) }) {
                     let mut froms: Vec<Hex> = self
@@ -163,16 +187,14 @@ impl Leipzig {
                     froms.dedup();
                     for from in froms {
                         for (_, target) in self.sc.board.neighbours(from) {
-                            if self.overrun_ratio(&s, from, target).is_some() {
+                            if self.overrun_ratio(s, from, target).is_some() {
                                 out.push(Action::Overrun { from, target });
                             }
                         }
                     }
                 }
                 // `s` is the map as the phasing side sees it: the Movement Phase decides for it.
-                if wants(&Action::EndMovement)
-                    && self.unfixed_stack_in(&s).is_none()
-                    && self.armistice_stray().is_none()
+                if wants(&Action::EndMovement) && self.unfixed_stack_in(s).is_none() && self.armistice_stray().is_none()
                 {
                     out.push(Action::EndMovement);
                 }
@@ -180,14 +202,14 @@ impl Leipzig {
             Step::March => out.extend([Action::ContinueMarch, Action::HaltMarch]),
             Step::Build => {
                 out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
-                if self.stack_to_combine_in(&s).is_none() {
+                if self.stack_to_combine_in(s).is_none() {
                     out.push(Action::EndBuild);
                 }
             }
             Step::Declare => {
                 if wants(&Action::Declare { from: Hex(0), units: Vec::new(), target: Hex(0), supply: None }) {
                     let mut list = Vec::new();
-                    self.declarations(&s, &mut list);
+                    self.declarations(s, &mut list);
                     let from_only = match like {
                         Some(Action::Declare { from, .. }) => Some(*from),
                         _ => None,
@@ -206,7 +228,7 @@ impl Leipzig {
                     if only.is_some_and(|o| o != u) {
                         continue;
                     }
-                    for to in self.retreat_before_options(&s, u) {
+                    for to in self.retreat_before_options(s, u) {
                         out.push(Action::RetreatBefore { unit: u, to });
                     }
                 }
@@ -495,9 +517,15 @@ impl Game for Leipzig {
         self.legal(None, out);
     }
 
-    type Found = ();
+    fn check(&self, mode: Mode, seat: SeatId, action: &Action) -> Result<(), LzError> {
+        self.check_keeping(mode, seat, action).map(|_| ())
+    }
 
-    fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), LzError> {
+    /// A move's check keeps the map as the mover sees it and the counter's search: `apply` walks
+    /// the way from them.
+    type Found = Option<Kept>;
+
+    fn check_keeping(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<Option<Kept>, LzError> {
         let Some(side) = self.deciding() else {
             return Err(LzError::new(rule::VICTORY, "the game is over"));
         };
@@ -508,14 +536,17 @@ impl Game for Leipzig {
             ));
         }
         let mut list = Vec::new();
-        self.legal(Some(action), &mut list);
-        if list.contains(action) { Ok(()) } else { Err(self.explain(action)) }
+        let mut kept = None;
+        self.legal_listing(Some(action), true, &mut list, &mut kept);
+        if list.contains(action) { Ok(kept) } else { Err(self.explain(action)) }
     }
 
-    fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action>, ev: &mut Vec<Event>) -> bool {
+    fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action, Option<Kept>>, ev: &mut Vec<Event>) -> bool {
         let rng_before = self.rng.clone();
         let before = self.deciding();
-        match (*action).clone() {
+        let act = (*action).clone();
+        let kept = action.found();
+        match act {
             Action::Deploy { unit, hex } => self.apply_deploy(unit, hex, ev),
             Action::DeployRest => self.apply_deploy_rest(ev),
             Action::Enter { unit, hex } => self.apply_enter(unit, hex, ev),
@@ -526,7 +557,7 @@ impl Game for Leipzig {
             Action::Build { units } => {
                 self.apply_build(&units, ev);
             }
-            Action::Move { unit, to, march, supply } => self.apply_move(unit, to, march, supply, ev),
+            Action::Move { unit, to, march, supply } => self.apply_move(unit, to, march, supply, kept, ev),
             Action::Exit { unit } => self.apply_exit(unit, ev),
             Action::Overrun { from, target } => self.apply_overrun(from, target, ev),
             Action::ContinueMarch => self.apply_march_choice(true, ev),

@@ -18,6 +18,9 @@ pub struct Reach {
 
 pub const UNREACHED: u8 = u8::MAX;
 
+/// A hex a counter may end its move on, what the move costs, and the march that reaches it.
+pub type Destination = (Hex, u8, March);
+
 /// A way walked: whole, or cut short by a zone the mover could not see.
 enum Walk {
     Whole(Vec<(Hex, u8)>),
@@ -164,9 +167,15 @@ impl Leipzig {
     /// Every destination of a counter up to the march `upto`, with the march that reaches it:
     /// one search at the largest allowance asked for that it may attempt, each hex under the
     /// smallest march whose allowance covers its cost.
-    pub fn all_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Vec<(Hex, u8, March)> {
+    pub fn all_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Vec<Destination> {
+        self.search_destinations(s, u, upto).map(|(_, out)| out).unwrap_or_default()
+    }
+
+    /// The same with the search they were read from (none for a counter that may not move): the
+    /// check of a move keeps it for `apply`, whose march has the same budget.
+    pub fn search_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Option<(Reach, Vec<Destination>)> {
         if !self.can_move(u) {
-            return Vec::new();
+            return None;
         }
         let ma = self.movement(u) as u16;
         let spent = self.units[u as usize].spent as u16;
@@ -192,7 +201,7 @@ impl Leipzig {
             }
             out.push((h, c, march));
         }
-        out
+        Some((r, out))
     }
 
     /// Whether counter `u` (from `start`) may end its move on `h`: a legal stack (Stacking,
@@ -251,14 +260,31 @@ impl Leipzig {
             && self.side == Side::French
     }
 
-    pub fn apply_move(&mut self, u: UnitId, to: Hex, march: March, supply: Option<UnitId>, ev: &mut Vec<Event>) {
+    /// The move (and its forced march), along the way found by the check where it kept its search
+    /// (`kept`: the map as the mover sees it and the counter's reach, with this march's budget).
+    pub fn apply_move(
+        &mut self,
+        u: UnitId,
+        to: Hex,
+        march: March,
+        supply: Option<UnitId>,
+        kept: Option<(Situation, Reach)>,
+        ev: &mut Vec<Event>,
+    ) {
         let side = self.units[u as usize].side;
         let ma = self.movement(u) as u16;
         let spent = self.units[u as usize].spent;
         let budget = (ma * march.factor() as u16).saturating_sub(spent as u16).min(250) as u8;
         // The way is chosen on what the mover may know; the hidden zones act as it is walked.
-        let plan = Situation::as_seen_by(self, side);
-        let path = self.reach(&plan, u, budget).path(to);
+        let (plan, reach) = match kept {
+            Some(kept) => kept,
+            None => {
+                let plan = Situation::as_seen_by(self, side);
+                let reach = self.reach(&plan, u, budget);
+                (plan, reach)
+            }
+        };
+        let path = reach.path(to);
         let (path, march, supply) = match self.walk(u, &plan, path, budget, ev) {
             Walk::Whole(path) => (path, march, supply),
             Walk::Stopped(path) => {
@@ -324,7 +350,14 @@ impl Leipzig {
     /// then ends on the last hex of the way walked where it may end (Stacking, case B).
     fn walk(&self, u: UnitId, plan: &Situation, mut path: Vec<(Hex, u8)>, budget: u8, ev: &mut Vec<Event>) -> Walk {
         let side = self.units[u as usize].side;
-        let real = Situation::of(self);
+        // Where the mover saw every zone, the plan is the map as it is.
+        let built;
+        let real = if plan.blind {
+            built = Situation::of(self);
+            &built
+        } else {
+            plan
+        };
         let cavalry = self.is_cavalry(u);
         let leave = self.sc.charts.terrain.partial_zoc_leave;
         let mut extra = 0u8;
@@ -358,8 +391,8 @@ impl Leipzig {
         let Some(at) = stop else { return Walk::Whole(path) };
         ev.push(Event::ZoneStop { unit: u, at });
         let start = path[0].0;
-        let must_support = if self.is_supply(u) { only_support(self, &real, u) } else { Vec::new() };
-        while end > 0 && !self.may_end(&real, u, start, path[end].0, path[end].1, &must_support) {
+        let must_support = if self.is_supply(u) { only_support(self, real, u) } else { Vec::new() };
+        while end > 0 && !self.may_end(real, u, start, path[end].0, path[end].1, &must_support) {
             end -= 1;
         }
         path.truncate(end + 1);

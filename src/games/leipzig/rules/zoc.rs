@@ -29,6 +29,8 @@ pub struct Situation {
     pub zoc: [Vec<Zoc>; 2],
     /// A supply or depot unit of [French, Allied] is on the hex or next to it.
     pub supplied: [Vec<bool>; 2],
+    /// Some counter's zone was left out: its viewer may not examine it.
+    pub blind: bool,
 }
 
 impl Situation {
@@ -60,6 +62,7 @@ impl Situation {
             cavalry: vec![false; n],
             zoc: [vec![Zoc::None; n], vec![Zoc::None; n]],
             supplied: [vec![false; n], vec![false; n]],
+            blind: false,
         };
         let b = &g.sc.board;
         for (i, u) in g.units.iter().enumerate() {
@@ -86,7 +89,11 @@ impl Situation {
             for (i, u) in g.units.iter().enumerate() {
                 let id = i as UnitId;
                 let (Some(h), true) = (u.hex, u.on_map()) else { continue };
-                if !g.is_combat(id) || b.is_fortress(h) || viewer.is_some_and(|v| !g.seen_by(i, v)) {
+                if !g.is_combat(id) || b.is_fortress(h) {
+                    continue;
+                }
+                if viewer.is_some_and(|v| !g.seen_by(i, v)) {
+                    s.blind = true;
                     continue;
                 }
                 let z = if g.is_cavalry(id) { Zoc::Total } else { Zoc::Partial };
