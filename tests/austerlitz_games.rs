@@ -107,3 +107,59 @@ fn a_unit_of_an_unknown_command_is_refused_with_its_line() {
     assert_eq!(err.line, line, "{err}");
     assert!(err.message.contains("no command named \"Kinmayer\""), "{err}");
 }
+
+/// Movement: a move's check keeps the unit's search and `apply` walks the path from it. Along
+/// random battles, every move applied from what its check kept ends exactly as the same move
+/// with the search made again.
+#[test]
+fn a_move_applied_from_its_checks_search_ends_as_one_searched_again() {
+    use grognard::engine::rules::Mode;
+    use grognard::engine::table::Act;
+    use grognard::games::austerlitz::Action;
+    let sc = Arc::new(AzScenario::load(&scenarios()[0]).unwrap());
+    let mut moves = 0;
+    for seed in [3, 4] {
+        let played = austerlitz::play_game(sc.clone(), seed, [AzPlayer::Random; 2], 40_000).unwrap();
+        let mut t = austerlitz::table_on(sc.clone(), seed);
+        for r in &played.records {
+            if let Act::Game(a @ Action::Move { unit, to, facing }) = &r.act {
+                let kept = t.game.check_keeping(Mode::Enforced, r.seat, a).expect("a move of the log is legal");
+                assert!(kept.is_some(), "the check of {a:?} kept its search");
+                let (mut from_check, mut searched) = (t.game.clone(), t.game.clone());
+                let (mut e1, mut e2) = (Vec::new(), Vec::new());
+                from_check.apply_move(*unit as usize, *to, *facing, kept, &mut e1);
+                searched.apply_move(*unit as usize, *to, *facing, None, &mut e2);
+                assert_eq!(ron::to_string(&from_check).unwrap(), ron::to_string(&searched).unwrap());
+                assert_eq!(ron::to_string(&e1).unwrap(), ron::to_string(&e2).unwrap());
+                moves += 1;
+            }
+            t.submit(r.seat, r.act.clone()).unwrap();
+        }
+    }
+    assert!(moves > 100, "{moves} moves compared");
+}
+
+/// The random player draws a unit and then one of its moves (not the whole list): along random
+/// battles, each of its draws is an action of the legal list, and it draws moves and other
+/// actions alike.
+#[test]
+fn the_random_player_draws_only_listed_actions() {
+    use grognard::engine::rng::TableRng;
+    use grognard::games::austerlitz::Action;
+    let sc = Arc::new(AzScenario::load(&scenarios()[0]).unwrap());
+    let played = austerlitz::play_game(sc.clone(), 11, [AzPlayer::Random; 2], 40_000).unwrap();
+    let mut t = austerlitz::table_on(sc.clone(), 11);
+    let mut rng = TableRng::from_seed(5);
+    let (mut moves, mut others) = (0, 0);
+    let mut legal = Vec::new();
+    for r in played.records.iter().take(400) {
+        t.game.legal(&mut legal);
+        for _ in 0..3 {
+            let a = austerlitz::ai::random_action(&t.game, &mut rng).expect("an action while the battle goes on");
+            assert!(legal.contains(&a), "{a:?} drawn, not listed");
+            if matches!(a, Action::Move { .. }) { moves += 1 } else { others += 1 }
+        }
+        t.submit(r.seat, r.act.clone()).unwrap();
+    }
+    assert!(moves > 100 && others > 100, "{moves} moves, {others} other actions drawn");
+}

@@ -118,3 +118,34 @@ fn seat_save_on_the_command_line_hides_the_allied_blanks_from_the_french() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected french, allied or spectator"));
 }
+
+/// Movement: a move's check keeps the map as the mover sees it and the counter's search, and
+/// `apply` walks the way from them. Along random games of scenario 1, every move applied from
+/// what its check kept ends exactly as the same move with the search made again.
+#[test]
+fn a_move_applied_from_its_checks_search_ends_as_one_searched_again() {
+    use grognard::engine::rules::Mode;
+    use grognard::engine::table::Act;
+    use grognard::games::leipzig::actions::Action;
+    let sc = Arc::new(LzScenario::load(&scenarios()[0]).unwrap());
+    let mut moves = 0;
+    for seed in [3, 4] {
+        let played = leipzig::play_game(sc.clone(), seed, [LzPlayer::Random; 2], 60_000).unwrap();
+        let mut t = leipzig::table_on(sc.clone(), seed);
+        for r in &played.records {
+            if let Act::Game(a @ Action::Move { unit, to, march, supply }) = &r.act {
+                let kept = t.game.check_keeping(Mode::Enforced, r.seat, a).expect("a move of the log is legal");
+                assert!(kept.is_some(), "the check of {:?} kept its search", r.act);
+                let (mut from_check, mut searched) = (t.game.clone(), t.game.clone());
+                let (mut e1, mut e2) = (Vec::new(), Vec::new());
+                from_check.apply_move(*unit, *to, *march, *supply, kept, &mut e1);
+                searched.apply_move(*unit, *to, *march, *supply, None, &mut e2);
+                assert_eq!(ron::to_string(&from_check).unwrap(), ron::to_string(&searched).unwrap());
+                assert_eq!(ron::to_string(&e1).unwrap(), ron::to_string(&e2).unwrap());
+                moves += 1;
+            }
+            t.submit(r.seat, r.act.clone()).unwrap();
+        }
+    }
+    assert!(moves > 100, "{moves} moves compared");
+}

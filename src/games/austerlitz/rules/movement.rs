@@ -426,7 +426,7 @@ impl Austerlitz {
     }
 
     /// The move, along the path of the check's search where it kept one.
-    pub(super) fn apply_move(&mut self, u: usize, to: Cell, facing: Facing, kept: Option<Search>, ev: &mut Vec<Event>) {
+    pub fn apply_move(&mut self, u: usize, to: Cell, facing: Facing, kept: Option<Search>, ev: &mut Vec<Event>) {
         let (r, path) = match kept {
             Some(search) => self.path_in(u, search, to, facing),
             None => self.path_to(u, to, facing),
