@@ -48,14 +48,15 @@ pub fn choose(view: impl FnOnce() -> LzView, legal: &[Action], player: LzPlayer,
 /// choice beside the other actions; drawn, one of its destinations (and march, and supply unit)
 /// is drawn in turn. Cheap where the full list needs a search of the map for every counter.
 pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
+    // One map as the deciding side sees it, for the other actions and the moves alike.
+    let s = Situation::as_seen_by(g, g.deciding()?);
     let mut others = Vec::new();
-    g.legal_but_moves(&mut others);
+    g.legal_but_moves_on(&s, &mut others);
     let movers: Vec<UnitId> = if g.step == super::state::Step::Move && g.pending.is_empty() {
         g.on_map(g.side).filter(|&u| g.can_move(u)).collect()
     } else {
         Vec::new()
     };
-    let s = Situation::as_seen_by(g, g.side);
     for _ in 0..4 * (others.len() + movers.len()) {
         let k = rng.below(others.len() + movers.len());
         if k < others.len() {

@@ -58,6 +58,12 @@ impl Leipzig {
         self.legal_listing(None, false, out, &mut None);
     }
 
+    /// The same on the map `s` as the deciding side sees it, already built by the caller.
+    pub fn legal_but_moves_on(&self, s: &Situation, out: &mut Vec<Action>) {
+        out.clear();
+        self.list_on(s, None, false, out, &mut None);
+    }
+
     /// The list (see `legal`); `moves` off leaves the counters' moves out. The list for one
     /// counter's move keeps the map it was judged on and the counter's search in `kept`.
     fn legal_listing(&self, like: Option<&Action>, moves: bool, out: &mut Vec<Action>, kept: &mut Option<Kept>) {
@@ -72,6 +78,8 @@ impl Leipzig {
         }
     }
 
+    /// The list on the map `s` as the deciding side sees it; a list for one counter's move keeps
+    /// its search in `kept`.
     fn list_on(
         &self,
         s: &Situation,
