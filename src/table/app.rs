@@ -353,6 +353,7 @@ pub fn egui(app: &mut App) -> &mut App {
 /// the scenario, egui, the table colour, and the update mode — continuous while taking a
 /// screenshot, otherwise reactive.
 pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool, broadcast: bool) {
+    super::memory::fewer_heaps();
     egui(
         app.add_plugins(
             DefaultPlugins

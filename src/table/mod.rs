@@ -15,6 +15,7 @@ pub mod grip;
 pub mod hexmap;
 pub mod layout;
 pub mod lesson;
+pub mod memory;
 pub mod octmap;
 pub mod paint;
 pub mod print;

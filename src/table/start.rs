@@ -44,6 +44,9 @@ impl Plugin for StartPlugin {
             .add_systems(bevy_egui::EguiPrimaryContextPass, start_screen.after(crate::ui::GamePanels));
         if let Some(render) = app.get_sub_app_mut(RenderApp) {
             render.insert_resource(ready).add_systems(Render, count_pipelines.in_set(RenderSystems::Cleanup));
+            if std::env::var_os("GROGNARD_GPU_MEMORY").is_some() {
+                render.add_systems(Render, report_gpu_memory.in_set(RenderSystems::Cleanup));
+            }
         }
     }
 }
@@ -61,6 +64,43 @@ fn count_pipelines(cache: Res<PipelineCache>, ready: Res<TableReady>, mut frames
     }
 }
 
+/// With `GROGNARD_GPU_MEMORY` set, the log says once the table is drawn what the renderer's
+/// allocator holds (a software renderer keeps it in the process's memory): in all, in blocks,
+/// and the largest allocations by name — what the window's memory is spent on.
+fn report_gpu_memory(device: Res<bevy::render::renderer::RenderDevice>, ready: Res<TableReady>, mut told: Local<u32>) {
+    // A few frames after the table is drawn, when what it needs has been made.
+    if !ready.drawn() || *told > 10 {
+        return;
+    }
+    *told += 1;
+    if *told < 10 {
+        return;
+    }
+    let Some(report) = device.wgpu_device().generate_allocator_report() else {
+        info!("gpu memory: the allocator gives no report");
+        return;
+    };
+    let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+    info!(
+        "gpu memory: {:.1} MiB allocated in {} allocations, {:.1} MiB reserved in {} blocks",
+        mib(report.total_allocated_bytes),
+        report.allocations.len(),
+        mib(report.total_reserved_bytes),
+        report.blocks.len()
+    );
+    let mut by_name: std::collections::HashMap<&str, (u64, u32)> = std::collections::HashMap::new();
+    for a in &report.allocations {
+        let e = by_name.entry(a.name.as_str()).or_default();
+        e.0 += a.size;
+        e.1 += 1;
+    }
+    let mut named: Vec<_> = by_name.into_iter().collect();
+    named.sort_by_key(|(_, (size, _))| std::cmp::Reverse(*size));
+    for (name, (size, n)) in named.into_iter().take(20) {
+        info!("gpu memory: {:.2} MiB in {n} × {:?}", mib(size), name);
+    }
+}
+
 /// Frames keep coming until the table is drawn (the window otherwise draws only on input).
 fn keep_drawing(ready: Res<TableReady>, mut redraw: MessageWriter<bevy::window::RequestRedraw>) {
     if !ready.drawn() {
@@ -73,6 +113,7 @@ fn tell_drawn(ready: Res<TableReady>, mut told: Local<bool>, time: Res<Time<Real
     if !*told && ready.drawn() {
         *told = true;
         info!("table drawn after {:.2} s", time.elapsed_secs());
+        super::memory::give_back_freed();
     }
 }
 
