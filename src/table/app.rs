@@ -370,7 +370,7 @@ pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool
                 .set(RenderPlugin {
                     // Without it the first frames of a screenshot come out black.
                     synchronous_pipeline_compilation: shooting,
-                    render_creation: WgpuSettings::default().into(),
+                    render_creation: wgpu_settings().into(),
                     ..default()
                 }),
         ),
@@ -395,6 +395,15 @@ pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool
             unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(3600)),
         }
     });
+}
+
+/// The renderer's settings: Bevy's, less wgpu's check of indirect draws, which Bevy's release
+/// builds leave out (the draws are Bevy's own) and its debug builds — the one `scripts/run`
+/// starts — keep: a software renderer held 8 MiB for it (`GROGNARD_GPU_MEMORY`).
+fn wgpu_settings() -> WgpuSettings {
+    let mut settings = WgpuSettings::default();
+    settings.instance_flags.remove(bevy::render::settings::InstanceFlags::VALIDATION_INDIRECT_CALL);
+    settings
 }
 
 /// Hot-seat: when the decision passes to the other seat, cover the table until they are ready.
