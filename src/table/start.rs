@@ -68,12 +68,12 @@ fn count_pipelines(cache: Res<PipelineCache>, ready: Res<TableReady>, mut frames
 /// allocator holds (a software renderer keeps it in the process's memory): in all, in blocks,
 /// and the largest allocations by name — what the window's memory is spent on.
 fn report_gpu_memory(device: Res<bevy::render::renderer::RenderDevice>, ready: Res<TableReady>, mut told: Local<u32>) {
-    // A few frames after the table is drawn, when what it needs has been made.
+    // Once, ten frames after the table is drawn, when what it needs has been made.
     if !ready.drawn() || *told > 10 {
         return;
     }
     *told += 1;
-    if *told < 10 {
+    if *told <= 10 {
         return;
     }
     let Some(report) = device.wgpu_device().generate_allocator_report() else {
