@@ -51,12 +51,7 @@ pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
     // One map as the deciding side sees it, for the other actions and the moves alike.
     let s = Situation::as_seen_by(g, g.deciding()?);
     let mut others = Vec::new();
-    g.legal_but_moves_on(&s, &mut others);
-    let movers: Vec<UnitId> = if g.step == super::state::Step::Move && g.pending.is_empty() {
-        g.on_map(g.side).filter(|&u| g.can_move(u)).collect()
-    } else {
-        Vec::new()
-    };
+    let movers = g.legal_but_moves(&s, &mut others);
     for _ in 0..4 * (others.len() + movers.len()) {
         let k = rng.below(others.len() + movers.len());
         if k < others.len() {

@@ -19,6 +19,14 @@ use crate::engine::seats::{SeatId, Viewer};
 pub use movement::Search;
 use std::sync::Arc;
 
+/// What a list sets aside for its caller: the search of the one unit whose move a check lists
+/// (for `apply`), or the units whose moves a list without moves left out (for a random player).
+#[derive(Default)]
+struct Aside {
+    search: Option<Search>,
+    movers: Vec<usize>,
+}
+
 pub fn seat_of(side: Side) -> SeatId {
     SeatId(side.index() as u8)
 }
@@ -92,31 +100,22 @@ impl Austerlitz {
     /// The legal actions, or (for `check`) only those of the kind and piece of `only`: the same
     /// code lists both, so the list and the check cannot drift apart.
     pub fn legal_for(&self, only: Option<&Action>, out: &mut Vec<Action>) {
-        self.list(only, true, out, &mut None);
+        self.list(only, true, out, &mut Aside::default());
     }
 
     /// Every legal action but the moves of units (steps 2 and 3), and the units whose moves were
     /// left out (each may still find no space it reaches): a random player draws among both
     /// without searching every unit's reach. The same code as the legal list, `moves` off.
     pub fn legal_but_moves(&self, out: &mut Vec<Action>) -> Vec<usize> {
-        self.list(None, false, out, &mut None);
-        if !self.pending.is_empty() {
-            return Vec::new();
-        }
-        match self.step {
-            Step::Move if self.owed_attacks().is_none() => (0..self.units.len())
-                .filter(|&u| {
-                    self.side_of(u) == self.side && !self.kind(u).is_field_artillery() && self.cannot_move(u).is_none()
-                })
-                .collect(),
-            Step::ArtilleryMove => (0..self.units.len()).filter(|&u| self.may_move_artillery(u)).collect(),
-            _ => Vec::new(),
-        }
+        let mut aside = Aside::default();
+        self.list(None, false, out, &mut aside);
+        aside.movers
     }
 
-    /// The legal list (see `legal_for`); `moves` off leaves the units' moves out. A list for one
-    /// unit's move keeps its search in `kept` (for `apply`).
-    fn list(&self, only: Option<&Action>, moves: bool, out: &mut Vec<Action>, kept: &mut Option<Search>) {
+    /// The legal list (see `legal_for`); without `with_moves` the units' moves are left out and
+    /// the units that may move set aside instead. A list for one unit's move sets its search
+    /// aside (for `apply`).
+    fn list(&self, only: Option<&Action>, with_moves: bool, out: &mut Vec<Action>, aside: &mut Aside) {
         out.clear();
         // The one unit (or gun) an action concerns, for a narrower list.
         let one = match only {
@@ -133,7 +132,7 @@ impl Austerlitz {
         let deploys = kind(|a| matches!(a, Action::Deploy { .. }));
         let fires = kind(|a| matches!(a, Action::Fire { .. }));
         let squares = kind(|a| matches!(a, Action::Square { .. }));
-        let moves = moves && kind(|a| matches!(a, Action::Move { .. }));
+        let moves = with_moves && kind(|a| matches!(a, Action::Move { .. }));
         let command = match only {
             Some(Action::MoveCommand { command, .. }) => Some(*command as usize),
             _ => None,
@@ -196,7 +195,9 @@ impl Austerlitz {
                         continue;
                     }
                     if moves {
-                        self.list_moves(u, one.is_some(), out, kept);
+                        self.list_moves(u, one.is_some(), out, aside);
+                    } else if !with_moves && self.cannot_move(u).is_none() {
+                        aside.movers.push(u);
                     }
                     if squares && self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
                         out.push(Action::Square { unit: u as u8 });
@@ -220,8 +221,13 @@ impl Austerlitz {
             }
             Step::ArtilleryMove => {
                 for u in (0..self.units.len()).filter(|&u| one.is_none_or(|o| o == u)) {
-                    if moves && self.may_move_artillery(u) {
-                        self.list_moves(u, one.is_some(), out, kept);
+                    if !self.may_move_artillery(u) {
+                        continue;
+                    }
+                    if moves {
+                        self.list_moves(u, one.is_some(), out, aside);
+                    } else if !with_moves {
+                        aside.movers.push(u);
                     }
                 }
                 out.push(Action::EndArtillery);
@@ -240,12 +246,12 @@ impl Austerlitz {
         }
     }
 
-    /// A unit's moves, its search kept where `keep` asks.
-    fn list_moves(&self, u: usize, keep: bool, out: &mut Vec<Action>, kept: &mut Option<Search>) {
+    /// A unit's moves, its search set aside where `keep` asks.
+    fn list_moves(&self, u: usize, keep: bool, out: &mut Vec<Action>, aside: &mut Aside) {
         let search = self.search(u);
         out.extend(search.reach.iter().map(|&(to, facing, _)| Action::Move { unit: u as u8, to, facing }));
         if keep {
-            *kept = Some(search);
+            aside.search = Some(search);
         }
     }
 
@@ -375,9 +381,9 @@ impl Game for Austerlitz {
             return Err(AzError::new(rule::PHASES, format!("it is the {} player's decision", side.name())));
         }
         let mut list = Vec::new();
-        let mut kept = None;
-        self.list(Some(action), true, &mut list, &mut kept);
-        if list.contains(action) { Ok(kept) } else { Err(self.explain(action)) }
+        let mut aside = Aside::default();
+        self.list(Some(action), true, &mut list, &mut aside);
+        if list.contains(action) { Ok(aside.search) } else { Err(self.explain(action)) }
     }
 
     fn apply(&mut self, _seat: SeatId, action: Checked<'_, Action, Option<Search>>, ev: &mut Vec<Event>) -> bool {

@@ -30,6 +30,15 @@ pub fn side_of(seat: SeatId) -> Side {
 /// What the check of a move hands to `apply`: the map as the mover sees it and its search.
 pub type Kept = (Situation, movement::Reach);
 
+/// What a list sets aside for its caller: the search of the one counter whose move a check
+/// lists (for `apply`), or the counters whose moves a list without moves left out (for a random
+/// player).
+#[derive(Default)]
+struct Aside {
+    reach: Option<movement::Reach>,
+    movers: Vec<UnitId>,
+}
+
 impl Leipzig {
     /// The side that decides now.
     pub fn deciding(&self) -> Option<Side> {
@@ -49,45 +58,33 @@ impl Leipzig {
     /// The legal actions now; with `like`, only those of the same kind and counter or hex (what a
     /// check needs, so checking an action costs one unit's search, not the whole list).
     pub fn legal(&self, like: Option<&Action>, out: &mut Vec<Action>) {
-        self.legal_listing(like, true, out, &mut None);
+        self.legal_listing(like, out);
     }
 
-    /// Every legal action but the moves of counters (cheap: no search of the map), for a random
-    /// player that picks a counter first and then one of its destinations.
-    pub fn legal_but_moves(&self, out: &mut Vec<Action>) {
-        self.legal_listing(None, false, out, &mut None);
-    }
-
-    /// The same on the map `s` as the deciding side sees it, already built by the caller.
-    pub fn legal_but_moves_on(&self, s: &Situation, out: &mut Vec<Action>) {
+    /// Every legal action but the moves of counters (cheap: no search of the map), on the map `s`
+    /// as the deciding side sees it, and the counters whose moves were left out: a random player
+    /// picks one of those or an action, and then one of the counter's destinations.
+    pub fn legal_but_moves(&self, s: &Situation, out: &mut Vec<Action>) -> Vec<UnitId> {
         out.clear();
-        self.list_on(s, None, false, out, &mut None);
+        let mut aside = Aside::default();
+        self.list_on(s, None, false, out, &mut aside);
+        aside.movers
     }
 
-    /// The list (see `legal`); `moves` off leaves the counters' moves out. The list for one
-    /// counter's move keeps the map it was judged on and the counter's search in `kept`.
-    fn legal_listing(&self, like: Option<&Action>, moves: bool, out: &mut Vec<Action>, kept: &mut Option<Kept>) {
+    /// The list (see `legal`), on the map as the deciding side sees it. The list for one
+    /// counter's move gives back the map it was judged on and the counter's search.
+    fn legal_listing(&self, like: Option<&Action>, out: &mut Vec<Action>) -> Option<Kept> {
         out.clear();
-        let Some(decider) = self.deciding() else { return };
         // Choices are listed on what the deciding side may know (Reconnaissance).
-        let s = Situation::as_seen_by(self, decider);
-        let mut reach = None;
-        self.list_on(&s, like, moves, out, &mut reach);
-        if let Some(reach) = reach {
-            *kept = Some((s, reach));
-        }
+        let s = Situation::as_seen_by(self, self.deciding()?);
+        let mut aside = Aside::default();
+        self.list_on(&s, like, true, out, &mut aside);
+        aside.reach.map(|reach| (s, reach))
     }
 
-    /// The list on the map `s` as the deciding side sees it; a list for one counter's move keeps
-    /// its search in `kept`.
-    fn list_on(
-        &self,
-        s: &Situation,
-        like: Option<&Action>,
-        moves: bool,
-        out: &mut Vec<Action>,
-        kept: &mut Option<movement::Reach>,
-    ) {
+    /// The list on the map `s` as the deciding side sees it; `moves` off leaves the counters'
+    /// moves out and sets aside the counters that may move instead.
+    fn list_on(&self, s: &Situation, like: Option<&Action>, moves: bool, out: &mut Vec<Action>, aside: &mut Aside) {
         if !self.pending.is_empty() {
             match &self.pending[0] {
                 Pending::Advance { attack, .. } => {
@@ -178,9 +175,11 @@ impl Leipzig {
                             }
                         }
                         if like.is_some() {
-                            *kept = Some(reach);
+                            aside.reach = Some(reach);
                         }
                     }
+                } else if !moves {
+                    aside.movers.extend(units.iter().copied().filter(|&u| self.can_move(u)));
                 }
                 if wants(&Action::Exit { unit: 0 }) {
                     out.extend(units.iter().filter(|&&u| self.can_exit(s, u)).map(|&unit| Action::Exit { unit }));
@@ -544,8 +543,7 @@ impl Game for Leipzig {
             ));
         }
         let mut list = Vec::new();
-        let mut kept = None;
-        self.legal_listing(Some(action), true, &mut list, &mut kept);
+        let kept = self.legal_listing(Some(action), &mut list);
         if list.contains(action) { Ok(kept) } else { Err(self.explain(action)) }
     }
 
