@@ -12,23 +12,38 @@ use std::path::Path;
 /// legal list (never empty) and the deciding seat. A dead end, a refused listed action or a game
 /// longer than `max_actions` is an error naming the seed.
 pub fn play_out<G: Game>(
-    mut table: Table<G>,
+    table: Table<G>,
     seed: u64,
     max_actions: usize,
     mut choose: impl FnMut(&G, &[G::Action], SeatId) -> G::Action,
 ) -> Result<Table<G>, String> {
+    let mode = table.mode;
     let mut legal = Vec::new();
+    play_drawing(table, seed, max_actions, |game, seat| {
+        game.legal_actions(mode, &mut legal);
+        (!legal.is_empty()).then(|| choose(game, &legal, seat))
+    })
+}
+
+/// Plays `table` to its end with the actions `draw` gives for the state and the deciding seat:
+/// one of the legal actions, drawn however the player likes (a random player may draw one
+/// without listing them all), or none where it found none. A dead end, a refused action or a
+/// game longer than `max_actions` is an error naming the seed.
+pub fn play_drawing<G: Game>(
+    mut table: Table<G>,
+    seed: u64,
+    max_actions: usize,
+    mut draw: impl FnMut(&G, SeatId) -> Option<G::Action>,
+) -> Result<Table<G>, String> {
     while !table.game.is_over() {
         if table.records.len() >= max_actions {
             return Err(format!("seed {seed}: no end after {max_actions} actions"));
         }
-        table.game.legal_actions(table.mode, &mut legal);
         let Some(seat) = table.game.active_seat() else { break };
-        if legal.is_empty() {
+        let Some(action) = draw(&table.game, seat) else {
             let who = table.game.seat_names()[seat.0 as usize];
             return Err(format!("seed {seed}: dead end, no legal action for {who}"));
-        }
-        let action = choose(&table.game, &legal, seat);
+        };
         table
             .submit(seat, Act::Game(action.clone()))
             .map_err(|e| format!("seed {seed}: listed action {action:?} refused: {e}"))?;

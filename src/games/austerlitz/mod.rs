@@ -69,28 +69,14 @@ pub fn play_game(
     max_actions: usize,
 ) -> Result<Table<Austerlitz>, String> {
     let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0xa05e_1805);
-    let mut table = table_on(sc, seed);
     let mut legal = Vec::new();
-    while !table.game.is_over() {
-        if table.records.len() >= max_actions {
-            return Err(format!("seed {seed}: no end after {max_actions} actions"));
-        }
-        let seat = table.game.active_seat().ok_or_else(|| format!("seed {seed}: nobody to decide"))?;
-        let action = match players[seat.0 as usize] {
-            AzPlayer::Random => ai::random_action(&table.game, &mut chooser),
+    crate::engine::autoplay::play_drawing(table_on(sc, seed), seed, max_actions, |g: &Austerlitz, seat| {
+        match players[seat.0 as usize] {
+            AzPlayer::Random => ai::random_action(g, &mut chooser),
             player => {
-                table.game.legal(&mut legal);
-                (!legal.is_empty())
-                    .then(|| ai::choose(&table.game.observe(Viewer::Seat(seat)), &legal, player, &mut chooser))
+                g.legal(&mut legal);
+                (!legal.is_empty()).then(|| ai::choose(&g.observe(Viewer::Seat(seat)), &legal, player, &mut chooser))
             }
-        };
-        let Some(action) = action else {
-            let who = table.game.seat_names()[seat.0 as usize];
-            return Err(format!("seed {seed}: dead end, no legal action for {who}"));
-        };
-        table
-            .submit(seat, crate::engine::table::Act::Game(action.clone()))
-            .map_err(|e| format!("seed {seed}: a legal action {action:?} refused: {e}"))?;
-    }
-    Ok(table)
+        }
+    })
 }

@@ -72,29 +72,15 @@ pub fn play_game(
     max_actions: usize,
 ) -> Result<Table<Leipzig>, String> {
     let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x1e19_2161_3a11);
-    let mut table = table_on(sc, seed);
     let mut legal = Vec::new();
-    while !table.game.is_over() {
-        if table.records.len() >= max_actions {
-            return Err(format!("seed {seed}: no end after {max_actions} actions"));
-        }
-        let seat = table.game.active_seat().ok_or_else(|| format!("seed {seed}: nobody to decide"))?;
-        let action = match players[seat.0 as usize] {
-            LzPlayer::Random => ai::random_action(&table.game, &mut chooser),
+    crate::engine::autoplay::play_drawing(table_on(sc, seed), seed, max_actions, |g: &Leipzig, seat| {
+        match players[seat.0 as usize] {
+            LzPlayer::Random => ai::random_action(g, &mut chooser),
             LzPlayer::Beginner => {
-                table.game.legal_actions(table.mode, &mut legal);
-                (!legal.is_empty()).then(|| {
-                    ai::choose(|| table.game.observe(Viewer::Seat(seat)), &legal, LzPlayer::Beginner, &mut chooser)
-                })
+                g.legal(None, &mut legal);
+                (!legal.is_empty())
+                    .then(|| ai::choose(|| g.observe(Viewer::Seat(seat)), &legal, LzPlayer::Beginner, &mut chooser))
             }
-        };
-        let Some(action) = action else {
-            let who = table.game.seat_names()[seat.0 as usize];
-            return Err(format!("seed {seed}: dead end, no legal action for {who}"));
-        };
-        table
-            .submit(seat, crate::engine::table::Act::Game(action.clone()))
-            .map_err(|e| format!("seed {seed}: a legal action {action:?} refused: {e}"))?;
-    }
-    Ok(table)
+        }
+    })
 }
