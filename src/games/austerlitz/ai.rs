@@ -61,7 +61,8 @@ pub fn random_action(g: &Austerlitz, rng: &mut TableRng) -> Option<Action> {
         }
         let u = movers[k - others.len()];
         let reach = g.reach(u);
-        if let Some((to, facing, _)) = (!reach.is_empty()).then(|| &reach[rng.below(reach.len())]) {
+        if !reach.is_empty() {
+            let (to, facing, _) = &reach[rng.below(reach.len())];
             return Some(Action::Move { unit: u as u8, to: *to, facing: *facing });
         }
     }
