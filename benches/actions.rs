@@ -46,6 +46,8 @@ fn benches(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    // The digest `simulate` takes twice a game (the game's and its replay's): RON text, SHA-256.
+    c.bench_function("digest of a finished game's table", |b| b.iter(|| game.digest()));
     c.bench_function("complete random game", |b| {
         b.iter(|| play_game(sc.clone(), 11, [Player::Random; 2], 5000).unwrap())
     });
@@ -81,6 +83,8 @@ fn benches(c: &mut Criterion) {
     c.bench_function("Victory & Glory: complete random game", |b| {
         b.iter(|| grognard::games::vg::play_game(vg_sc.clone(), 3, None, 20_000).unwrap())
     });
+    let vg_game = grognard::games::vg::play_game(vg_sc.clone(), 3, None, 20_000).unwrap();
+    c.bench_function("Victory & Glory: digest of a finished game's table", |b| b.iter(|| vg_game.digest()));
     c.bench_function("Victory & Glory: complete solo game (AI France, random Britain)", |b| {
         b.iter(|| {
             grognard::games::vg::play_game(vg_sc.clone(), 3, Some(grognard::games::vg::Player::France), 20_000).unwrap()

@@ -46,6 +46,23 @@ fn a_bad_action_in_a_log_is_named() {
     assert!(err.starts_with("action 4 of the log (Game(DrawBlind)) is illegal"), "{err}");
 }
 
+/// A table played headless (`simulate`, the computer's games) is played without undo: nothing
+/// can be taken back, and the game plays and digests exactly as with undo.
+#[test]
+fn a_table_without_undo_takes_nothing_back_and_plays_the_same() {
+    let mut with = after_draft(24);
+    let mut without = after_draft(24).without_undo();
+    let marmont = army(&with, "Marmont");
+    for t in [&mut with, &mut without] {
+        t.submit(FRENCH, Act::Game(Action::LayOutArmyCard { army: marmont, skip: vec![] })).unwrap();
+    }
+    assert!(with.can_undo());
+    assert!(!without.can_undo());
+    assert!(matches!(without.undo(), Err(grognard::engine::table::TableError::NothingToUndo)));
+    assert_eq!(without.digest(), with.digest());
+    assert_eq!(without.records, with.records);
+}
+
 #[test]
 fn undo_goes_back_to_the_last_commit_point_and_never_rerolls() {
     let mut t = after_draft(24);
@@ -222,4 +239,52 @@ fn sandbox_moves_by_hand_are_logged_saved_and_replayed() {
     let mut enforced = new_table(28);
     let err = enforced.submit(FRENCH, by_hand(SandboxAction::FlipArmy { army: yorck })).unwrap_err();
     assert_eq!(err.rule(), Some("Grognard: enforced mode"));
+}
+
+/// Every state of a game, as a table digests it (mode, scenario hash, state), written by the
+/// digest's own writer and by ron: the same text at every action of the game.
+fn same_text_at_every_action<G: grognard::engine::rules::Game>(
+    played: &grognard::engine::table::Table<G>,
+    mut fresh: grognard::engine::table::Table<G>,
+) -> usize {
+    let text = |t: &grognard::engine::table::Table<G>| {
+        let digested = (t.mode, t.game.scenario().hash, &t.game);
+        (grognard::engine::digest::ron_text(&digested), ron::to_string(&digested).unwrap())
+    };
+    let mut states = 0;
+    for r in played.records.iter().cloned() {
+        let (ours, rons) = text(&fresh);
+        assert_eq!(ours, rons, "after {states} actions");
+        fresh.submit(r.seat, r.act).unwrap();
+        states += 1;
+    }
+    let (ours, rons) = text(&fresh);
+    assert_eq!(ours, rons, "at the end");
+    states
+}
+
+/// Saves and `simulate` compare digests, the SHA-256 of a table's RON text: the digest writes
+/// that text itself (faster than ron), so it must write exactly ron's, in every game.
+#[test]
+fn the_digest_reads_the_same_text_as_ron_in_every_state_of_every_game() {
+    use grognard::games::{austerlitz, leipzig, vg};
+    use std::sync::Arc;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let sc = Arc::new(Scenario::load(&scenario_path()).unwrap());
+    let game = botn::play_game(sc.clone(), 5, [botn::ai::Player::Random; 2], 5000).unwrap();
+    assert!(same_text_at_every_action(&game, botn::table_on(sc, 5, Mode::Enforced)) > 50);
+
+    let sc = Arc::new(vg::VgScenario::load(&root.join("victory-and-glory/napoleon.ron")).unwrap());
+    let game = vg::play_game(sc.clone(), 5, None, 20_000).unwrap();
+    assert!(same_text_at_every_action(&game, vg::table_on(sc, 5, None)) > 100);
+
+    let sc = Arc::new(leipzig::LzScenario::load(&root.join("leipzig-1813/1-historical-situation.ron")).unwrap());
+    let players = [leipzig::ai::LzPlayer::Random; 2];
+    let game = leipzig::play_game(sc.clone(), 5, players, 20_000).unwrap();
+    assert!(same_text_at_every_action(&game, leipzig::table_on(sc, 5)) > 100);
+
+    let sc = Arc::new(austerlitz::AzScenario::load(&root.join("austerlitz/1-historical.ron")).unwrap());
+    let players = [austerlitz::ai::AzPlayer::Random; 2];
+    let game = austerlitz::play_game(sc.clone(), 5, players, 20_000).unwrap();
+    assert!(same_text_at_every_action(&game, austerlitz::table_on(sc, 5)) > 100);
 }

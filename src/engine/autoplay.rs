@@ -28,13 +28,15 @@ pub fn play_out<G: Game>(
 /// Plays `table` to its end with the actions `draw` gives for the state and the deciding seat:
 /// one of the legal actions, drawn however the player likes (a random player may draw one
 /// without listing them all), or none where it found none. A dead end, a refused action or a
-/// game longer than `max_actions` is an error naming the seed.
+/// game longer than `max_actions` is an error naming the seed. Nothing is undone on the way,
+/// so the table is played without undo (`Table::without_undo`), and comes back so.
 pub fn play_drawing<G: Game>(
-    mut table: Table<G>,
+    table: Table<G>,
     seed: u64,
     max_actions: usize,
     mut draw: impl FnMut(&G, SeatId) -> Option<G::Action>,
 ) -> Result<Table<G>, String> {
+    let mut table = table.without_undo();
     while !table.game.is_over() {
         if table.records.len() >= max_actions {
             return Err(format!("seed {seed}: no end after {max_actions} actions"));
@@ -97,7 +99,7 @@ pub fn simulate<G: Game, V: serde::Serialize>(
                 run.wins[winner.map(|s| s.0 as usize).unwrap_or(2)] += 1;
                 // Every game is replayed from its log on a fresh table: the digest must match.
                 let digest = table.digest();
-                let mut again = fresh(game_seed);
+                let mut again = fresh(game_seed).without_undo();
                 let replayed = again.replay(table.records.iter().cloned()).map(|_| again.digest());
                 if replayed.as_ref().ok() != Some(&digest) {
                     run.errors += 1;

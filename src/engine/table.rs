@@ -80,6 +80,10 @@ pub struct Table<G: Game> {
     /// The state at the last commit point and the number of records it includes.
     checkpoint: G,
     checkpoint_len: usize,
+    /// Whether undo is offered: a table played out headless (a computer's games, `simulate`'s
+    /// replay check) never undoes, and a copy of the state at every commit point was a tenth of
+    /// a Battle of the Nations game.
+    undo: bool,
     scratch: Vec<G::Event>,
 }
 
@@ -94,8 +98,17 @@ impl<G: Game> Table<G> {
             entries: Vec::new(),
             entry_marks: Vec::new(),
             checkpoint_len: 0,
+            undo: true,
             scratch: Vec::new(),
         }
+    }
+
+    /// The same table with undo turned off from here on: no action can be taken back, and no
+    /// copy of the state is kept at commit points.
+    pub fn without_undo(mut self) -> Self {
+        self.undo = false;
+        self.checkpoint_len = self.records.len();
+        self
     }
 
     /// Checks and applies one act. On error nothing changes.
@@ -127,7 +140,9 @@ impl<G: Game> Table<G> {
             }
         };
         self.records.push(Record { seat, act });
-        if commit {
+        if !self.undo {
+            self.checkpoint_len = self.records.len();
+        } else if commit {
             self.checkpoint = self.game.clone();
             self.checkpoint_len = self.records.len();
         }

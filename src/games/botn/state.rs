@@ -204,6 +204,11 @@ impl Botn {
             .collect()
     }
 
+    /// How many of an army's markers are in its supply (`markers_in_supply`, counted).
+    pub fn supply_count(&self, army: ArmyId) -> usize {
+        self.markers.iter().filter(|m| m.army == army && m.at.is_none() && !m.removed).count()
+    }
+
     pub fn markers_at(&self, field: SpaceId) -> impl Iterator<Item = MarkerId> + '_ {
         self.markers.iter().enumerate().filter(move |(_, m)| m.at == Some(field)).map(|(i, _)| i as MarkerId)
     }

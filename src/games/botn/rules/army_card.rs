@@ -58,7 +58,7 @@ impl Botn {
             }
             last = pos;
         }
-        let have = self.markers_in_supply(army).len();
+        let have = self.supply_count(army);
         let missing = free.len().saturating_sub(have);
         let scouts = self.scouts_in_hand(self.active);
         if skip.len() != missing || missing > scouts {
@@ -68,25 +68,27 @@ impl Botn {
     }
 
     /// 1. The army cards that may be laid out now, with every choice of villages left out.
-    pub(super) fn push_army_cards(&self, out: &mut Vec<Action>) {
+    pub(super) fn push_army_cards(&self, held: &super::movement_card::Held, out: &mut Vec<Action>) {
         let side = self.active;
         let scouts = self.scouts_in_hand(side);
+        let mut free = Vec::new();
         for (i, a) in self.sc.armies.iter().enumerate() {
             let army = i as ArmyId;
             if a.def.side != side || self.armies[i].card_played || self.too_early(army).is_some() {
                 continue;
             }
-            let free = self.free_villages(army);
-            let missing = free.len().saturating_sub(self.markers_in_supply(army).len());
-            if missing > scouts {
+            // `free_villages`, read from the fields' holders.
+            free.clear();
+            free.extend(a.villages.iter().copied().filter(|&v| held.army_on(v).is_none()));
+            let missing = free.len().saturating_sub(self.supply_count(army));
+            if free.is_empty() || missing > scouts {
                 continue;
             }
             // With missing markers the player chooses which villages to leave out: every choice
-            // of `missing` villages among the free ones is listed (at most 4 choose 2).
+            // of `missing` villages among the free ones, in the card's order, is listed (at most
+            // 4 choose 2): each is what `check_army_card` accepts.
             for skip in combinations(&free, missing) {
-                if self.check_army_card(army, &skip).is_ok() {
-                    out.push(Action::LayOutArmyCard { army, skip });
-                }
+                out.push(Action::LayOutArmyCard { army, skip });
             }
         }
     }
@@ -134,13 +136,19 @@ impl Botn {
 
     /// Armies down to their last marker on the board, with its field, in army order.
     fn armies_due(&self) -> Vec<(ArmyId, SpaceId)> {
-        (0..self.armies.len() as ArmyId)
-            .filter(|&a| {
-                let s = &self.armies[a as usize];
-                s.card_played && s.at.is_none() && !s.eliminated && self.markers_on_board(a).count() == 1
-            })
-            .map(|a| (a, self.markers_on_board(a).next().expect("one marker").1))
-            .collect()
+        // Each army's markers on the board and the field of its last one, read in one pass.
+        let mut on_board = vec![(0u8, None); self.armies.len()];
+        for m in &self.markers {
+            if let Some(at) = m.at {
+                let (n, field) = &mut on_board[m.army as usize];
+                *n += 1;
+                *field = Some(at);
+            }
+        }
+        let waiting =
+            |(a, s): (usize, &ArmyState)| s.card_played && s.at.is_none() && !s.eliminated && on_board[a].0 == 1;
+        let due = self.armies.iter().enumerate().filter(|&x| waiting(x));
+        due.map(|(a, _)| (a as ArmyId, on_board[a].1.expect("one marker"))).collect()
     }
 
     /// Exchanges `army`'s last marker on `field` for the army: the field is cleared, points, a

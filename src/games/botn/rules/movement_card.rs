@@ -4,6 +4,27 @@
 
 use super::*;
 
+/// Who holds each field: the army on it, and which armies have a marker on it (a bit per field
+/// and army).
+pub(super) struct Held {
+    army: Vec<Option<ArmyId>>,
+    markers: Vec<u64>,
+    armies: usize,
+}
+
+impl Held {
+    /// The army on a field.
+    pub(super) fn army_on(&self, field: SpaceId) -> Option<ArmyId> {
+        self.army[field.0 as usize]
+    }
+
+    /// What `destination_free` answers: no army on `to`, and no marker of `army`.
+    pub(super) fn free_for(&self, army: ArmyId, to: SpaceId) -> bool {
+        let bit = to.0 as usize * self.armies + army as usize;
+        self.army[to.0 as usize].is_none() && self.markers[bit / 64] & (1 << (bit % 64)) == 0
+    }
+}
+
 impl Botn {
     pub(super) fn movement_card_allows(&self, card: &ActionCard, army: ArmyId) -> bool {
         let unit = self.army_unit(army);
@@ -18,6 +39,29 @@ impl Botn {
     /// legal lists ask this of every neighbour; `check_destination` says why not.
     pub(super) fn destination_free(&self, army: ArmyId, to: SpaceId) -> bool {
         self.army_at(to).is_none() && !self.markers_at(to).any(|m| self.markers[m as usize].army == army)
+    }
+
+    /// Who holds each field, read once for a legal list (it asks of every neighbour of every
+    /// marker, once per card: reading the armies and markers again each time was most of its time).
+    pub(super) fn held(&self) -> Held {
+        let armies = self.armies.len();
+        let mut held = Held {
+            army: vec![None; self.sc.fields.len()],
+            markers: vec![0; (self.sc.fields.len() * armies).div_ceil(64)],
+            armies,
+        };
+        for (a, st) in self.armies.iter().enumerate() {
+            if let Some(at) = st.at {
+                held.army[at.0 as usize] = Some(a as ArmyId);
+            }
+        }
+        for m in &self.markers {
+            if let Some(at) = m.at {
+                let bit = at.0 as usize * armies + m.army as usize;
+                held.markers[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        held
     }
 
     pub(super) fn check_destination(&self, army: ArmyId, to: SpaceId) -> Result<(), BotnError> {
@@ -62,7 +106,7 @@ impl Botn {
 
     /// Jumps over an own army with two movement cards: for each marker, the first two cards in hand
     /// that move it are offered.
-    pub(super) fn push_jumps(&self, out: &mut Vec<Action>) {
+    pub(super) fn push_jumps(&self, held: &Held, out: &mut Vec<Action>) {
         let side = self.active;
         let movement_cards = self
             .hand_ids(side)
@@ -77,11 +121,11 @@ impl Botn {
             }
             let Some([a, b]) = self.jump_cards(side, army) else { continue };
             for &over in self.sc.graph.neighbours(from) {
-                if self.army_at(over).is_none_or(|x| self.army_side(x) != side) {
+                if held.army_on(over).is_none_or(|x| self.army_side(x) != side) {
                     continue;
                 }
                 for &to in self.sc.graph.neighbours(over) {
-                    if to != from && self.destination_free(army, to) {
+                    if to != from && held.free_for(army, to) {
                         out.push(Action::JumpOverArmy { cards: [a, b], marker: m as MarkerId, over, to });
                     }
                 }
@@ -101,6 +145,7 @@ impl Botn {
         card: CardId,
         face: &ActionCard,
         own_markers: &[(MarkerId, ArmyId, SpaceId)],
+        held: &Held,
         out: &mut Vec<Action>,
     ) {
         // What `check_move` asks, without building its refusals: the marker is own and on the
@@ -110,7 +155,7 @@ impl Botn {
                 continue;
             }
             for &to in self.sc.graph.neighbours(from) {
-                if self.destination_free(army, to) {
+                if held.free_for(army, to) {
                     out.push(Action::PlayMovementCard { card, marker: m, to });
                 }
             }

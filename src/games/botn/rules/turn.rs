@@ -110,21 +110,22 @@ impl Botn {
             return;
         }
         let first_ok = self.first_turn_block().is_ok();
-        self.push_army_cards(out);
+        let held = self.held();
+        self.push_army_cards(&held, out);
         let hand = &self.hands[side.index()];
-        let own_markers: Vec<(MarkerId, ArmyId, SpaceId)> = self
-            .markers
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| m.at.filter(|_| self.army_side(m.army) == side).map(|at| (i as MarkerId, m.army, at)))
-            .collect();
+        // Sized for every marker at once: grown step by step it was reallocated four times a list.
+        let mut own_markers: Vec<(MarkerId, ArmyId, SpaceId)> = Vec::with_capacity(self.markers.len());
+        own_markers.extend(self.markers.iter().enumerate().filter_map(|(i, m)| {
+            m.at.filter(|_| self.army_side(m.army) == side).map(|at| (i as MarkerId, m.army, at))
+        }));
         // Markers on the board by army, counted once (an army's last marker stays).
         let mut on_board = [0u8; 256];
         for &(_, army, _) in &own_markers {
             on_board[army as usize] += 1;
         }
-        let removable: Vec<(MarkerId, SpaceId)> =
-            own_markers.iter().filter(|(_, army, _)| on_board[*army as usize] > 1).map(|&(m, _, at)| (m, at)).collect();
+        let mut removable: Vec<(MarkerId, SpaceId)> = Vec::with_capacity(own_markers.len());
+        removable
+            .extend(own_markers.iter().filter(|(_, army, _)| on_board[*army as usize] > 1).map(|&(m, _, at)| (m, at)));
         let mut seen_cards: Vec<&ActionCard> = Vec::new();
         for (hi, hc) in hand.iter().enumerate() {
             let HandCard::Action(card) = *hc else { continue };
@@ -138,16 +139,16 @@ impl Botn {
                 ActionCard::Time => out.push(Action::PlayTimeCard { card }),
                 ActionCard::Terrain(t) if first_ok => self.push_terrain_card(card, *t, &removable, out),
                 ActionCard::Move(_) | ActionCard::MoveArmy(_) if first_ok => {
-                    self.push_movement_card(card, face, &own_markers, out)
+                    self.push_movement_card(card, face, &own_markers, &held, out)
                 }
                 _ => {}
             }
             if first_ok && !matches!(face, ActionCard::Time) {
-                self.push_wild_card(hi, card, face, &own_markers, &removable, out);
+                self.push_wild_card(hi, card, face, &own_markers, &removable, &held, out);
             }
         }
         if first_ok {
-            self.push_jumps(out);
+            self.push_jumps(&held, out);
             self.push_scout_cards(&removable, out);
         }
         self.push_draws(out);

@@ -13,6 +13,7 @@ impl Botn {
         face: &ActionCard,
         own_markers: &[(MarkerId, ArmyId, SpaceId)],
         removable: &[(MarkerId, SpaceId)],
+        held: &movement_card::Held,
         out: &mut Vec<Action>,
     ) {
         let hand = &self.hands[self.active.index()];
@@ -29,7 +30,7 @@ impl Botn {
         } else {
             for &(m, army, from) in own_markers {
                 for &to in self.sc.graph.neighbours(from) {
-                    if self.destination_free(army, to) {
+                    if held.free_for(army, to) {
                         out.push(Action::PlayWildCard { cards, marker: m, to: Some(to) });
                     }
                 }
