@@ -3,7 +3,8 @@
 
 use super::actions::Action;
 use super::data::{Effect, Player, VgScenario, Who};
-use super::state::{Group, Pending, Phase, Text, Vg};
+use super::rules::{Event, entry_words};
+use super::state::{Group, HAND_SIZE, Pending, Phase, Text, Vg};
 
 fn who(w: Who) -> &'static str {
     match w {
@@ -191,6 +192,169 @@ pub fn prompt(game: &Vg) -> String {
                 None => {
                     format!("Miniatures battle: fight it with the battle sheet, then {} enters who won", who.name())
                 }
+            }
+        }
+    }
+}
+
+impl Vg {
+    /// An event of the log in words.
+    pub fn event_text(&self, e: &Event) -> String {
+        let nation = |n: u8| self.sc.nation_name(n);
+        let card = |c: u16| self.card_name(c);
+        match e {
+            Event::SetUp { economy, leadership } => format!(
+                "Set-up: France economy {}, leadership {}; Britain economy {}, leadership {}; Austria allied to Britain",
+                economy[0], leadership[0], economy[1], leadership[1]
+            ),
+            Event::RoundBegan { round, era, first } => {
+                let era = &self.sc.eras[*era as usize];
+                format!(
+                    "— Round {} ({}, {}): {} cards dealt to each; {} plays first —",
+                    round + 1,
+                    era.name,
+                    era.years,
+                    HAND_SIZE,
+                    first.name()
+                )
+            }
+            Event::NoCardLeft { player } => format!("{} has no card left to play", player.name()),
+            Event::RoundEnded { round } => format!("Round {} ends: the cards left in hand are discarded", round + 1),
+            Event::EraEnded { era } => format!("End of the era {}", self.sc.eras[*era as usize].years),
+            Event::CardPlayed { player, card: c, text } => format!(
+                "{} plays {} ({})",
+                player.name(),
+                card(*c),
+                if *text == Text::Body { "body text" } else { "bottom text" }
+            ),
+            Event::Economy { player, change, now } => format!("{} economy {change:+}: {now}", player.name()),
+            Event::Leadership { player, change, now } => format!("{} leadership {change:+}: {now}", player.name()),
+            Event::Vp { player, change, now } => format!("{} {change:+} VP: {now}", player.name()),
+            Event::InfluenceGained { player, nation: n, count } => {
+                format!("{} +{count} influence in {}", player.name(), nation(*n))
+            }
+            Event::InfluenceLost { player, nation: n, count } => {
+                format!("{} loses {count} influence in {}", player.name(), nation(*n))
+            }
+            Event::InfluencePlaced { player, nation: n } => {
+                format!("{} places influence in {}", player.name(), nation(*n))
+            }
+            Event::InfluenceRemoved { owner, nation: n } => {
+                format!("{} loses influence in {}", owner.name(), nation(*n))
+            }
+            Event::NoRecruits { player } => format!("{} has no units left to recruit", player.name()),
+            Event::NoMajority { player, nation: n } => {
+                format!("{} cannot recruit in {}: no majority of influence", player.name(), nation(*n))
+            }
+            Event::Recruited { player, nation: n, count, placed } => {
+                let place = match placed {
+                    Some(q) => format!("in front of {}", q.name()),
+                    None => "in its holding area".to_string(),
+                };
+                format!("{} recruits {count} {} unit(s), placed {place}", player.name(), nation(*n))
+            }
+            Event::NoUnitToLose { player } => format!("{} has no unit to lose", player.name()),
+            Event::Eliminated { unit } => format!("{} is eliminated", self.unit_label(*unit)),
+            Event::EnAvantNothing => "En Avant!: no campaign to resolve".to_string(),
+            Event::AlreadyAllied { nation: n, player } => {
+                format!("{} is already allied to {}", nation(*n), player.name())
+            }
+            Event::Allied { nation: n, player, switched } => format!(
+                "{} {} {}: its units are now in front of {}",
+                nation(*n),
+                if *switched { "switches sides to" } else { "allies with" },
+                player.name(),
+                player.name()
+            ),
+            Event::Defeated { nation: n } => {
+                format!("{} is defeated: no longer allied, its units return to its holding area", nation(*n))
+            }
+            Event::CampaignPlayed { player, card: c, campaign } => {
+                format!("{} plays the campaign {} {}", player.name(), card(*c), self.region_name(*campaign))
+            }
+            Event::NoUnitForCampaign { player, campaign } => {
+                format!("{} has no unit that may join the campaign {}", player.name(), self.region_name(*campaign))
+            }
+            Event::Committed { player, campaign } => {
+                format!("{} commits a unit face down {}", player.name(), self.region_where(*campaign))
+            }
+            Event::CommitEnded { player, campaign, committed } => {
+                let units = if *committed == 1 { "1 unit".to_string() } else { format!("{committed} units") };
+                format!("{} commits no more units {} ({units} in all)", player.name(), self.region_where(*campaign))
+            }
+            Event::Revealed { card: c, campaign, units, to } => {
+                let side = |units: &[u8]| -> String {
+                    let list: Vec<String> = units.iter().map(|&u| self.unit_label(u)).collect();
+                    if list.is_empty() { "nothing".to_string() } else { list.join(", ") }
+                };
+                format!(
+                    "{} {}: units turned up — France: {}; Britain: {}. The card goes in front of {}",
+                    card(*c),
+                    self.region_name(*campaign),
+                    side(&units[0]),
+                    side(&units[1]),
+                    to.name()
+                )
+            }
+            Event::Resolved { card: c, campaign, strength, by_tabletop, winner } => format!(
+                "{} {} resolved: France {} against Britain {}{} — {}",
+                card(*c),
+                self.region_name(*campaign),
+                strength[0],
+                strength[1],
+                if *by_tabletop { " (decided on the miniatures table)" } else { "" },
+                match winner {
+                    Some(w) => format!("{} wins", w.name()),
+                    None => "a tie: no winner".to_string(),
+                }
+            ),
+            Event::Majority { nation: n, player, vp } => {
+                format!("{}: {} holds the majority, +{vp} VP", nation(*n), player.name())
+            }
+            Event::EconomyScored { player, economy, units, vp } => format!(
+                "{}: economy {economy} less {units} {} units: {vp:+} VP",
+                player.name(),
+                if *player == Player::France { "French" } else { "British" }
+            ),
+            Event::VictoryPoints { vp } => format!("Victory points: France {}, Britain {}", vp[0], vp[1]),
+            Event::GameEnded { vp } => {
+                let w = match vp[0].cmp(&vp[1]) {
+                    std::cmp::Ordering::Greater => "France wins",
+                    std::cmp::Ordering::Less => "Britain wins",
+                    std::cmp::Ordering::Equal => "a tie: no winner",
+                };
+                format!("The game ends after round 9: {w}")
+            }
+            Event::SoloSetUp { ai } => {
+                format!("Solo game: the AI plays {} (7 cards a round, the first and the last)", ai.name())
+            }
+            Event::AiCannotFight { player, card: c } => format!(
+                "{} (AI) cannot fight {}: the card goes in front of {}",
+                player.name(),
+                card(*c),
+                player.other().name()
+            ),
+            Event::AiDraws { player } => format!("{} (AI) draws an extra card", player.name()),
+            Event::ToTabletop { card: c, campaign } => format!(
+                "{} {} goes to the miniatures table: its battle sheet is ready",
+                card(*c),
+                self.region_name(*campaign)
+            ),
+            Event::TabletopDisputed { player, entry, other } => format!(
+                "The tabletop result is disputed: {} enters {}, {} entered {}; nothing is applied until both agree",
+                player.name(),
+                entry_words(*entry),
+                player.other().name(),
+                entry_words(*other)
+            ),
+            Event::TabletopEntered { player, entry } => format!(
+                "{} enters the tabletop result: {}; {} is to confirm it or enter what it saw",
+                player.name(),
+                entry_words(*entry),
+                player.other().name()
+            ),
+            Event::TabletopAgreed { entry } => {
+                format!("Both players agree on the tabletop result: {}", entry_words(*entry))
             }
         }
     }

@@ -17,7 +17,7 @@ impl Vg {
 
     pub(super) fn ally(&mut self, p: Player, n: NationId, events: &mut Vec<Event>) {
         if self.allies[n as usize] == Some(p) {
-            events.push(format!("{} is already allied to {}", self.sc.nation_name(n), p.name()));
+            events.push(Event::AlreadyAllied { nation: n, player: p });
             return;
         }
         let switched = self.allies[n as usize].is_some();
@@ -34,13 +34,7 @@ impl Vg {
                 Loc::Pool => Loc::Pool,
             };
         }
-        events.push(format!(
-            "{} {} {}: its units are now in front of {}",
-            self.sc.nation_name(n),
-            if switched { "switches sides to" } else { "allies with" },
-            p.name(),
-            p.name()
-        ));
+        events.push(Event::Allied { nation: n, player: p, switched });
     }
 
     pub(super) fn legal_alliance(&self, player: Player, out: &mut Vec<Action>) {

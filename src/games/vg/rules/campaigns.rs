@@ -37,7 +37,7 @@ impl Vg {
             }
         };
         self.campaigns[c as usize].revealed = false;
-        events.push(format!("{} plays the campaign {} {}", p.name(), self.card_name(card), self.region_name(c)));
+        events.push(Event::CampaignPlayed { player: p, card, campaign: c });
         self.tasks.push(Task::Commit(p.other(), c));
         self.tasks.push(Task::Commit(p, c));
         self.tasks.push(Task::Reveal(c, p.other()));
@@ -70,7 +70,7 @@ impl Vg {
         *committed += 1;
         let (player, campaign) = (*player, *campaign);
         self.units[u as usize] = Loc::Campaign(campaign, player);
-        events.push(format!("{} commits a unit face down {}", player.name(), self.region_where(campaign)));
+        events.push(Event::Committed { player, campaign });
         if self.valid_units(player, campaign).is_empty() {
             self.pending.remove(0);
         }
@@ -80,12 +80,7 @@ impl Vg {
     /// that the other side is done before the units turn up.
     pub(super) fn apply_end_commit(&mut self, events: &mut Vec<Event>) {
         let Pending::Commit { player, campaign, committed } = self.pending.remove(0) else { unreachable!() };
-        let units = if committed == 1 { "1 unit".to_string() } else { format!("{committed} units") };
-        events.push(format!(
-            "{} commits no more units {} ({units} in all)",
-            player.name(),
-            self.region_where(campaign)
-        ));
+        events.push(Event::CommitEnded { player, campaign, committed });
     }
 
     pub(super) fn check_end_commit(&self) -> Result<(), VgError> {
@@ -159,18 +154,7 @@ impl Vg {
         });
         let card = self.campaigns[c as usize].card;
         let def = self.sc.cards[card as usize].campaign.clone().expect("a campaign card");
-        events.push(format!(
-            "{} {} resolved: France {} against Britain {}{} — {}",
-            self.card_name(card),
-            self.region_name(c),
-            strength[0],
-            strength[1],
-            if forced.is_some() { " (decided on the miniatures table)" } else { "" },
-            match winner {
-                Some(w) => format!("{} wins", w.name()),
-                None => "a tie: no winner".to_string(),
-            }
-        ));
+        events.push(Event::Resolved { card, campaign: c, strength, by_tabletop: forced.is_some(), winner });
         self.results.push(BattleResult { card, strength, winner, by_tabletop: forced.is_some() });
         self.campaigns[c as usize].resolved = true;
         // Losses: the winner its lowest unit, the loser its highest; on a tie both their lowest;
@@ -233,10 +217,7 @@ impl Vg {
                         self.units[u] = Loc::Holding;
                     }
                 }
-                events.push(format!(
-                    "{} is defeated: no longer allied, its units return to its holding area",
-                    self.sc.nation_name(r)
-                ));
+                events.push(Event::Defeated { nation: r });
             }
         }
         // The campaign card leaves play.

@@ -45,12 +45,7 @@ impl Vg {
         self.played[p.index()] += 1;
         // A played card "is removed from play" (VII).
         let def = self.sc.cards[card as usize].clone();
-        events.push(format!(
-            "{} plays {} ({})",
-            p.name(),
-            def.name,
-            if text == Text::Body { "body text" } else { "bottom text" }
-        ));
+        events.push(Event::CardPlayed { player: p, card, text });
         let effects: Vec<Effect> = match text {
             Text::Body => def.body.clone(),
             Text::Bottom => def.bottom.into_iter().collect(),
@@ -111,17 +106,17 @@ impl Vg {
             Effect::Economy(w, a) => {
                 let p = who(w, ctx);
                 self.economy[p.index()] = self.clamp(self.economy[p.index()] + a as i16);
-                events.push(format!("{} economy {a:+}: {}", p.name(), self.economy[p.index()]));
+                events.push(Event::Economy { player: p, change: a, now: self.economy[p.index()] });
             }
             Effect::Leadership(w, a) => {
                 let p = who(w, ctx);
                 self.leadership[p.index()] = self.clamp(self.leadership[p.index()] + a as i16);
-                events.push(format!("{} leadership {a:+}: {}", p.name(), self.leadership[p.index()]));
+                events.push(Event::Leadership { player: p, change: a, now: self.leadership[p.index()] });
             }
             Effect::Vp(w, a) => {
                 let p = who(w, ctx);
                 self.vp[p.index()] = self.vp[p.index()].saturating_add(a as i16);
-                events.push(format!("{} {a:+} VP: {}", p.name(), self.vp[p.index()]));
+                events.push(Event::Vp { player: p, change: a, now: self.vp[p.index()] });
             }
             Effect::Influence(w, nation, a) => {
                 let p = who(w, ctx);
@@ -130,13 +125,13 @@ impl Vg {
                     (Some(n), a) if a > 0 => {
                         self.influence[n as usize][p.index()] =
                             self.influence[n as usize][p.index()].saturating_add(a as u8);
-                        events.push(format!("{} +{a} influence in {}", p.name(), self.sc.nation_name(n)));
+                        events.push(Event::InfluenceGained { player: p, nation: n, count: a });
                     }
                     (Some(n), a) => {
                         let have = &mut self.influence[n as usize][p.index()];
                         let lost = (-a as u8).min(*have);
                         *have -= lost;
-                        events.push(format!("{} loses {lost} influence in {}", p.name(), self.sc.nation_name(n)));
+                        events.push(Event::InfluenceLost { player: p, nation: n, count: lost });
                     }
                     (None, a) if a > 0 => self.pending.push(Pending::PlaceInfluence { player: p, left: a as u8 }),
                     (None, a) => {
@@ -153,7 +148,7 @@ impl Vg {
                     None => {
                         let options = self.recruit_options(p);
                         match options.as_slice() {
-                            [] => events.push(format!("{} has no units left to recruit", p.name())),
+                            [] => events.push(Event::NoRecruits { player: p }),
                             [n] => self.recruit(p, *n, count, events),
                             _ => self.pending.push(Pending::RecruitNation { player: p, count }),
                         }
@@ -163,7 +158,7 @@ impl Vg {
             Effect::LoseUnits(w, count) => {
                 let p = who(w, ctx);
                 if self.all_units(p).is_empty() {
-                    events.push(format!("{} has no unit to lose", p.name()));
+                    events.push(Event::NoUnitToLose { player: p });
                 } else if self.is_ai(p) {
                     // XV d: the player picks the AI's lost units, blind: at random.
                     for _ in 0..count {
@@ -191,7 +186,7 @@ impl Vg {
             }
             Effect::EnAvant => {
                 if !self.open_campaigns().iter().any(|&c| self.campaigns[c as usize].revealed) {
-                    events.push("En Avant!: no campaign to resolve".to_string());
+                    events.push(Event::EnAvantNothing);
                 } else {
                     self.pending.push(Pending::EnAvant { player: ctx });
                 }
@@ -213,7 +208,7 @@ impl Vg {
 
     pub(super) fn apply_place_influence(&mut self, p: Player, n: NationId, events: &mut Vec<Event>) {
         self.influence[n as usize][p.index()] = self.influence[n as usize][p.index()].saturating_add(1);
-        events.push(format!("{} places influence in {}", p.name(), self.sc.nation_name(n)));
+        events.push(Event::InfluencePlaced { player: p, nation: n });
         self.count_down();
     }
 
@@ -239,7 +234,7 @@ impl Vg {
         let Some(Pending::RemoveInfluence { owner, .. }) = self.pending.first() else { unreachable!() };
         let owner = *owner;
         self.influence[n as usize][owner.index()] -= 1;
-        events.push(format!("{} loses influence in {}", owner.name(), self.sc.nation_name(n)));
+        events.push(Event::InfluenceRemoved { owner, nation: n });
         self.count_down();
         if self.influence.iter().all(|c| c[owner.index()] == 0) {
             self.pending.retain(|x| !matches!(x, Pending::RemoveInfluence { .. }));
@@ -267,7 +262,7 @@ impl Vg {
 
     pub(super) fn recruit(&mut self, p: Player, n: NationId, count: u8, events: &mut Vec<Event>) {
         if self.nation_kind(n) == NationKind::Minor && !self.has_majority(p, n) {
-            events.push(format!("{} cannot recruit in {}: no majority of influence", p.name(), self.sc.nation_name(n)));
+            events.push(Event::NoMajority { player: p, nation: n });
             return;
         }
         // The nation's unused units face down; `count` drawn at random.
@@ -279,11 +274,11 @@ impl Vg {
         for &u in &got {
             self.units[u as usize] = dest;
         }
-        let place = match dest {
-            Loc::Army(q) => format!("in front of {}", q.name()),
-            _ => "in its holding area".to_string(),
+        let placed = match dest {
+            Loc::Army(q) => Some(q),
+            _ => None,
         };
-        events.push(format!("{} recruits {} {} unit(s), placed {place}", p.name(), got.len(), self.sc.nation_name(n)));
+        events.push(Event::Recruited { player: p, nation: n, count: got.len() as u8, placed });
     }
 
     pub(super) fn legal_recruit(&self, player: Player, out: &mut Vec<Action>) {

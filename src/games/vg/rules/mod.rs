@@ -29,8 +29,176 @@ use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::seats::SeatId;
 use std::sync::Arc;
 
-/// A line of the log.
-pub type Event = String;
+/// What happened, for the log: the rules record it as data and the view words it
+/// (`Vg::event_text`); words built while the rules ran were a third of a game's time. Every event
+/// is public: a draw says "a card", never which.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Event {
+    SetUp {
+        economy: [i16; 2],
+        leadership: [i16; 2],
+    },
+    RoundBegan {
+        round: u8,
+        era: u8,
+        first: Player,
+    },
+    NoCardLeft {
+        player: Player,
+    },
+    RoundEnded {
+        round: u8,
+    },
+    EraEnded {
+        era: u8,
+    },
+    CardPlayed {
+        player: Player,
+        card: CardId,
+        text: Text,
+    },
+    Economy {
+        player: Player,
+        change: i8,
+        now: i16,
+    },
+    Leadership {
+        player: Player,
+        change: i8,
+        now: i16,
+    },
+    Vp {
+        player: Player,
+        change: i8,
+        now: i16,
+    },
+    InfluenceGained {
+        player: Player,
+        nation: NationId,
+        count: i8,
+    },
+    InfluenceLost {
+        player: Player,
+        nation: NationId,
+        count: u8,
+    },
+    InfluencePlaced {
+        player: Player,
+        nation: NationId,
+    },
+    InfluenceRemoved {
+        owner: Player,
+        nation: NationId,
+    },
+    NoRecruits {
+        player: Player,
+    },
+    NoMajority {
+        player: Player,
+        nation: NationId,
+    },
+    /// `placed`: in front of that player, or (None) in the nation's holding area.
+    Recruited {
+        player: Player,
+        nation: NationId,
+        count: u8,
+        placed: Option<Player>,
+    },
+    NoUnitToLose {
+        player: Player,
+    },
+    Eliminated {
+        unit: UnitId,
+    },
+    EnAvantNothing,
+    AlreadyAllied {
+        nation: NationId,
+        player: Player,
+    },
+    Allied {
+        nation: NationId,
+        player: Player,
+        switched: bool,
+    },
+    Defeated {
+        nation: NationId,
+    },
+    CampaignPlayed {
+        player: Player,
+        card: CardId,
+        campaign: CampaignId,
+    },
+    NoUnitForCampaign {
+        player: Player,
+        campaign: CampaignId,
+    },
+    Committed {
+        player: Player,
+        campaign: CampaignId,
+    },
+    CommitEnded {
+        player: Player,
+        campaign: CampaignId,
+        committed: u8,
+    },
+    /// The units turned up on each side, and who the card goes in front of.
+    Revealed {
+        card: CardId,
+        campaign: CampaignId,
+        units: [Vec<UnitId>; 2],
+        to: Player,
+    },
+    Resolved {
+        card: CardId,
+        campaign: CampaignId,
+        strength: [i16; 2],
+        by_tabletop: bool,
+        winner: Option<Player>,
+    },
+    Majority {
+        nation: NationId,
+        player: Player,
+        vp: i16,
+    },
+    EconomyScored {
+        player: Player,
+        economy: i16,
+        units: i16,
+        vp: i16,
+    },
+    VictoryPoints {
+        vp: [i16; 2],
+    },
+    GameEnded {
+        vp: [i16; 2],
+    },
+    SoloSetUp {
+        ai: Player,
+    },
+    AiCannotFight {
+        player: Player,
+        card: CardId,
+    },
+    AiDraws {
+        player: Player,
+    },
+    ToTabletop {
+        card: CardId,
+        campaign: CampaignId,
+    },
+    TabletopDisputed {
+        player: Player,
+        entry: TabletopEntry,
+        other: TabletopEntry,
+    },
+    TabletopEntered {
+        player: Player,
+        entry: TabletopEntry,
+    },
+    TabletopAgreed {
+        entry: TabletopEntry,
+    },
+}
 
 pub fn seat_of(p: Player) -> SeatId {
     SeatId(p as u8)
@@ -205,9 +373,9 @@ impl Game for Vg {
     }
 
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: crate::engine::seats::Viewer) -> String {
-        // The rules write each event as a public line (a draw says "a card", never which).
+        // Every event is public (a draw says "a card", never which): worded alike for every seat.
         match entry {
-            crate::engine::table::Entry::Game { event, .. } => event.clone(),
+            crate::engine::table::Entry::Game { event, .. } => self.event_text(event),
             crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
         }
     }

@@ -37,14 +37,7 @@ impl Vg {
         };
         self.turn = self.first;
         self.phase = Phase::Play;
-        events.push(format!(
-            "— Round {} ({}, {}): {} cards dealt to each; {} plays first —",
-            self.round + 1,
-            self.sc.eras[self.era as usize].name,
-            self.sc.eras[self.era as usize].years,
-            HAND_SIZE,
-            self.first.name()
-        ));
+        events.push(Event::RoundBegan { round: self.round, era: self.era, first: self.first });
         self.ai_draws_if_empty(events);
     }
 
@@ -61,7 +54,7 @@ impl Vg {
         // A player with no card at all left (possible only for the solo AI with an empty deck)
         // passes the rest of the round.
         if self.playable_cards(self.turn).is_empty() {
-            events.push(format!("{} has no card left to play", self.turn.name()));
+            events.push(Event::NoCardLeft { player: self.turn });
             self.played[self.turn.index()] = self.quota[self.turn.index()];
             self.next_turn(events);
         }
@@ -72,11 +65,11 @@ impl Vg {
             let hand = std::mem::take(&mut self.hands[p.index()]);
             self.discard.extend(hand);
         }
-        events.push(format!("Round {} ends: the cards left in hand are discarded", self.round + 1));
+        events.push(Event::RoundEnded { round: self.round });
         self.round += 1;
         if self.round.is_multiple_of(ROUNDS_PER_ERA) {
             self.phase = Phase::EraEnd;
-            events.push(format!("End of the era {}", self.sc.eras[self.era as usize].years));
+            events.push(Event::EraEnded { era: self.era });
         } else {
             self.start_round(events);
         }
@@ -116,7 +109,7 @@ impl Vg {
             Task::Effect(e, p) => self.run_effect(e, p, events),
             Task::Commit(p, c) => {
                 if self.valid_units(p, c).is_empty() {
-                    events.push(format!("{} has no unit that may join the campaign {}", p.name(), self.region_name(c)));
+                    events.push(Event::NoUnitForCampaign { player: p, campaign: c });
                 } else {
                     self.pending.push(Pending::Commit { player: p, campaign: c, committed: 0 });
                 }
@@ -127,18 +120,8 @@ impl Vg {
                 let card = camp.card;
                 self.in_front[to.index()].push(card);
                 self.chance = true;
-                let side = |p: Player| -> String {
-                    let list: Vec<String> = self.committed(c, p).iter().map(|&u| self.unit_label(u)).collect();
-                    if list.is_empty() { "nothing".to_string() } else { list.join(", ") }
-                };
-                events.push(format!(
-                    "{} {}: units turned up — France: {}; Britain: {}. The card goes in front of {}",
-                    self.card_name(card),
-                    self.region_name(c),
-                    side(Player::France),
-                    side(Player::Britain),
-                    to.name()
-                ));
+                let units = [self.committed(c, Player::France), self.committed(c, Player::Britain)];
+                events.push(Event::Revealed { card, campaign: c, units, to });
             }
             Task::Resolve(c, winner, losses) => self.resolve(c, winner, losses, events),
         }

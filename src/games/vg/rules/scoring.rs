@@ -13,7 +13,7 @@ impl Vg {
             for p in Player::BOTH {
                 if self.has_majority(p, i as NationId) {
                     self.vp[p.index()] = self.vp[p.index()].saturating_add(vp);
-                    events.push(format!("{}: {} holds the majority, +{vp} VP", n.name, p.name()));
+                    events.push(Event::Majority { nation: i as NationId, player: p, vp });
                 }
             }
         }
@@ -21,14 +21,9 @@ impl Vg {
             let units = self.national_units(p) as i16;
             let diff = self.economy[p.index()] - units;
             self.vp[p.index()] = self.vp[p.index()].saturating_add(diff);
-            events.push(format!(
-                "{}: economy {} less {units} {} units: {diff:+} VP",
-                p.name(),
-                self.economy[p.index()],
-                if p == Player::France { "French" } else { "British" }
-            ));
+            events.push(Event::EconomyScored { player: p, economy: self.economy[p.index()], units, vp: diff });
         }
-        events.push(format!("Victory points: France {}, Britain {}", self.vp[0], self.vp[1]));
+        events.push(Event::VictoryPoints { vp: self.vp });
         // The era's cards leave play; the next deck comes in.
         let old = self.era;
         let sc = self.sc.clone();
@@ -41,12 +36,7 @@ impl Vg {
         }
         if self.era as usize + 1 >= self.sc.eras.len() {
             self.phase = Phase::GameOver;
-            let w = match self.vp[0].cmp(&self.vp[1]) {
-                std::cmp::Ordering::Greater => "France wins",
-                std::cmp::Ordering::Less => "Britain wins",
-                std::cmp::Ordering::Equal => "a tie: no winner",
-            };
-            events.push(format!("The game ends after round 9: {w}"));
+            events.push(Event::GameEnded { vp: self.vp });
             return;
         }
         self.era += 1;

@@ -56,10 +56,7 @@ pub fn setup(sc: Arc<VgScenario>, seed: u64) -> (Vg, Vec<Event>) {
         across_machines: false,
         sc,
     };
-    let mut events = vec![format!(
-        "Set-up: France economy {}, leadership {}; Britain economy {}, leadership {}; Austria allied to Britain",
-        g.economy[0], g.leadership[0], g.economy[1], g.leadership[1]
-    )];
+    let mut events = vec![Event::SetUp { economy: g.economy, leadership: g.leadership }];
     g.start_round(&mut events);
     (g, events)
 }

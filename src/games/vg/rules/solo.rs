@@ -21,7 +21,7 @@ impl Vg {
         self.quota[ai.index()] = SOLO_AI_CARDS;
         self.first = ai;
         self.turn = ai;
-        events.push(format!("Solo game: the AI plays {} (7 cards a round, the first and the last)", ai.name()));
+        events.push(Event::SoloSetUp { ai });
     }
 
     pub(super) fn check_give_campaign(&self, p: Player, card: CardId) -> Result<(), VgError> {
@@ -38,12 +38,7 @@ impl Vg {
     pub(super) fn apply_give_campaign(&mut self, p: Player, card: CardId, events: &mut Vec<Event>) {
         self.take_card(p, card);
         self.in_front[p.other().index()].push(card);
-        events.push(format!(
-            "{} (AI) cannot fight {}: the card goes in front of {}",
-            p.name(),
-            self.card_name(card),
-            p.other().name()
-        ));
+        events.push(Event::AiCannotFight { player: p, card });
         self.ai_draws_if_empty(events);
     }
 
@@ -71,7 +66,7 @@ impl Vg {
         {
             self.hands[p.index()].push(c);
             self.chance = true;
-            events.push(format!("{} (AI) draws an extra card", p.name()));
+            events.push(Event::AiDraws { player: p });
         }
     }
 }

@@ -24,11 +24,7 @@ impl Vg {
         self.campaigns[c as usize].on_table = true;
         let entries = self.across_machines.then_some([None, None]);
         self.pending.insert(0, Pending::TabletopResult { campaign: c, chooser: p, entries });
-        events.push(format!(
-            "{} {} goes to the miniatures table: its battle sheet is ready",
-            self.card_name(self.campaigns[c as usize].card),
-            self.region_name(c)
-        ));
+        events.push(Event::ToTabletop { card: self.campaigns[c as usize].card, campaign: c });
     }
 
     /// The players enter the result; listed: each side winning, losses by the usual rule.
@@ -82,27 +78,16 @@ impl Vg {
                     // entry standing for it to see.
                     e[p.other().index()] = None;
                     e[p.index()] = Some(entry);
-                    events.push(format!(
-                        "The tabletop result is disputed: {} enters {}, {} entered {}; nothing is applied until both agree",
-                        p.name(),
-                        entry_words(entry),
-                        p.other().name(),
-                        entry_words(o)
-                    ));
+                    events.push(Event::TabletopDisputed { player: p, entry, other: o });
                     return;
                 }
                 None => {
                     e[p.index()] = Some(entry);
-                    events.push(format!(
-                        "{} enters the tabletop result: {}; {} is to confirm it or enter what it saw",
-                        p.name(),
-                        entry_words(entry),
-                        p.other().name()
-                    ));
+                    events.push(Event::TabletopEntered { player: p, entry });
                     return;
                 }
             }
-            events.push(format!("Both players agree on the tabletop result: {}", entry_words(entry)));
+            events.push(Event::TabletopAgreed { entry });
         }
         self.pending.remove(0);
         self.resolve(c, Some(winner), converted, events);

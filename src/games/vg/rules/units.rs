@@ -22,7 +22,7 @@ impl Vg {
 
     pub(super) fn eliminate(&mut self, u: UnitId, events: &mut Vec<Event>) {
         self.units[u as usize] = Loc::Pool;
-        events.push(format!("{} is eliminated", self.unit_label(u)));
+        events.push(Event::Eliminated { unit: u });
     }
 
     /// Units in front of `p` that may join campaign `c` (VIII Limitations).

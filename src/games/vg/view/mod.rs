@@ -80,9 +80,9 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
     }
 
     fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
-        // The rules write each event as a public line.
+        // Every event is public: one line, worded alike for every seat.
         match entry {
-            Entry::Game { event, .. } => vec![Span::Text(event.clone())],
+            Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
             Entry::Roll(_) => vec![Span::Text(self.entry_text(entry, viewer))],
         }
     }
