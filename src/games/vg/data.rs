@@ -281,6 +281,10 @@ pub struct VgScenario {
     pub seas_pos: (f32, f32),
     pub provenance: Vec<(String, Provenance)>,
     pub unit_notes: String,
+    /// Spain and France, which section VIII's limits on Spanish units name (read once: looked up
+    /// by name for every unit of every list they cost a tenth of a game).
+    pub spain: Option<NationId>,
+    pub france: Option<NationId>,
 }
 
 impl VgScenario {
@@ -480,7 +484,11 @@ impl VgScenario {
         if eras.len() != 3 {
             return Err(DataError::at_text(path, &text, "", "eras", "field `eras`: the game has three eras"));
         }
+        let nation_id = |name: &str| nf.nations.iter().position(|n| n.name == name).map(|i| i as NationId);
+        let (spain, france) = (nation_id("Spain"), nation_id("France"));
         Ok(VgScenario {
+            spain,
+            france,
             name: file.name,
             path: path.to_path_buf(),
             hash: crate::engine::digest::digest_bytes(all_text.as_bytes()),

@@ -4,7 +4,7 @@
 //! and as RON, and the conversion of tabletop losses back to board units at the same corps ratio.
 
 use super::data::{Player, UnitKind};
-use super::state::{CampaignId, UnitId, Vg};
+use super::state::{CampaignId, Loc, UnitId, Vg};
 use serde::{Deserialize, Serialize};
 
 /// One board unit as a corps on the tabletop.
@@ -121,7 +121,7 @@ pub fn can_fight_on_table(game: &Vg, c: CampaignId) -> bool {
     !camp.naval
         && !camp.resolved
         && camp.revealed
-        && Player::BOTH.iter().all(|&p| game.committed(c, p).iter().any(|&u| game.unit_kind(u) != UnitKind::Navy))
+        && Player::BOTH.iter().all(|&p| game.units_in(Loc::Campaign(c, p)).any(|u| game.unit_kind(u) != UnitKind::Navy))
 }
 
 pub fn battle_sheet(game: &Vg, c: CampaignId) -> BattleSheet {

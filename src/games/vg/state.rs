@@ -222,7 +222,13 @@ impl Vg {
     }
 
     pub fn units_at(&self, loc: Loc) -> Vec<UnitId> {
-        (0..self.units.len()).filter(|&u| self.units[u] == loc).map(|u| u as UnitId).collect()
+        self.units_in(loc).collect()
+    }
+
+    /// The units at `loc`, read without making a list (the rules ask this of every campaign and
+    /// army many times an action).
+    pub fn units_in(&self, loc: Loc) -> impl Iterator<Item = UnitId> + '_ {
+        self.units.iter().enumerate().filter(move |(_, l)| **l == loc).map(|(u, _)| u as UnitId)
     }
 
     /// Units in `p`'s army (in front of the player).
@@ -275,13 +281,14 @@ impl Vg {
     /// Battle strength of `p` in campaign `c` (rulebook XII): units + leadership + combined arms;
     /// at sea no combined arms, and Britain +3 leadership.
     pub fn battle_strength(&self, c: CampaignId, p: Player) -> i16 {
-        let units = self.committed(c, p);
         let naval = self.campaigns[c as usize].naval;
-        let values: i16 = units.iter().map(|&u| self.unit_value(u) as i16).sum();
-        let mut kinds: Vec<UnitKind> = units.iter().map(|&u| self.unit_kind(u)).collect();
-        kinds.sort();
-        kinds.dedup();
-        let combined = if naval { 0 } else { kinds.len() as i16 };
+        let (mut values, mut kinds) = (0i16, 0u8);
+        for u in self.units_in(Loc::Campaign(c, p)) {
+            values += self.unit_value(u) as i16;
+            kinds |= 1 << self.unit_kind(u) as u8;
+        }
+        // Combined arms: one for each kind of unit there.
+        let combined = if naval { 0 } else { kinds.count_ones() as i16 };
         let bonus = if naval && p == Player::Britain { 3 } else { 0 };
         values + self.leadership[p.index()] + bonus + combined
     }

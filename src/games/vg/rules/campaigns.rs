@@ -159,7 +159,7 @@ impl Vg {
         self.campaigns[c as usize].resolved = true;
         // Losses: the winner its lowest unit, the loser its highest; on a tie both their lowest;
         // none when a side has no units there.
-        let both = !self.committed(c, Player::France).is_empty() && !self.committed(c, Player::Britain).is_empty();
+        let both = Player::BOTH.iter().all(|&p| self.units_in(Loc::Campaign(c, p)).next().is_some());
         let mut choices = Vec::new();
         if both {
             for p in Player::BOTH {

@@ -249,7 +249,14 @@ impl Vg {
         if p == Player::Britain {
             out.extend((0..self.sc.nations.len() as NationId).filter(|&n| self.nation_kind(n) == NationKind::Major));
         }
-        out.retain(|&n| !self.pool_of(n).is_empty());
+        // Which nations have units in the pool, read in one pass.
+        let mut pooled = vec![false; self.sc.nations.len()];
+        for (u, loc) in self.units.iter().enumerate() {
+            if *loc == Loc::Pool {
+                pooled[self.unit_nation(u as UnitId) as usize] = true;
+            }
+        }
+        out.retain(|&n| pooled[n as usize]);
         out
     }
 

@@ -50,7 +50,9 @@ impl Vg {
         // XV a: the units each side could send, under the same limitations as a real commitment
         // (naval units at sea, Spanish units only in Spain and France, ...).
         let fits = |p: Player| {
-            self.army(p).into_iter().filter(|&u| self.unit_may_join_at(p, u, camp.region, camp.naval).is_ok()).count()
+            self.units_in(Loc::Army(p))
+                .filter(|&u| self.unit_may_join_at(p, u, camp.region, camp.naval).is_ok())
+                .count()
         };
         let (mine, theirs) = (fits(ai), fits(ai.other()));
         mine == 0 || theirs >= 2 * mine

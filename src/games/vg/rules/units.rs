@@ -27,7 +27,7 @@ impl Vg {
 
     /// Units in front of `p` that may join campaign `c` (VIII Limitations).
     pub fn valid_units(&self, p: Player, c: CampaignId) -> Vec<UnitId> {
-        self.army(p).into_iter().filter(|&u| self.unit_may_join(p, u, c).is_ok()).collect()
+        self.units_in(Loc::Army(p)).filter(|&u| self.unit_may_join(p, u, c).is_ok()).collect()
     }
 
     pub(super) fn unit_may_join(&self, p: Player, u: UnitId, c: CampaignId) -> Result<(), &'static str> {
@@ -45,8 +45,7 @@ impl Vg {
     ) -> Result<(), &'static str> {
         let kind = self.unit_kind(u);
         let nation = self.unit_nation(u);
-        let spain = self.sc.nation_id("Spain");
-        let france = self.sc.nation_id("France");
+        let (spain, france) = (self.sc.spain, self.sc.france);
         // "Spanish military units may only be used in campaigns in Spain and France": not at sea.
         if Some(nation) == spain && (naval || (region != spain && region != france)) {
             return Err("Spanish units fight only in Spain and France");
