@@ -546,24 +546,31 @@ impl Austerlitz {
         let side = self.sc.commands[k].side;
         let mf = self.sc.commands[k].mf as i32;
         let b = &self.sc.board;
-        // Who holds each space, read once (the search asks it of every neighbour it meets).
+        // Who holds each space, read once (the search asks it of every neighbour it meets); the
+        // search walks spaces by index through the board's table of neighbours.
         let occ = self.occupancy();
         let mut dist = vec![i32::MAX; b.spaces.len()];
-        dist[b.index(at)] = 0;
-        let mut queue = std::collections::VecDeque::from([at]);
-        while let Some(c) = queue.pop_front() {
-            let d = dist[b.index(c)];
+        let start = b.index(at);
+        dist[start] = 0;
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut reached = Vec::new();
+        while let Some(ci) = queue.pop_front() {
+            let d = dist[ci];
             if d == mf {
                 continue;
             }
-            for (_, n) in b.grid.neighbours(c) {
-                if occ.side[b.index(n)].is_some_and(|s| s != side) || b.space(n).terrain == Terrain::Pond && d + 1 == mf
+            for &n in &b.next[ci] {
+                let ni = n as usize;
+                if n == super::super::data::NO_SPACE
+                    || occ.side[ni].is_some_and(|s| s != side)
+                    || b.spaces[ni].terrain == Terrain::Pond && d + 1 == mf
                 {
                     continue;
                 }
-                if dist[b.index(n)] > d + 1 {
-                    dist[b.index(n)] = d + 1;
-                    queue.push_back(n);
+                if dist[ni] > d + 1 {
+                    dist[ni] = d + 1;
+                    queue.push_back(ni);
+                    reached.push(ni);
                 }
             }
         }
@@ -571,14 +578,13 @@ impl Austerlitz {
         for c in self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at) {
             commanded[b.index(c)] = true;
         }
-        b.cells()
-            .filter(|&c| {
-                c != at
-                    && dist[b.index(c)] <= mf
-                    && b.space(c).terrain != Terrain::Pond
-                    && !commanded[b.index(c)]
-                    && chebyshev(at, c) <= mf
-            })
+        // In the board's order, as every list is.
+        reached.sort_unstable();
+        reached
+            .into_iter()
+            .filter(|&i| i != start && b.spaces[i].terrain != Terrain::Pond && !commanded[i])
+            .map(|i| b.cell_of(i))
+            .filter(|&c| chebyshev(at, c) <= mf)
             .collect()
     }
 }
