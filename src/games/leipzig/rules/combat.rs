@@ -683,6 +683,10 @@ impl Leipzig {
     /// Preference, C).
     pub fn settle_pending(&mut self, ev: &mut Vec<Event>) {
         loop {
+            // Nothing pending (after most actions): no map to read.
+            if self.pending.is_empty() {
+                return;
+            }
             let s = Situation::of(self);
             let Some(opts) = self.pending_options(&s) else { return };
             match &self.pending[0] {
