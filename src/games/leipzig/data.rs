@@ -506,9 +506,44 @@ struct ScenarioFile {
     victory: Victory,
 }
 
+/// A step the mover may not take (`LzScenario::steps`).
+pub const NO_STEP: u8 = u8::MAX;
+
+/// Each step's cost from every hex in each direction for one kind of mover: the hex entered's
+/// terrain (a pass costs more from a mountain; cavalry enters neither mountain nor such a pass)
+/// and a river on the hexside.
+fn step_costs(b: &Board, t: &TerrainChart, cavalry: bool) -> Vec<u8> {
+    let mut steps = vec![NO_STEP; b.len() * 6];
+    for h in 0..b.len() {
+        for (d, nb) in b.neighbours(Hex(h as u16)) {
+            let enter = match b.terrain(nb) {
+                Terrain::Clear => t.clear,
+                Terrain::City => t.city,
+                Terrain::Fortress => t.fortress,
+                Terrain::Mountain if cavalry => continue,
+                Terrain::Mountain => t.mountain,
+                Terrain::Pass if b.terrain[h] == Terrain::Mountain => {
+                    if cavalry {
+                        continue;
+                    }
+                    t.pass_from_mountain
+                }
+                Terrain::Pass => t.pass_from_open,
+            };
+            let river = if b.sides[h][d] == Hexside::River { t.river } else { 0 };
+            steps[h * 6 + d] = enter.saturating_add(river).min(NO_STEP - 1);
+        }
+    }
+    steps
+}
+
 /// A scenario with everything it names loaded and resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LzScenario {
+    /// What each step costs by terrain and hexside (Terrain Effects Chart), read once at load:
+    /// `[infantry and the rest, cavalry][hex * 6 + direction]`, `NO_STEP` where there is no hex
+    /// or that mover may not enter it. The movement search asks it of every neighbour it meets.
+    pub steps: [Vec<u8>; 2],
     pub path: std::path::PathBuf,
     pub number: u8,
     pub name: String,
@@ -766,7 +801,9 @@ impl LzScenario {
                 ));
             }
         }
+        let steps = [false, true].map(|cavalry| step_costs(&board, &charts.terrain, cavalry));
         Ok(LzScenario {
+            steps,
             path: path.to_path_buf(),
             number: file.number,
             name: file.name,

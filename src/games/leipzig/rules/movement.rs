@@ -4,7 +4,7 @@
 
 use super::zoc::{Situation, Zoc, only_support, supply_near};
 use crate::games::leipzig::actions::{Event, Loss};
-use crate::games::leipzig::data::{AustriaRule, Hex, Hexside, Kind, MarchResult, MarchRow, Side, Terrain};
+use crate::games::leipzig::data::{AustriaRule, Hex, Kind, MarchResult, MarchRow, NO_STEP, Side};
 use crate::games::leipzig::state::{Dispersal, Leipzig, March, MarchHalt, Status, UnitId, What};
 
 /// Where a counter can get this phase: the cheapest cost of each hex and the hex it came from.
@@ -77,6 +77,7 @@ impl Leipzig {
         let mut r = Reach { start, cost: vec![UNREACHED; n], prev: vec![u16::MAX; n], stop: vec![false; n] };
         let combat = self.is_combat(u);
         let cavalry = self.is_cavalry(u);
+        let steps = &self.sc.steps[usize::from(cavalry)];
         let austria = self.austria_open();
         let garrison_hex: Option<Hex> =
             (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten();
@@ -106,7 +107,9 @@ impl Leipzig {
                 }
                 for (d, nb) in b.neighbours(h) {
                     let ni = nb.0 as usize;
-                    if s.enemy_on(side, nb) || (!austria && b.austria[ni] && !unit.austrian) {
+                    // The terrain entered and the hexside crossed, read from the table made at load.
+                    let step = steps[hi * 6 + d];
+                    if step == NO_STEP || s.enemy_on(side, nb) || (!austria && b.austria[ni] && !unit.austrian) {
                         continue;
                     }
                     if garrison_hex == Some(nb) && !unit.garrison {
@@ -116,24 +119,7 @@ impl Leipzig {
                     if armistice && b.armistice_side(h, side) && !b.armistice_side(nb, side) && !b.is_fortress(nb) {
                         continue;
                     }
-                    let enter = match b.terrain(nb) {
-                        Terrain::Clear => t.clear,
-                        Terrain::City => t.city,
-                        Terrain::Fortress => t.fortress,
-                        Terrain::Mountain if cavalry => continue,
-                        Terrain::Mountain => t.mountain,
-                        Terrain::Pass if b.terrain(h) == Terrain::Mountain => {
-                            if cavalry {
-                                continue;
-                            }
-                            t.pass_from_mountain
-                        }
-                        Terrain::Pass => t.pass_from_open,
-                    };
-                    let mut cost = enter + leave;
-                    if b.sides[hi][d] == Hexside::River {
-                        cost += t.river;
-                    }
+                    let mut cost = step + leave;
                     if combat && s.side[ni] == Some(side) && s.combat[ni] > 0 && !b.is_fortress(nb) {
                         cost += t.stack_enter;
                     }
