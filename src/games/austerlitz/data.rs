@@ -221,6 +221,10 @@ pub struct Board {
     /// (`Mover`), 0 where it may not step: terrain, stream and contours read once at load.
     #[serde(skip)]
     pub step_costs: [Vec<u8>; 4],
+    /// For each space, whether it is a pond (read by the movement search at every state, from a
+    /// table instead of each space's record).
+    #[serde(skip)]
+    pub pond: Vec<bool>,
     pub red_border: RedBorder,
     pub davout_entry: Arrow,
 }
@@ -606,6 +610,7 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         stream_dirs: Vec::new(),
         next: Vec::new(),
         step_costs: Default::default(),
+        pond: Vec::new(),
         red_border: f.red_border,
         davout_entry: f.davout_entry,
     };
@@ -619,6 +624,7 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         })
         .collect();
     board.stream_dirs = stream_dirs;
+    board.pond = board.spaces.iter().map(|s| s.terrain == Terrain::Pond).collect();
     board.next = (0..board.spaces.len())
         .map(|i| {
             let c = board.cell_of(i);

@@ -308,7 +308,7 @@ impl Austerlitz {
                         key: nk,
                         parent: here,
                         depth: node.depth + 1,
-                        ponds: node.ponds + u8::from(b.spaces[ni].terrain == Terrain::Pond),
+                        ponds: node.ponds + u8::from(b.pond[ni]),
                         crossed: node.crossed + u8::from(occ.count[ni] > 0),
                         straight: !turn,
                     };
@@ -320,7 +320,10 @@ impl Austerlitz {
                         arena.push(nn);
                     } else {
                         let old = &arena[o as usize];
-                        if (nn.key.spent, nn.ponds, nn.crossed) < (old.key.spent, old.ponds, old.crossed) {
+                        // (spent, ponds, crossed) compared in that order, as one number.
+                        let rank =
+                            |n: &Node| u32::from(n.key.spent) << 16 | u32::from(n.ponds) << 8 | u32::from(n.crossed);
+                        if rank(&nn) < rank(old) {
                             arena[o as usize] = nn;
                             buckets[spent as usize].push(o as u32);
                         }
@@ -339,7 +342,7 @@ impl Austerlitz {
             let ok = *stand[ci].get_or_insert_with(|| {
                 // An empty space takes it unless it is a pond; else the stacking rules decide.
                 let c = b.cell_of(ci);
-                let empty = occ.count[ci] == 0 && b.spaces[ci].terrain != Terrain::Pond;
+                let empty = occ.count[ci] == 0 && !b.pond[ci];
                 (empty || self.may_stand(u, c)) && (!self.units[u].square || self.square_may_stand(u, c))
             });
             if !ok {
