@@ -106,9 +106,10 @@ impl RonText<'_> {
                 return;
             }
             self.out.extend_from_slice(b"r#");
-        } else if ["true", "false", "Some", "None", "inf", "inff32", "inff64", "NaN", "NaNf32", "NaNf64"]
-            .contains(&name)
-        {
+        } else if matches!(
+            name,
+            "true" | "false" | "Some" | "None" | "inf" | "inff32" | "inff64" | "NaN" | "NaNf32" | "NaNf64"
+        ) {
             self.out.extend_from_slice(b"r#");
         }
         self.out.extend_from_slice(name.as_bytes());

@@ -72,6 +72,11 @@ impl Botn {
         let side = self.active;
         let scouts = self.scouts_in_hand(side);
         let mut free = Vec::new();
+        // Each army's markers in its supply (`supply_count`), counted in one pass.
+        let mut supply = vec![0usize; self.armies.len()];
+        for m in self.markers.iter().filter(|m| m.at.is_none() && !m.removed) {
+            supply[m.army as usize] += 1;
+        }
         for (i, a) in self.sc.armies.iter().enumerate() {
             let army = i as ArmyId;
             if a.def.side != side || self.armies[i].card_played || self.too_early(army).is_some() {
@@ -80,7 +85,7 @@ impl Botn {
             // `free_villages`, read from the fields' holders.
             free.clear();
             free.extend(a.villages.iter().copied().filter(|&v| held.army_on(v).is_none()));
-            let missing = free.len().saturating_sub(self.supply_count(army));
+            let missing = free.len().saturating_sub(supply[i]);
             if free.is_empty() || missing > scouts {
                 continue;
             }
