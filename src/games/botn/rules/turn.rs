@@ -144,7 +144,7 @@ impl Botn {
                 _ => {}
             }
             if first_ok && !matches!(face, ActionCard::Time) {
-                self.push_wild_card(hi, card, face, &own_markers, &removable, &held, out);
+                self.push_wild_card(hi, &own_markers, &removable, &held, out);
             }
         }
         if first_ok {

@@ -5,18 +5,19 @@
 use super::*;
 
 impl Botn {
-    /// 5. The first pair of each face in hand, on each own marker.
+    /// Action 5: the card at place `at` of the hand with the next identical card (the first pair
+    /// of its face), as any movement card or any terrain card, on each own marker.
     pub(super) fn push_wild_card(
         &self,
         at: usize,
-        card: CardId,
-        face: &ActionCard,
         own_markers: &[(MarkerId, ArmyId, SpaceId)],
         removable: &[(MarkerId, SpaceId)],
         held: &movement_card::Held,
         out: &mut Vec<Action>,
     ) {
         let hand = &self.hands[self.active.index()];
+        let HandCard::Action(card) = hand[at] else { return };
+        let face = &self.sc.action_cards[card as usize];
         let twin = hand.iter().skip(at + 1).find_map(|c| match *c {
             HandCard::Action(o) if self.sc.action_cards[o as usize] == *face => Some(o),
             _ => None,
