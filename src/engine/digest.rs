@@ -66,8 +66,10 @@ impl ser::Error for TextError {
 type Result<T = ()> = std::result::Result<T, TextError>;
 
 impl RonText<'_> {
-    fn unsigned(&mut self, mut v: u128) {
-        let mut digits = [0u8; 39];
+    /// A number in decimal, in 64 bits (a 128-bit division by ten costs ten times as much, and
+    /// every number of a state but the generator's fits in 64).
+    fn unsigned(&mut self, mut v: u64) {
+        let mut digits = [0u8; 20];
         let mut i = digits.len();
         loop {
             i -= 1;
@@ -80,7 +82,7 @@ impl RonText<'_> {
         self.out.extend_from_slice(&digits[i..]);
     }
 
-    fn signed(&mut self, v: i128) {
+    fn signed(&mut self, v: i64) {
         if v < 0 {
             self.out.push(b'-');
         }
@@ -169,11 +171,11 @@ impl<'r, 'a> ser::Serializer for &'r mut RonText<'a> {
         Ok(())
     }
     fn serialize_i64(self, v: i64) -> Result {
-        self.signed(v.into());
+        self.signed(v);
         Ok(())
     }
     fn serialize_i128(self, v: i128) -> Result {
-        self.signed(v);
+        self.display(v);
         Ok(())
     }
     fn serialize_u8(self, v: u8) -> Result {
@@ -189,11 +191,11 @@ impl<'r, 'a> ser::Serializer for &'r mut RonText<'a> {
         Ok(())
     }
     fn serialize_u64(self, v: u64) -> Result {
-        self.unsigned(v.into());
+        self.unsigned(v);
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> Result {
-        self.unsigned(v);
+        self.display(v);
         Ok(())
     }
     fn serialize_f32(self, v: f32) -> Result {
