@@ -4,7 +4,8 @@
 //! `simulate` lines and tests have always compared. `simulate` takes two a game, and ron's writer
 //! (which checks every field name as it writes it, and formats each number through `fmt`) was a
 //! fifth of a whole Battle of the Nations game: `RonText` writes the very same bytes into a buffer
-//! kept between calls, and `tests/digest.rs` holds it to ron's text over every game's states.
+//! kept between calls. Tests hold it to ron's text: below for every kind of value, and in
+//! `tests/saves.rs` for every state of a game of each game.
 
 use serde::ser::{self, Serialize};
 use sha2::{Digest, Sha256};
@@ -21,7 +22,7 @@ pub fn digest_of<T: Serialize>(value: &T) -> String {
         // (none does today) gets a buffer of its own instead of a second borrow.
         let mut out = std::mem::take(&mut *buffer.borrow_mut());
         out.clear();
-        value.serialize(&mut RonText { out: &mut out }).expect("table state serializes");
+        write_text(value, &mut out);
         let digest = digest_bytes(&out);
         *buffer.borrow_mut() = out;
         digest
@@ -31,8 +32,12 @@ pub fn digest_of<T: Serialize>(value: &T) -> String {
 /// The compact RON text `ron::to_string` writes for `value`, by `RonText`.
 pub fn ron_text<T: Serialize>(value: &T) -> String {
     let mut out = Vec::new();
-    value.serialize(&mut RonText { out: &mut out }).expect("value serializes");
+    write_text(value, &mut out);
     String::from_utf8(out).expect("RON text is UTF-8")
+}
+
+fn write_text<T: Serialize>(value: &T, out: &mut Vec<u8>) {
+    value.serialize(&mut RonText { out }).expect("the value serializes");
 }
 
 pub fn digest_bytes(bytes: &[u8]) -> String {
@@ -46,24 +51,8 @@ struct RonText<'a> {
     out: &'a mut Vec<u8>,
 }
 
-#[derive(Debug)]
-struct TextError(String);
-
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TextError {}
-
-impl ser::Error for TextError {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        TextError(msg.to_string())
-    }
-}
-
-type Result<T = ()> = std::result::Result<T, TextError>;
+/// ron's own error: a value's `Serialize` may fail with a message of its own.
+type Result<T = ()> = std::result::Result<T, ron::Error>;
 
 impl RonText<'_> {
     /// A number in decimal, in 64 bits (a 128-bit division by ten costs ten times as much, and
@@ -117,6 +106,18 @@ impl RonText<'_> {
         self.out.extend_from_slice(name.as_bytes());
     }
 
+    /// A float as ron writes it: `-` before a negative NaN, then Rust's own digits, and `.0`
+    /// after a whole number (`whole`: `v % 1 == 0`, false for the infinities and NaN).
+    fn float(&mut self, v: impl fmt::Display, negative_nan: bool, whole: bool) {
+        if negative_nan {
+            self.out.push(b'-');
+        }
+        self.display(v);
+        if whole {
+            self.out.extend_from_slice(b".0");
+        }
+    }
+
     fn display(&mut self, v: impl fmt::Display) {
         use std::io::Write;
         write!(self.out, "{v}").expect("a Vec takes every write");
@@ -137,6 +138,12 @@ impl Parts<'_, '_> {
         }
     }
 
+    /// The next element of a sequence, tuple or tuple variant.
+    fn part<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
+        self.comma();
+        value.serialize(&mut *self.text)
+    }
+
     fn end(self) -> Result {
         self.text.out.push(self.close);
         Ok(())
@@ -145,7 +152,7 @@ impl Parts<'_, '_> {
 
 impl<'r, 'a> ser::Serializer for &'r mut RonText<'a> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     type SerializeSeq = Parts<'r, 'a>;
     type SerializeTuple = Parts<'r, 'a>;
     type SerializeTupleStruct = Parts<'r, 'a>;
@@ -199,23 +206,11 @@ impl<'r, 'a> ser::Serializer for &'r mut RonText<'a> {
         Ok(())
     }
     fn serialize_f32(self, v: f32) -> Result {
-        if v.is_nan() && v.is_sign_negative() {
-            self.out.push(b'-');
-        }
-        self.display(v);
-        if v % 1. == 0.0 {
-            self.out.extend_from_slice(b".0");
-        }
+        self.float(v, v.is_nan() && v.is_sign_negative(), v % 1. == 0.0);
         Ok(())
     }
     fn serialize_f64(self, v: f64) -> Result {
-        if v.is_nan() && v.is_sign_negative() {
-            self.out.push(b'-');
-        }
-        self.display(v);
-        if v % 1. == 0.0 {
-            self.out.extend_from_slice(b".0");
-        }
+        self.float(v, v.is_nan() && v.is_sign_negative(), v % 1. == 0.0);
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result {
@@ -241,7 +236,7 @@ impl<'r, 'a> ser::Serializer for &'r mut RonText<'a> {
     }
     fn serialize_bytes(self, v: &[u8]) -> Result {
         // Byte strings appear in no state; ron writes them itself.
-        let text = ron::to_string(&serde_bytes_of(v)).map_err(|e| TextError(e.to_string()))?;
+        let text = ron::to_string(&serde_bytes_of(v))?;
         self.out.extend_from_slice(text.as_bytes());
         Ok(())
     }
@@ -327,10 +322,9 @@ impl<'r, 'a> ser::Serializer for &'r mut RonText<'a> {
 
 impl ser::SerializeSeq for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.comma();
-        value.serialize(&mut *self.text)
+        self.part(value)
     }
     fn end(self) -> Result {
         Parts::end(self)
@@ -339,10 +333,9 @@ impl ser::SerializeSeq for Parts<'_, '_> {
 
 impl ser::SerializeTuple for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.comma();
-        value.serialize(&mut *self.text)
+        self.part(value)
     }
     fn end(self) -> Result {
         Parts::end(self)
@@ -351,10 +344,9 @@ impl ser::SerializeTuple for Parts<'_, '_> {
 
 impl ser::SerializeTupleStruct for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.comma();
-        value.serialize(&mut *self.text)
+        self.part(value)
     }
     fn end(self) -> Result {
         Parts::end(self)
@@ -363,10 +355,9 @@ impl ser::SerializeTupleStruct for Parts<'_, '_> {
 
 impl ser::SerializeTupleVariant for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.comma();
-        value.serialize(&mut *self.text)
+        self.part(value)
     }
     fn end(self) -> Result {
         Parts::end(self)
@@ -375,7 +366,7 @@ impl ser::SerializeTupleVariant for Parts<'_, '_> {
 
 impl ser::SerializeMap for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result {
         self.comma();
         key.serialize(&mut *self.text)
@@ -391,7 +382,7 @@ impl ser::SerializeMap for Parts<'_, '_> {
 
 impl ser::SerializeStruct for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result {
         self.comma();
         self.text.identifier(key);
@@ -405,7 +396,7 @@ impl ser::SerializeStruct for Parts<'_, '_> {
 
 impl ser::SerializeStructVariant for Parts<'_, '_> {
     type Ok = ();
-    type Error = TextError;
+    type Error = ron::Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result {
         ser::SerializeStruct::serialize_field(self, key, value)
     }

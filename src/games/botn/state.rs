@@ -68,6 +68,13 @@ pub struct MarkerState {
     pub removed: bool,
 }
 
+impl MarkerState {
+    /// In its army's supply: off the board and not removed.
+    pub fn in_supply(&self) -> bool {
+        self.at.is_none() && !self.removed
+    }
+}
+
 /// One army's point of damage in a fight, waiting for the defender to choose among `targets`.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Hit {
@@ -199,14 +206,14 @@ impl Botn {
         self.markers
             .iter()
             .enumerate()
-            .filter(|(_, m)| m.army == army && m.at.is_none() && !m.removed)
+            .filter(|(_, m)| m.army == army && m.in_supply())
             .map(|(i, _)| i as MarkerId)
             .collect()
     }
 
     /// How many of an army's markers are in its supply (`markers_in_supply`, counted).
     pub fn supply_count(&self, army: ArmyId) -> usize {
-        self.markers.iter().filter(|m| m.army == army && m.at.is_none() && !m.removed).count()
+        self.markers.iter().filter(|m| m.army == army && m.in_supply()).count()
     }
 
     pub fn markers_at(&self, field: SpaceId) -> impl Iterator<Item = MarkerId> + '_ {

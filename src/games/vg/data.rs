@@ -484,11 +484,9 @@ impl VgScenario {
         if eras.len() != 3 {
             return Err(DataError::at_text(path, &text, "", "eras", "field `eras`: the game has three eras"));
         }
-        let nation_id = |name: &str| nf.nations.iter().position(|n| n.name == name).map(|i| i as NationId);
-        let (spain, france) = (nation_id("Spain"), nation_id("France"));
-        Ok(VgScenario {
-            spain,
-            france,
+        let mut sc = VgScenario {
+            spain: None,
+            france: None,
             name: file.name,
             path: path.to_path_buf(),
             hash: crate::engine::digest::digest_bytes(all_text.as_bytes()),
@@ -508,7 +506,9 @@ impl VgScenario {
             seas_pos: nf.seas_pos,
             provenance,
             unit_notes: uf.notes,
-        })
+        };
+        (sc.spain, sc.france) = (sc.nation_id("Spain"), sc.nation_id("France"));
+        Ok(sc)
     }
 
     pub fn nation_id(&self, name: &str) -> Option<NationId> {

@@ -566,7 +566,7 @@ impl Austerlitz {
                 let ni = n as usize;
                 if n == super::super::data::NO_SPACE
                     || occ.side[ni].is_some_and(|s| s != side)
-                    || b.spaces[ni].terrain == Terrain::Pond && d + 1 == mf
+                    || b.pond[ni] && d + 1 == mf
                 {
                     continue;
                 }
@@ -585,7 +585,7 @@ impl Austerlitz {
         reached.sort_unstable();
         reached
             .into_iter()
-            .filter(|&i| i != start && b.spaces[i].terrain != Terrain::Pond && !commanded[i])
+            .filter(|&i| i != start && !b.pond[i] && !commanded[i])
             .map(|i| b.cell_of(i))
             .filter(|&c| chebyshev(at, c) <= mf)
             .collect()

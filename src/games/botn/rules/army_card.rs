@@ -74,7 +74,7 @@ impl Botn {
         let mut free = Vec::new();
         // Each army's markers in its supply (`supply_count`), counted in one pass.
         let mut supply = vec![0usize; self.armies.len()];
-        for m in self.markers.iter().filter(|m| m.at.is_none() && !m.removed) {
+        for m in self.markers.iter().filter(|m| m.in_supply()) {
             supply[m.army as usize] += 1;
         }
         for (i, a) in self.sc.armies.iter().enumerate() {

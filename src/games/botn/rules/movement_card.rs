@@ -20,8 +20,14 @@ impl Held {
 
     /// What `destination_free` answers: no army on `to`, and no marker of `army`.
     pub(super) fn free_for(&self, army: ArmyId, to: SpaceId) -> bool {
-        let bit = to.0 as usize * self.armies + army as usize;
-        self.army[to.0 as usize].is_none() && self.markers[bit / 64] & (1 << (bit % 64)) == 0
+        let (word, bit) = self.bit(to, army);
+        self.army[to.0 as usize].is_none() && self.markers[word] & bit == 0
+    }
+
+    /// The word and the bit saying that `army` has a marker on `field`.
+    fn bit(&self, field: SpaceId, army: ArmyId) -> (usize, u64) {
+        let i = field.0 as usize * self.armies + army as usize;
+        (i / 64, 1 << (i % 64))
     }
 }
 
@@ -57,8 +63,8 @@ impl Botn {
         }
         for m in &self.markers {
             if let Some(at) = m.at {
-                let bit = at.0 as usize * armies + m.army as usize;
-                held.markers[bit / 64] |= 1 << (bit % 64);
+                let (word, bit) = held.bit(at, m.army);
+                held.markers[word] |= bit;
             }
         }
         held
