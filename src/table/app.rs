@@ -374,10 +374,14 @@ pub fn window_app(app: &mut App, title: String, size: (u32, u32), shooting: bool
                     synchronous_pipeline_compilation: shooting,
                     render_creation: wgpu_settings().into(),
                     ..default()
-                }),
+                })
+                // The table's few hundred pieces are put in the instance buffers by the CPU: see
+                // `memory::CpuInstancing`.
+                .set(bevy::pbr::PbrPlugin { use_gpu_instance_buffer_builder: false, ..default() }),
         ),
     )
     .insert_resource(ClearColor(Color::srgb(0.12, 0.11, 0.10)))
+    .add_plugins(super::memory::CpuInstancing)
     .insert_resource(if shooting {
         WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
     } else if broadcast {
