@@ -254,6 +254,7 @@ fn tray_view(
         *spawned = true;
         commands.spawn((
             Camera3d::default(),
+            super::camera::antialiasing(),
             Camera { order: 1, is_active: false, ..default() },
             Transform::from_translation(TRAY + Vec3::new(0.0, 6.5, 2.6)).looking_at(TRAY, Vec3::Y),
             TrayView,
