@@ -53,6 +53,22 @@ pub fn play_drawing<G: Game>(
     Ok(table)
 }
 
+/// glibc's malloc keeps what a game frees for the next instead of handing the top of its heap back
+/// to the system each time it is freed and asking for it again: each game builds and drops its
+/// table, its log and its digest, and the pages given back and faulted in again cost
+/// Battle of the Nations' `simulate` about a tenth of its time (`__brk` and `munmap` in its
+/// profile). Fixed thresholds replace glibc's moving ones: blocks up to 32 MiB from the heap, and up
+/// to 64 MiB free at its top kept.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets tunables of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+        libc::mallopt(libc::M_TOP_PAD, 1 << 20);
+    }
+}
+
 /// What a run of `simulate` counted; `wins[2]` is games without a winner.
 #[derive(Debug, Default)]
 pub struct Simulation {
@@ -88,6 +104,7 @@ pub fn simulate<G: Game, V: serde::Serialize>(
     if let Some((dir, _)) = save_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    keep_freed_memory();
     let mut run = Simulation::default();
     let start = std::time::Instant::now();
     for g in 0..games {

@@ -231,6 +231,16 @@ impl Vg {
         self.units.iter().enumerate().filter(move |(_, l)| **l == loc).map(|(u, _)| u as UnitId)
     }
 
+    /// Whether a unit is at `loc`: asked without making the list.
+    pub fn any_unit_at(&self, loc: Loc) -> bool {
+        self.units.contains(&loc)
+    }
+
+    /// Whether `p` has a unit, in front of them or on campaign: asked without making the list.
+    pub fn has_units(&self, p: Player) -> bool {
+        self.units.iter().any(|l| matches!(*l, Loc::Army(q) | Loc::Campaign(_, q) if q == p))
+    }
+
     /// Units in `p`'s army (in front of the player).
     pub fn army(&self, p: Player) -> Vec<UnitId> {
         self.units_at(Loc::Army(p))

@@ -71,9 +71,9 @@ impl Botn {
     pub(super) fn push_army_cards(&self, held: &super::movement_card::Held, out: &mut Vec<Action>) {
         let side = self.active;
         let scouts = self.scouts_in_hand(side);
-        let mut free = Vec::new();
+        let mut free: smallvec::SmallVec<[SpaceId; 8]> = smallvec::SmallVec::new();
         // Each army's markers in its supply (`supply_count`), counted in one pass.
-        let mut supply = vec![0usize; self.armies.len()];
+        let mut supply: smallvec::SmallVec<[usize; 32]> = smallvec::smallvec![0; self.armies.len()];
         for m in self.markers.iter().filter(|m| m.in_supply()) {
             supply[m.army as usize] += 1;
         }

@@ -71,7 +71,7 @@ impl Vg {
         let (player, campaign) = (*player, *campaign);
         self.units[u as usize] = Loc::Campaign(campaign, player);
         events.push(Event::Committed { player, campaign });
-        if self.valid_units(player, campaign).is_empty() {
+        if !self.any_valid_unit(player, campaign) {
             self.pending.remove(0);
         }
     }

@@ -157,7 +157,7 @@ impl Vg {
             }
             Effect::LoseUnits(w, count) => {
                 let p = who(w, ctx);
-                if self.all_units(p).is_empty() {
+                if !self.has_units(p) {
                     events.push(Event::NoUnitToLose { player: p });
                 } else if self.is_ai(p) {
                     // XV d: the player picks the AI's lost units, blind: at random.
@@ -317,11 +317,11 @@ impl Vg {
 
     /// A card costs units: from the army, or from one of the campaigns the player is in.
     pub(super) fn legal_lose_from(&self, player: Player, out: &mut Vec<Action>) {
-        if !self.army(player).is_empty() {
+        if self.any_unit_at(Loc::Army(player)) {
             out.push(Action::LoseFrom(Group::Army));
         }
         for c in self.open_campaigns() {
-            if !self.committed(c, player).is_empty() {
+            if self.any_unit_at(Loc::Campaign(c, player)) {
                 out.push(Action::LoseFrom(Group::Campaign(c)));
             }
         }
@@ -330,8 +330,8 @@ impl Vg {
     pub(super) fn check_lose_from(&self, g: Group) -> Result<(), VgError> {
         let Some(Pending::LoseUnit { player, .. }) = self.pending.first() else { return Err(self.wrong_step()) };
         let empty = match g {
-            Group::Army => self.army(*player).is_empty(),
-            Group::Campaign(c) => (c as usize) >= self.campaigns.len() || self.committed(c, *player).is_empty(),
+            Group::Army => !self.any_unit_at(Loc::Army(*player)),
+            Group::Campaign(c) => (c as usize) >= self.campaigns.len() || !self.any_unit_at(Loc::Campaign(c, *player)),
         };
         if empty {
             return Err(VgError::BadLoss);
@@ -349,7 +349,7 @@ impl Vg {
         self.chance = true;
         self.eliminate(u, events);
         self.count_down();
-        if self.all_units(p).is_empty() {
+        if !self.has_units(p) {
             self.pending.retain(|x| !matches!(x, Pending::LoseUnit { .. }));
         }
     }

@@ -108,7 +108,7 @@ impl Vg {
         match t {
             Task::Effect(e, p) => self.run_effect(e, p, events),
             Task::Commit(p, c) => {
-                if self.valid_units(p, c).is_empty() {
+                if !self.any_valid_unit(p, c) {
                     events.push(Event::NoUnitForCampaign { player: p, campaign: c });
                 } else {
                     self.pending.push(Pending::Commit { player: p, campaign: c, committed: 0 });

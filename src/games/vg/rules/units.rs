@@ -30,6 +30,12 @@ impl Vg {
         self.units_in(Loc::Army(p)).filter(|&u| self.unit_may_join(p, u, c).is_ok()).collect()
     }
 
+    /// Whether `p` has a unit that may join campaign `c`: `valid_units` without making the list
+    /// (asked after every commitment).
+    pub fn any_valid_unit(&self, p: Player, c: CampaignId) -> bool {
+        self.units_in(Loc::Army(p)).any(|u| self.unit_may_join(p, u, c).is_ok())
+    }
+
     pub(super) fn unit_may_join(&self, p: Player, u: UnitId, c: CampaignId) -> Result<(), &'static str> {
         let camp = &self.campaigns[c as usize];
         self.unit_may_join_at(p, u, camp.region, camp.naval)
