@@ -455,7 +455,7 @@ fn scoring_example_of_section_xiii() {
     let france = g.sc.nation_id("France").unwrap();
     let germany = g.sc.nation_id("Germany").unwrap();
     for u in 0..g.units.len() {
-        g.units[u] = Loc::Pool;
+        g.units.set(u, Loc::Pool);
     }
     let take = |n: u8, k: usize, g: &mut Vg| {
         let ids: Vec<usize> = (0..g.units.len())
@@ -464,7 +464,7 @@ fn scoring_example_of_section_xiii() {
             .collect();
         assert_eq!(ids.len(), k);
         for u in ids {
-            g.units[u] = Loc::Army(Player::France);
+            g.units.set(u, Loc::Army(Player::France));
         }
     };
     take(france, 11, g);
@@ -630,8 +630,8 @@ fn spanish_naval_units_do_not_fight_at_sea() {
     };
     let spanish = navy_of(&t, spain).expect("Spain has a naval unit");
     let british = navy_of(&t, britain).expect("Britain has a naval unit");
-    t.game.units[spanish as usize] = Loc::Army(Player::Britain);
-    t.game.units[british as usize] = Loc::Army(Player::Britain);
+    t.game.units.set(spanish as usize, Loc::Army(Player::Britain));
+    t.game.units.set(british as usize, Loc::Army(Player::Britain));
     let sea = (0..t.game.sc.cards.len() as u16)
         .find(|&c| t.game.sc.cards[c as usize].campaign.as_ref().is_some_and(|k| k.naval))
         .expect("a naval campaign card");
@@ -661,16 +661,16 @@ fn solo_ai_hands_over_a_campaign_it_has_no_valid_units_for() {
         .expect("a land campaign in Italy");
     for u in 0..t.game.units.len() {
         if matches!(t.game.units[u], Loc::Army(_)) {
-            t.game.units[u] = Loc::Pool;
+            t.game.units.set(u, Loc::Pool);
         }
     }
     let unit_of = |t: &Table<Vg>, n: u8| {
         (0..t.game.units.len() as u8).find(|&u| t.game.unit_nation(u) == n && t.game.unit_kind(u) != UnitKind::Navy)
     };
     let spanish = unit_of(&t, spain).expect("a Spanish land unit");
-    t.game.units[spanish as usize] = Loc::Army(Player::France);
+    t.game.units.set(spanish as usize, Loc::Army(Player::France));
     assert!(t.game.campaign_disadvantages_ai(italian), "only a Spanish unit: nothing to send to Italy");
     let french = unit_of(&t, france).expect("a French land unit");
-    t.game.units[french as usize] = Loc::Army(Player::France);
+    t.game.units.set(french as usize, Loc::Army(Player::France));
     assert!(!t.game.campaign_disadvantages_ai(italian), "a French unit may go");
 }

@@ -76,7 +76,7 @@ fn a_campaign_the_ai_cannot_fight_goes_to_the_player() {
     // Britain (AI) holds the Battle of the Nile; with its ships gone it has nothing to send to sea.
     for u in 0..t.game.units.len() {
         if t.game.units[u] == Loc::Army(Player::Britain) && t.game.sc.units[u].kind == UnitKind::Navy {
-            t.game.units[u] = Loc::Pool;
+            t.game.units.set(u, Loc::Pool);
         }
     }
     let nile = card(&t, "Battle of the Nile");
@@ -242,7 +242,7 @@ fn to_the_table(seed: u64, fr: &[(UnitKind, u8)], br: &[(&str, UnitKind, u8)]) -
     };
     for &(k, v) in fr {
         let u = pick(&t, "France", k, v);
-        t.game.units[u as usize] = Loc::Army(Player::France);
+        t.game.units.set(u as usize, Loc::Army(Player::France));
         t.submit(FR, Act::Game(Action::CommitUnit(u))).unwrap();
     }
     if matches!(t.game.pending.first(), Some(Pending::Commit { player: Player::France, .. })) {
@@ -250,7 +250,7 @@ fn to_the_table(seed: u64, fr: &[(UnitKind, u8)], br: &[(&str, UnitKind, u8)]) -
     }
     for &(n, k, v) in br {
         let u = pick(&t, n, k, v);
-        t.game.units[u as usize] = Loc::Army(Player::Britain);
+        t.game.units.set(u as usize, Loc::Army(Player::Britain));
         t.submit(BR, Act::Game(Action::CommitUnit(u))).unwrap();
     }
     if matches!(t.game.pending.first(), Some(Pending::Commit { player: Player::Britain, .. })) {

@@ -74,7 +74,9 @@ pub fn scramble_vg(g: &Vg, viewer: Viewer, rng: &mut TableRng) -> Vg {
     for &u in &unseen {
         let same: Vec<u8> = unseen.iter().copied().filter(|&o| g.unit_nation(o) == g.unit_nation(u)).collect();
         let o = same[rng.below(same.len())];
-        s.units.swap(u as usize, o as usize);
+        let (at_u, at_o) = (s.units[u as usize], s.units[o as usize]);
+        s.units.set(u as usize, at_o);
+        s.units.set(o as usize, at_u);
     }
     s
 }

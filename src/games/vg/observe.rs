@@ -5,7 +5,7 @@
 //! this view; where it needs a whole table it plays on a sample (`VgView::sample`).
 
 use super::data::{NationId, Player, VgScenario};
-use super::state::{BattleResult, CampaignState, CardId, Loc, Pending, Phase, Task, UnitId, Vg};
+use super::state::{BattleResult, CampaignState, CardId, Loc, Pending, Phase, Task, UnitId, Units, Vg};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Shared;
 use crate::engine::seats::{SeatId, Viewer};
@@ -202,7 +202,7 @@ impl VgView {
             vp: self.vp,
             influence: self.influence.clone(),
             allies: self.allies.clone(),
-            units,
+            units: Units::new(units),
             campaigns: self.campaigns.clone(),
             tasks: self.tasks.clone(),
             pending: self.pending.clone(),

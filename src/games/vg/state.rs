@@ -29,6 +29,110 @@ pub enum Loc {
     Campaign(CampaignId, Player),
 }
 
+/// Where every unit is (indexed by unit), with a bit set per place kept beside it: the rules ask
+/// for the units at a place (an army, a campaign, the pool) many times an action, and a scan of
+/// the 250 units' places for each was the largest part of Victory & Glory's time. A unit moves only
+/// through `set`, which keeps both; it is written and read (digests, saves) as the plain list.
+#[derive(Clone)]
+pub struct Units {
+    loc: Vec<Loc>,
+    /// `words` words a place, in the order of `slot`: a unit's bit is set at its place.
+    bits: Vec<u64>,
+    words: usize,
+}
+
+impl Units {
+    pub fn new(loc: Vec<Loc>) -> Units {
+        let mut units = Units { bits: Vec::new(), words: loc.len().div_ceil(64), loc };
+        for u in 0..units.loc.len() {
+            units.mark(u, units.loc[u], true);
+        }
+        units
+    }
+
+    /// The place's row of bits.
+    fn slot(loc: Loc) -> usize {
+        match loc {
+            Loc::Pool => 0,
+            Loc::Holding => 1,
+            Loc::Army(p) => 2 + p.index(),
+            Loc::Campaign(c, p) => 4 + 2 * c as usize + p.index(),
+        }
+    }
+
+    fn mark(&mut self, u: usize, loc: Loc, on: bool) {
+        let at = Units::slot(loc) * self.words + u / 64;
+        if at >= self.bits.len() {
+            self.bits.resize((Units::slot(loc) + 1) * self.words, 0);
+        }
+        if on {
+            self.bits[at] |= 1 << (u % 64);
+        } else {
+            self.bits[at] &= !(1 << (u % 64));
+        }
+    }
+
+    /// Unit `u` moves to `to`.
+    pub fn set(&mut self, u: usize, to: Loc) {
+        self.mark(u, self.loc[u], false);
+        self.mark(u, to, true);
+        self.loc[u] = to;
+    }
+
+    /// The units at `loc`, in the order of their ids.
+    pub fn at(&self, loc: Loc) -> impl Iterator<Item = UnitId> + '_ {
+        let start = Units::slot(loc) * self.words;
+        let row = self.bits.get(start..start + self.words).unwrap_or(&[]);
+        row.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    (w * 64 + bit) as UnitId
+                })
+            })
+        })
+    }
+
+    /// Whether a unit is at `loc`.
+    pub fn any_at(&self, loc: Loc) -> bool {
+        let start = Units::slot(loc) * self.words;
+        self.bits.get(start..start + self.words).is_some_and(|row| row.iter().any(|&w| w != 0))
+    }
+}
+
+impl std::ops::Deref for Units {
+    type Target = [Loc];
+    fn deref(&self) -> &[Loc] {
+        &self.loc
+    }
+}
+
+impl std::fmt::Debug for Units {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.loc.fmt(f)
+    }
+}
+
+impl PartialEq for Units {
+    fn eq(&self, other: &Units) -> bool {
+        self.loc == other.loc
+    }
+}
+
+impl Serialize for Units {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.loc.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Units {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Units, D::Error> {
+        Vec::<Loc>::deserialize(d).map(Units::new)
+    }
+}
+
 /// Which text of an event card is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Text {
@@ -176,7 +280,7 @@ pub struct Vg {
     pub influence: Vec<[u8; 2]>,
     /// The player each Major Nation is allied to (at war on that side).
     pub allies: Vec<Option<Player>>,
-    pub units: Vec<Loc>,
+    pub units: Units,
     pub campaigns: Vec<CampaignState>,
     pub tasks: Vec<Task>,
     pub pending: Vec<Pending>,
@@ -228,12 +332,12 @@ impl Vg {
     /// The units at `loc`, read without making a list (the rules ask this of every campaign and
     /// army many times an action).
     pub fn units_in(&self, loc: Loc) -> impl Iterator<Item = UnitId> + '_ {
-        self.units.iter().enumerate().filter(move |(_, l)| **l == loc).map(|(u, _)| u as UnitId)
+        self.units.at(loc)
     }
 
     /// Whether a unit is at `loc`: asked without making the list.
     pub fn any_unit_at(&self, loc: Loc) -> bool {
-        self.units.contains(&loc)
+        self.units.any_at(loc)
     }
 
     /// Whether `p` has a unit, in front of them or on campaign: asked without making the list.
@@ -310,5 +414,45 @@ impl Vg {
 
     pub fn is_ai(&self, p: Player) -> bool {
         self.solo == Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(units: &Units, loc: Loc) -> Vec<UnitId> {
+        (0..units.len()).filter(|&u| units[u] == loc).map(|u| u as UnitId).collect()
+    }
+
+    #[test]
+    fn the_units_at_a_place_are_those_a_scan_finds_after_every_move() {
+        let places = |i: u64| match i % 6 {
+            0 => Loc::Pool,
+            1 => Loc::Holding,
+            2 => Loc::Army(Player::France),
+            3 => Loc::Army(Player::Britain),
+            4 => Loc::Campaign((i / 6 % 9) as CampaignId, Player::France),
+            _ => Loc::Campaign((i / 6 % 9) as CampaignId, Player::Britain),
+        };
+        let mut rng = TableRng::from_seed(5);
+        let mut units = Units::new((0..150).map(|i| places(i * 7)).collect());
+        for _ in 0..3000 {
+            let u = rng.below(units.len());
+            units.set(u, places(rng.below(60) as u64));
+            let loc = places(rng.below(60) as u64);
+            assert_eq!(units.at(loc).collect::<Vec<_>>(), scan(&units, loc), "{loc:?}");
+            assert_eq!(units.any_at(loc), !scan(&units, loc).is_empty());
+        }
+    }
+
+    #[test]
+    fn units_are_written_and_read_as_the_plain_list() {
+        let plain = vec![Loc::Pool, Loc::Campaign(3, Player::Britain), Loc::Army(Player::France)];
+        let units = Units::new(plain.clone());
+        assert_eq!(ron::to_string(&units).unwrap(), ron::to_string(&plain).unwrap());
+        let back: Units = ron::from_str(&ron::to_string(&plain).unwrap()).unwrap();
+        assert_eq!(back.at(Loc::Campaign(3, Player::Britain)).collect::<Vec<_>>(), vec![1]);
+        assert!(!back.any_at(Loc::Holding));
     }
 }

@@ -28,11 +28,12 @@ impl Vg {
             if self.sc.units[u].nation != n {
                 continue;
             }
-            self.units[u] = match self.units[u] {
+            let to = match self.units[u] {
                 Loc::Holding | Loc::Army(_) => Loc::Army(p),
                 Loc::Campaign(c, _) => Loc::Campaign(c, p),
                 Loc::Pool => Loc::Pool,
             };
+            self.units.set(u, to);
         }
         events.push(Event::Allied { nation: n, player: p, switched });
     }

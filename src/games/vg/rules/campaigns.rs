@@ -69,7 +69,7 @@ impl Vg {
         let Some(Pending::Commit { player, campaign, committed }) = self.pending.first_mut() else { unreachable!() };
         *committed += 1;
         let (player, campaign) = (*player, *campaign);
-        self.units[u as usize] = Loc::Campaign(campaign, player);
+        self.units.set(u as usize, Loc::Campaign(campaign, player));
         events.push(Event::Committed { player, campaign });
         if !self.any_valid_unit(player, campaign) {
             self.pending.remove(0);
@@ -214,7 +214,7 @@ impl Vg {
                 self.allies[r as usize] = None;
                 for u in 0..self.units.len() {
                     if self.sc.units[u].nation == r && matches!(self.units[u], Loc::Army(_) | Loc::Campaign(..)) {
-                        self.units[u] = Loc::Holding;
+                        self.units.set(u, Loc::Holding);
                     }
                 }
                 events.push(Event::Defeated { nation: r });
@@ -238,10 +238,11 @@ impl Vg {
                 && x == c
             {
                 let n = self.sc.units[u].nation;
-                self.units[u] = match self.nation_kind(n) {
+                let home = match self.nation_kind(n) {
                     NationKind::Major => self.home_loc(n, p),
                     _ => Loc::Army(p),
                 };
+                self.units.set(u, home);
             }
         }
     }

@@ -279,7 +279,7 @@ impl Vg {
         let dest = self.home_loc(n, p);
         let got: Vec<UnitId> = pool.into_iter().take(count as usize).collect();
         for &u in &got {
-            self.units[u as usize] = dest;
+            self.units.set(u as usize, dest);
         }
         let placed = match dest {
             Loc::Army(q) => Some(q),

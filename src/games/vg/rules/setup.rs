@@ -46,7 +46,7 @@ pub fn setup(sc: Arc<VgScenario>, seed: u64) -> (Vg, Vec<Event>) {
         vp: s.victory_points,
         influence,
         allies,
-        units,
+        units: Units::new(units),
         campaigns: Vec::new(),
         tasks: Vec::new(),
         pending: Vec::new(),

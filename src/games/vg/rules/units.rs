@@ -21,7 +21,7 @@ impl Vg {
     }
 
     pub(super) fn eliminate(&mut self, u: UnitId, events: &mut Vec<Event>) {
-        self.units[u as usize] = Loc::Pool;
+        self.units.set(u as usize, Loc::Pool);
         events.push(Event::Eliminated { unit: u });
     }
 
