@@ -81,9 +81,7 @@ impl Units {
 
     /// The units at `loc`, in the order of their ids.
     pub fn at(&self, loc: Loc) -> impl Iterator<Item = UnitId> + '_ {
-        let start = Units::slot(loc) * self.words;
-        let row = self.bits.get(start..start + self.words).unwrap_or(&[]);
-        row.iter().enumerate().flat_map(|(w, &word)| {
+        self.row(loc).iter().enumerate().flat_map(|(w, &word)| {
             let mut rest = word;
             std::iter::from_fn(move || {
                 (rest != 0).then(|| {
@@ -97,8 +95,13 @@ impl Units {
 
     /// Whether a unit is at `loc`.
     pub fn any_at(&self, loc: Loc) -> bool {
+        self.row(loc).iter().any(|&w| w != 0)
+    }
+
+    /// The place's bits (none where no unit was ever there).
+    fn row(&self, loc: Loc) -> &[u64] {
         let start = Units::slot(loc) * self.words;
-        self.bits.get(start..start + self.words).is_some_and(|row| row.iter().any(|&w| w != 0))
+        self.bits.get(start..start + self.words).unwrap_or(&[])
     }
 }
 
@@ -333,11 +336,6 @@ impl Vg {
     /// army many times an action).
     pub fn units_in(&self, loc: Loc) -> impl Iterator<Item = UnitId> + '_ {
         self.units.at(loc)
-    }
-
-    /// Whether a unit is at `loc`: asked without making the list.
-    pub fn any_unit_at(&self, loc: Loc) -> bool {
-        self.units.any_at(loc)
     }
 
     /// Whether `p` has a unit, in front of them or on campaign: asked without making the list.

@@ -317,11 +317,11 @@ impl Vg {
 
     /// A card costs units: from the army, or from one of the campaigns the player is in.
     pub(super) fn legal_lose_from(&self, player: Player, out: &mut Vec<Action>) {
-        if self.any_unit_at(Loc::Army(player)) {
+        if self.units.any_at(Loc::Army(player)) {
             out.push(Action::LoseFrom(Group::Army));
         }
         for c in self.open_campaigns() {
-            if self.any_unit_at(Loc::Campaign(c, player)) {
+            if self.units.any_at(Loc::Campaign(c, player)) {
                 out.push(Action::LoseFrom(Group::Campaign(c)));
             }
         }
@@ -330,8 +330,8 @@ impl Vg {
     pub(super) fn check_lose_from(&self, g: Group) -> Result<(), VgError> {
         let Some(Pending::LoseUnit { player, .. }) = self.pending.first() else { return Err(self.wrong_step()) };
         let empty = match g {
-            Group::Army => !self.any_unit_at(Loc::Army(*player)),
-            Group::Campaign(c) => (c as usize) >= self.campaigns.len() || !self.any_unit_at(Loc::Campaign(c, *player)),
+            Group::Army => !self.units.any_at(Loc::Army(*player)),
+            Group::Campaign(c) => (c as usize) >= self.campaigns.len() || !self.units.any_at(Loc::Campaign(c, *player)),
         };
         if empty {
             return Err(VgError::BadLoss);
