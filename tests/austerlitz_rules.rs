@@ -296,6 +296,22 @@ fn counter_battery_fire_1_2_turns_3_5_turns_and_demoralises_6_eliminates() {
 
 // --- Movement ---
 
+/// A decision searches a unit twice (the random player's draw, then the check), so its search
+/// is kept with a copy of the table (`Austerlitz::search`): any change to the table, here an
+/// enemy unit in the way, must be seen by the next search.
+#[test]
+fn movement_the_kept_search_sees_every_change_of_the_table() {
+    let mut g = empty();
+    let u = put(&mut g, LINE, (2, 4), Facing::N);
+    assert_eq!(cost(&g, u, (2, 6), Facing::N), Some(2));
+    assert_eq!(g.reach(u).len(), g.reach_searched(u).len(), "kept or searched again, the same");
+    let e = put(&mut g, ENEMY, (2, 5), Facing::S);
+    assert_eq!(cost(&g, u, (2, 5), Facing::N), None, "no move into an enemy unit's space");
+    assert_ne!(cost(&g, u, (2, 6), Facing::N), Some(2), "the straight way is barred");
+    g.units[e].at = None;
+    assert_eq!(cost(&g, u, (2, 6), Facing::N), Some(2));
+}
+
 #[test]
 fn movement_each_space_costs_1_and_a_turn_1_more() {
     let mut g = empty();

@@ -130,6 +130,34 @@ fn cost_to(g: &Leipzig, u: UnitId, h: Hex) -> Option<u8> {
 
 // ---- Movement and the Terrain Effects Chart ----
 
+/// A decision asks for the map and a counter's search several times (the draw, the check, the
+/// walk), so both are kept between questions (`Situation`'s kept maps, `Leipzig::reach`'s kept
+/// searches): every change to the counters, and to the hexes emptied by an overrun, must be seen
+/// by the next question, or a move would be judged on the table as it was.
+#[test]
+fn movement_the_kept_map_and_search_see_every_change_of_the_counters_and_the_overrun_hexes() {
+    let mut g = summer();
+    let h = open_ground(&g, 4);
+    let u = put(&mut g, Side::French, "2-5", h);
+    let first = Situation::of(&g);
+    assert!(std::rc::Rc::ptr_eq(&first, &Situation::of(&g)), "nothing changed: the same map");
+    let east = nb(&g, h, 1);
+    let beyond = nb(&g, east, 1);
+    assert_eq!(cost_to(&g, u, beyond), Some(2));
+    // An Allied counter on the hex: a map of its own, and no move into it.
+    let e = put(&mut g, Side::Allied, "2-5", beyond);
+    assert!(!std::rc::Rc::ptr_eq(&first, &Situation::of(&g)), "a counter came: another map");
+    assert_eq!(cost_to(&g, u, beyond), None, "no move into an Enemy-occupied hex");
+    // Taken off again: the way is open as before.
+    g.units[e as usize].status = Status::Gone(grognard::games::leipzig::state::Gone::Destroyed);
+    assert_eq!(cost_to(&g, u, beyond), Some(2));
+    // A hex emptied by an overrun costs more to enter, on the same map.
+    let map = Situation::of(&g);
+    g.overrun.push(east);
+    assert!(std::rc::Rc::ptr_eq(&map, &Situation::of(&g)), "the counters stand as they stood");
+    assert_eq!(cost_to(&g, u, east), Some(1 + g.sc.charts.terrain.overrun_enter));
+}
+
 #[test]
 fn movement_case_a_one_mp_per_clear_hex_and_never_beyond_the_allowance() {
     let mut g = summer();
@@ -204,7 +232,7 @@ fn zones_of_control_case_a_infantry_stops_in_a_partial_zone() {
     assert_eq!(cost_to(&g, u, zone), Some(1));
     let s = Situation::of(&g);
     let r = g.reach(&s, u, 5);
-    assert!(r.stop[zone.0 as usize], "the infantry must stop on entering a controlled hex");
+    assert!(r.stops(zone), "the infantry must stop on entering a controlled hex");
 }
 
 #[test]
@@ -220,19 +248,19 @@ fn zones_of_control_case_b_cavalry_goes_through_a_partial_zone_at_two_more_and_s
     put(&mut g, Side::Allied, "2-5", e2);
     let s = Situation::of(&g);
     let via = g.reach(&s, cav, 8);
-    assert!(!via.stop[zone.0 as usize], "cavalry may move on through a partial zone");
+    assert!(!via.stops(zone), "cavalry may move on through a partial zone");
     let next = nb(&g, zone, 0);
-    assert_eq!(via.cost[zone.0 as usize], 1);
-    assert_eq!(via.cost[next.0 as usize], 4, "1 into the zone, 2 to leave it, 1 into the next hex");
+    assert_eq!(via.cost(zone), Some(1));
+    assert_eq!(via.cost(next), Some(4), "1 into the zone, 2 to leave it, 1 into the next hex");
     // No leaving penalty from a controlled hex the unit began in.
     g.units[cav as usize].hex = Some(zone);
     let s = Situation::of(&g);
-    assert_eq!(g.reach(&s, cav, 8).cost[next.0 as usize], 1);
+    assert_eq!(g.reach(&s, cav, 8).cost(next), Some(1));
     g.units[cav as usize].hex = Some(h);
     // A total zone (cavalry) stops it.
     g.units[inf as usize].what = What::Type(g.sc.type_index("1-8").unwrap());
     let s = Situation::of(&g);
-    assert!(g.reach(&s, cav, 8).stop[zone.0 as usize], "a total zone stops cavalry");
+    assert!(g.reach(&s, cav, 8).stops(zone), "a total zone stops cavalry");
 }
 
 #[test]

@@ -66,7 +66,7 @@ pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
             _ => March::Triple,
         };
         let dests: Vec<(Hex, u8, March)> =
-            g.all_destinations(&s, u, march).into_iter().filter(|d| d.2 == march).collect();
+            g.drawn_destinations(&s, u, march).into_iter().filter(|d| d.2 == march).collect();
         if dests.is_empty() {
             continue;
         }

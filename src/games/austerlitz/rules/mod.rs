@@ -248,7 +248,9 @@ impl Austerlitz {
 
     /// A unit's moves, its search set aside where `keep` asks.
     fn list_moves(&self, u: usize, keep: bool, out: &mut Vec<Action>, aside: &mut Aside) {
-        let search = self.search(u);
+        // A check (one unit's list) may find the search the random player's draw kept; a whole
+        // list searches every unit once and keeps nothing.
+        let search = if keep { self.search(u) } else { self.search_afresh(u) };
         out.extend(search.reach.iter().map(|&(to, facing, _)| Action::Move { unit: u as u8, to, facing }));
         if keep {
             aside.search = Some(search);

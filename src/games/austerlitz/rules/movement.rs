@@ -50,10 +50,17 @@ struct Node {
 
 /// One unit's search: its states and every (space, facing) it reaches. Kept by the check of a
 /// move for `apply`, which walks the path from it instead of searching again.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Search {
     arena: Vec<Node>,
     pub reach: Vec<(Cell, Facing, Reach)>,
+}
+
+/// How many searches a thread keeps (see `Austerlitz::search`).
+const KEPT_SEARCHES: usize = 2;
+
+thread_local! {
+    static SEARCHES: std::cell::RefCell<Vec<(Austerlitz, usize, Search)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Who stands where, read once per search (the search asks it thousands of times).
@@ -197,11 +204,36 @@ impl Austerlitz {
         Some((r, path))
     }
 
+    /// Unit `u`'s search, kept: a decision searches the same unit twice on the same table (the
+    /// random player's draw, then the check of the move it drew), so the last searches of this
+    /// thread are kept with a copy of the table they were made on, and one is reused only for
+    /// the same unit on an equal table (the scenario compared by address, held by the copy).
+    pub(super) fn search(&self, u: usize) -> Search {
+        if let Some(found) = SEARCHES.with_borrow(|kept| {
+            kept.iter().find(|(g, unit, _)| *unit == u && g == self).map(|(_, _, found)| found.clone())
+        }) {
+            return found;
+        }
+        let found = self.search_afresh(u);
+        SEARCHES.with_borrow_mut(|kept| {
+            kept.insert(0, (self.clone(), u, found.clone()));
+            kept.truncate(KEPT_SEARCHES);
+        });
+        found
+    }
+
+    /// Every space and facing unit `u` can reach, searched now whatever was kept (the
+    /// benchmark of one unit's search).
+    #[doc(hidden)]
+    pub fn reach_searched(&self, u: usize) -> Vec<(Cell, Facing, Reach)> {
+        self.search_afresh(u).reach
+    }
+
     /// The search: the cheapest way to each (space, travel direction, road MF earned), and
     /// among equally cheap ones the one over the fewest ponds and friendly units. Buckets by MF
     /// spent (a step costs 1 to 4), states in flat arrays by index: it runs for every unit
     /// each time the legal list is asked.
-    pub(super) fn search(&self, u: usize) -> Search {
+    pub(super) fn search_afresh(&self, u: usize) -> Search {
         let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
             return Search::default();

@@ -28,7 +28,7 @@ pub fn side_of(seat: SeatId) -> Side {
 }
 
 /// What the check of a move hands to `apply`: the map as the mover sees it and its search.
-pub type Kept = (Situation, movement::Reach);
+pub type Kept = (std::rc::Rc<Situation>, movement::Reach);
 
 /// What a list sets aside for its caller: the search of the one counter whose move a check
 /// lists (for `apply`), or the counters whose moves a list without moves left out (for a random
@@ -164,7 +164,10 @@ impl Leipzig {
                             Some(Action::Move { march, .. }) => *march,
                             _ => March::Triple,
                         };
-                        let Some((reach, destinations)) = self.search_destinations(s, u, upto) else { continue };
+                        // A check keeps the search of the counter asked of (see `reach_kept`).
+                        let Some((reach, destinations)) = self.destinations_searched(s, u, upto, like.is_some()) else {
+                            continue;
+                        };
                         for (to, _, march) in destinations {
                             if march == March::Normal || free {
                                 out.push(Action::Move { unit: u, to, march, supply: None });

@@ -4,16 +4,27 @@
 
 use super::zoc::{Situation, Zoc, only_support, supply_near};
 use crate::games::leipzig::actions::{Event, Loss};
-use crate::games::leipzig::data::{AustriaRule, Hex, Kind, MarchResult, MarchRow, NO_STEP, Side};
+use crate::games::leipzig::data::{AustriaRule, Hex, Kind, MarchResult, MarchRow, NO_STEP, Side, Terrain};
 use crate::games::leipzig::state::{Dispersal, Leipzig, March, MarchHalt, Status, UnitId, What};
 
-/// Where a counter can get this phase: the cheapest cost of each hex and the hex it came from.
+/// Where a counter can get this phase: each hex it reaches, in the map's order, with the
+/// cheapest cost and the hex it came from. Only the hexes reached are kept: a counter's search
+/// meets about a hundred of the map's two thousand hexes, and every reader (the destinations, the
+/// way walked, the exit) reads those alone.
+#[derive(Clone)]
 pub struct Reach {
     pub start: Hex,
-    pub cost: Vec<u8>,
-    pub prev: Vec<u16>,
-    /// Hexes it may not leave (an Enemy zone it must stop in).
-    pub stop: Vec<bool>,
+    reached: Vec<Reached>,
+}
+
+/// One hex of a search: its cost, the hex it came from, and whether the counter must stop there
+/// (an Enemy zone).
+#[derive(Clone, Copy, Debug)]
+struct Reached {
+    hex: Hex,
+    cost: u8,
+    prev: u16,
+    stop: bool,
 }
 
 pub const UNREACHED: u8 = u8::MAX;
@@ -28,17 +39,142 @@ enum Walk {
 }
 
 impl Reach {
+    fn find(&self, h: Hex) -> Option<&Reached> {
+        self.reached.binary_search_by_key(&h, |r| r.hex).ok().map(|i| &self.reached[i])
+    }
+
+    /// What reaching `h` costs, if the counter reaches it.
+    pub fn cost(&self, h: Hex) -> Option<u8> {
+        self.find(h).map(|r| r.cost)
+    }
+
+    /// Whether the counter must stop on `h` (an Enemy zone it may not leave).
+    pub fn stops(&self, h: Hex) -> bool {
+        self.find(h).is_some_and(|r| r.stop)
+    }
+
+    /// Every hex reached, the start included, in the map's order, with its cost.
+    pub fn hexes(&self) -> impl Iterator<Item = (Hex, u8)> + '_ {
+        self.reached.iter().map(|r| (r.hex, r.cost))
+    }
+
     /// The path from the start to `to`, each hex with the cost spent on arriving there.
     pub fn path(&self, to: Hex) -> Vec<(Hex, u8)> {
-        let mut out = vec![(to, self.cost[to.0 as usize])];
-        let mut h = to;
-        while h != self.start {
-            h = Hex(self.prev[h.0 as usize]);
-            out.push((h, self.cost[h.0 as usize]));
+        let at = |h: Hex| *self.find(h).expect("a hex of the search");
+        let mut r = at(to);
+        let mut out = vec![(to, r.cost)];
+        while r.hex != self.start {
+            r = at(Hex(r.prev));
+            out.push((r.hex, r.cost));
         }
         out.reverse();
         out
     }
+}
+
+/// What a search keeps between searches on one thread, so that a search touches only the hexes
+/// it reaches: the cost of each hex of the map (`UNREACHED` everywhere outside a search), a bit
+/// for each hex the last search reached (set back before the next; read in order, they give the
+/// hexes in the map's order without a sort), and the bucket queue.
+struct Scratch {
+    cost: Vec<u8>,
+    prev: Vec<u16>,
+    stop: Vec<bool>,
+    seen: Vec<u64>,
+    buckets: Vec<Vec<Hex>>,
+}
+
+impl Scratch {
+    /// Ready for a search of a map of `n` hexes.
+    fn clear(&mut self, n: usize) {
+        if self.cost.len() != n {
+            *self = Scratch {
+                cost: vec![UNREACHED; n],
+                prev: vec![u16::MAX; n],
+                stop: vec![false; n],
+                seen: vec![0; n.div_ceil(64)],
+                buckets: std::mem::take(&mut self.buckets),
+            };
+        }
+        for w in 0..self.seen.len() {
+            while self.seen[w] != 0 {
+                let bit = self.seen[w].trailing_zeros() as usize;
+                self.seen[w] &= self.seen[w] - 1;
+                self.cost[w * 64 + bit] = UNREACHED;
+            }
+        }
+        for bucket in &mut self.buckets {
+            bucket.clear();
+        }
+    }
+
+    /// `h` reached at `cost` from `prev`.
+    fn reach(&mut self, h: Hex, cost: u8, prev: u16, stop: bool) {
+        let i = h.0 as usize;
+        self.seen[i / 64] |= 1 << (i % 64);
+        self.cost[i] = cost;
+        self.prev[i] = prev;
+        self.stop[i] = stop;
+    }
+
+    /// Every hex reached, in the map's order.
+    fn reached(&self) -> Vec<Reached> {
+        let mut out = Vec::new();
+        for (w, &word) in self.seen.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.push(Reached { hex: Hex(i as u16), cost: self.cost[i], prev: self.prev[i], stop: self.stop[i] });
+            }
+        }
+        out
+    }
+}
+
+/// How many searches a thread keeps (see `Leipzig::reach`).
+const KEPT_SEARCHES: usize = 2;
+
+/// What a search read: the map (compared by address, held while the search is kept), the
+/// scenario, the counter and what of it the search reads, and the rules' state it reads.
+struct ReachFooting {
+    map: std::rc::Rc<Situation>,
+    sc: std::sync::Arc<crate::games::leipzig::data::LzScenario>,
+    unit: UnitId,
+    budget: u8,
+    side: Side,
+    at: Option<Hex>,
+    what: What,
+    austrian: bool,
+    garrison: bool,
+    austria_open: bool,
+    garrison_hex: Option<Hex>,
+    armistice: bool,
+    overrun: Vec<Hex>,
+}
+
+impl PartialEq for ReachFooting {
+    fn eq(&self, o: &ReachFooting) -> bool {
+        std::rc::Rc::ptr_eq(&self.map, &o.map)
+            && std::sync::Arc::ptr_eq(&self.sc, &o.sc)
+            && (self.unit, self.budget, self.side, self.at, self.what) == (o.unit, o.budget, o.side, o.at, o.what)
+            && (self.austrian, self.garrison, self.austria_open, self.garrison_hex, self.armistice)
+                == (o.austrian, o.garrison, o.austria_open, o.garrison_hex, o.armistice)
+            && self.overrun == o.overrun
+    }
+}
+
+thread_local! {
+    static SEARCHES: std::cell::RefCell<Vec<(ReachFooting, Reach)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch {
+            cost: Vec::new(),
+            prev: Vec::new(),
+            stop: Vec::new(),
+            seen: Vec::new(),
+            buckets: Vec::new(),
+        })
+    };
 }
 
 impl Leipzig {
@@ -68,80 +204,140 @@ impl Leipzig {
     /// The cheapest way to every hex within `budget` MP (Movement; Zones of Control; Terrain
     /// Effects Chart; Stacking, case C; Auto).
     pub fn reach(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
+        SCRATCH.with_borrow_mut(|scratch| self.reach_with(scratch, s, u, budget))
+    }
+
+    /// The same search, kept: a decision searches a counter twice on the same map (the random
+    /// player's draw, then the check of the move it drew), so the last searches of this thread
+    /// are kept with everything they read, and one is reused only when all of it is the same.
+    /// A whole legal list searches every counter once and keeps nothing.
+    fn reach_kept(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
+        let Some(map) = Situation::kept(s) else {
+            return self.reach(s, u, budget);
+        };
+        let footing = self.reach_footing(map, u, budget);
+        if let Some(found) =
+            SEARCHES.with_borrow(|kept| kept.iter().find(|(f, _)| *f == footing).map(|(_, r)| r.clone()))
+        {
+            return found;
+        }
+        let found = self.reach(s, u, budget);
+        SEARCHES.with_borrow_mut(|kept| {
+            kept.insert(0, (footing, found.clone()));
+            kept.truncate(KEPT_SEARCHES);
+        });
+        found
+    }
+
+    /// Everything `reach_with` reads for counter `u` on `map` (held, so that its address is not
+    /// reused while the search is kept).
+    fn reach_footing(&self, map: std::rc::Rc<Situation>, u: UnitId, budget: u8) -> ReachFooting {
+        let unit = &self.units[u as usize];
+        ReachFooting {
+            map,
+            sc: self.sc.clone(),
+            unit: u,
+            budget,
+            side: unit.side,
+            at: unit.hex,
+            what: unit.what,
+            austrian: unit.austrian,
+            garrison: unit.garrison,
+            austria_open: self.austria_open(),
+            garrison_hex: (self.turn < 3)
+                .then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex))
+                .flatten(),
+            armistice: self.armistice_on(),
+            overrun: self.overrun.clone(),
+        }
+    }
+
+    fn reach_with(&self, r: &mut Scratch, s: &Situation, u: UnitId, budget: u8) -> Reach {
         let b = &self.sc.board;
         let t = &self.sc.charts.terrain;
         let unit = &self.units[u as usize];
         let side = unit.side;
         let start = unit.hex.expect("a counter on the map");
         let n = b.len();
-        let mut r = Reach { start, cost: vec![UNREACHED; n], prev: vec![u16::MAX; n], stop: vec![false; n] };
+        // The last search's hexes set back (here rather than at its end, so that a search cut
+        // short by a panic leaves nothing behind), the map's size taken from this board.
+        r.clear(n);
+        if r.buckets.len() <= budget as usize {
+            r.buckets.resize_with(budget as usize + 1, Vec::new);
+        }
         let combat = self.is_combat(u);
         let cavalry = self.is_cavalry(u);
-        let steps = &self.sc.steps[usize::from(cavalry)];
-        let austria = self.austria_open();
-        let garrison_hex: Option<Hex> =
-            (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten();
-        let others_at_start = s.combat[start.0 as usize].saturating_sub(combat as u8);
+        let steps = &self.sc.steps[usize::from(cavalry)][..n * 6];
+        // What bars a hex whatever the way in, read once: Austria while closed to this counter,
+        // the Saxon garrison's city in the first turns, the armistice line.
+        let austria_closed = !self.austria_open() && !unit.austrian;
+        let garrison_hex: Option<Hex> = (self.turn < 3 && !unit.garrison)
+            .then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex))
+            .flatten();
         let armistice = self.armistice_on();
-        r.cost[start.0 as usize] = 0;
+        let others_at_start = s.combat[start.0 as usize].saturating_sub(combat as u8);
+        let (on, stacked, terrain) = (&s.side[..n], &s.combat[..n], &b.terrain[..n]);
+        let fortress = |i: usize| terrain[i] == Terrain::Fortress;
+        let enemy_zoc = &s.zoc[side.other().index()][..n];
+        let neighbours = &b.neighbours[..n];
+        r.reach(start, 0, u16::MAX, false);
         // Costs are small integers: a bucket queue.
-        let mut buckets: Vec<Vec<Hex>> = vec![Vec::new(); budget as usize + 1];
-        buckets[0].push(start);
+        r.buckets[0].push(start);
         for c in 0..=budget as usize {
             let mut i = 0;
-            while i < buckets[c].len() {
-                let h = buckets[c][i];
+            while i < r.buckets[c].len() {
+                let h = r.buckets[c][i];
                 i += 1;
-                if r.cost[h.0 as usize] as usize != c || (r.stop[h.0 as usize] && h != start) {
+                let hi = h.0 as usize;
+                if r.cost[hi] as usize != c || (r.stop[hi] && h != start) {
                     continue;
                 }
-                let hi = h.0 as usize;
                 // Leaving this hex: a friendly stack's penalty, a partial zone's 2 MP for cavalry.
                 let mut leave = 0u8;
-                let friends_here = if h == start { others_at_start } else { s.combat[hi] };
-                if combat && friends_here > 0 && s.side[hi] == Some(side) && !b.is_fortress(h) {
+                let friends_here = if h == start { others_at_start } else { stacked[hi] };
+                if combat && friends_here > 0 && on[hi] == Some(side) && !fortress(hi) {
                     leave += t.stack_leave;
                 }
-                if cavalry && h != start && s.enemy_zoc(side, h) == Zoc::Partial {
+                if cavalry && h != start && enemy_zoc[hi] == Zoc::Partial {
                     leave += t.partial_zoc_leave;
                 }
-                for (d, nb) in b.neighbours(h) {
+                for (d, nb) in neighbours[hi].iter().enumerate() {
+                    let Some(nb) = *nb else { continue };
                     let ni = nb.0 as usize;
                     // The terrain entered and the hexside crossed, read from the table made at load.
                     let step = steps[hi * 6 + d];
-                    if step == NO_STEP || s.enemy_on(side, nb) || (!austria && b.austria[ni] && !unit.austrian) {
+                    if step == NO_STEP || on[ni] == Some(side.other()) {
                         continue;
                     }
-                    if garrison_hex == Some(nb) && !unit.garrison {
+                    if (austria_closed && b.austria[ni]) || garrison_hex == Some(nb) {
                         continue;
                     }
                     // No recrossing the line once on one's own side (Armistice).
-                    if armistice && b.armistice_side(h, side) && !b.armistice_side(nb, side) && !b.is_fortress(nb) {
+                    if armistice && b.armistice_side(h, side) && !b.armistice_side(nb, side) && !fortress(ni) {
                         continue;
                     }
                     let mut cost = step + leave;
-                    if combat && s.side[ni] == Some(side) && s.combat[ni] > 0 && !b.is_fortress(nb) {
+                    if combat && on[ni] == Some(side) && stacked[ni] > 0 && !fortress(ni) {
                         cost += t.stack_enter;
                     }
-                    if self.overrun.contains(&nb) {
+                    if !self.overrun.is_empty() && self.overrun.contains(&nb) {
                         cost += t.overrun_enter;
                     }
                     let total = c + cost as usize;
                     if total > budget as usize || total >= r.cost[ni] as usize {
                         continue;
                     }
-                    r.cost[ni] = total as u8;
-                    r.prev[ni] = h.0;
-                    r.stop[ni] = match s.enemy_zoc(side, nb) {
+                    let stop = match enemy_zoc[ni] {
                         Zoc::None => false,
                         Zoc::Total => true,
                         Zoc::Partial => !cavalry,
                     };
-                    buckets[total].push(nb);
+                    r.reach(nb, total as u8, h.0, stop);
+                    r.buckets[total].push(nb);
                 }
             }
         }
-        r
+        Reach { start, reached: r.reached() }
     }
 
     /// The hexes a counter may end its move on with `march`, with their cost (Movement; Stacking,
@@ -160,6 +356,23 @@ impl Leipzig {
     /// The same with the search they were read from (none for a counter that may not move): the
     /// check of a move keeps it for `apply`, whose march has the same budget.
     pub fn search_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Option<(Reach, Vec<Destination>)> {
+        self.destinations_searched(s, u, upto, false)
+    }
+
+    /// The destinations of a counter a random player draws among, its search kept for the
+    /// check of the move drawn (see `reach_kept`).
+    pub fn drawn_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Vec<Destination> {
+        self.destinations_searched(s, u, upto, true).map(|(_, out)| out).unwrap_or_default()
+    }
+
+    /// `search_destinations`, the search kept (`keep`) or not.
+    pub(super) fn destinations_searched(
+        &self,
+        s: &Situation,
+        u: UnitId,
+        upto: March,
+        keep: bool,
+    ) -> Option<(Reach, Vec<Destination>)> {
         if !self.can_move(u) {
             return None;
         }
@@ -167,12 +380,11 @@ impl Leipzig {
         let spent = self.units[u as usize].spent as u16;
         let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 }.min(upto.factor() as u16);
         let budget = (ma * top).saturating_sub(spent).min(250) as u8;
-        let r = self.reach(s, u, budget);
+        let r = if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) };
         let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
         let mut out = Vec::new();
-        for (i, &c) in r.cost.iter().enumerate() {
-            let h = Hex(i as u16);
-            if c == UNREACHED || h == r.start {
+        for (h, c) in r.hexes() {
+            if h == r.start {
                 continue;
             }
             let march = if c as u16 + spent <= ma {
@@ -254,7 +466,7 @@ impl Leipzig {
         to: Hex,
         march: March,
         supply: Option<UnitId>,
-        kept: Option<(Situation, Reach)>,
+        kept: Option<(std::rc::Rc<Situation>, Reach)>,
         ev: &mut Vec<Event>,
     ) {
         let side = self.units[u as usize].side;
@@ -559,10 +771,7 @@ impl Leipzig {
         }
         let r = self.reach(s, u, left.saturating_sub(1));
         let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
-        must_support.is_empty()
-            && r.cost.iter().enumerate().any(|(i, &c)| {
-                c != UNREACHED && b.on_edge(Hex(i as u16), edge) && (!r.stop[i] || Hex(i as u16) == r.start)
-            })
+        must_support.is_empty() && r.reached.iter().any(|x| b.on_edge(x.hex, edge) && (!x.stop || x.hex == r.start))
     }
 
     pub fn apply_exit(&mut self, u: UnitId, ev: &mut Vec<Event>) {

@@ -4,8 +4,11 @@
 //! the end of a Movement Phase.
 
 use crate::engine::seats::Viewer;
-use crate::games::leipzig::data::{Hex, Hexside, Kind, Side};
-use crate::games::leipzig::state::{Leipzig, UnitId};
+use crate::games::leipzig::data::{Hex, Hexside, Kind, LzScenario, Side};
+use crate::games::leipzig::state::{Leipzig, UnitId, What};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The control a side exerts on a hex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -15,6 +18,55 @@ pub enum Zoc {
     Partial,
     /// Cavalry: every unit stops.
     Total,
+}
+
+/// How many maps a thread keeps: the viewers of one decision (the deciding side, the table as it
+/// is) and those of the decision before.
+const KEPT_MAPS: usize = 4;
+
+/// Everything a map is built from: the scenario (its board and counter types, held so that
+/// its address is not reused), whether the armistice holds, and for each counter where it
+/// stands, its side, what it is and whether the viewer may examine it (`u32::MAX` off the map).
+struct Footing {
+    sc: Arc<LzScenario>,
+    armistice: bool,
+    units: Vec<u32>,
+}
+
+impl PartialEq for Footing {
+    fn eq(&self, other: &Footing) -> bool {
+        Arc::ptr_eq(&self.sc, &other.sc) && self.armistice == other.armistice && self.units == other.units
+    }
+}
+
+impl Footing {
+    fn of(g: &Leipzig, viewer: Option<Viewer>, mut units: Vec<u32>) -> Footing {
+        units.clear();
+        units.extend(g.units.iter().enumerate().map(|(i, u)| match (u.hex, u.on_map()) {
+            (Some(h), true) => {
+                let what = match u.what {
+                    What::Type(t) => u32::from(t),
+                    What::Leader(l) => 0x100 | u32::from(l),
+                    What::Blank => 0x200,
+                };
+                let seen = viewer.is_none_or(|v| g.seen_by(i, v));
+                u32::from(h.0) << 16 | (u.side.index() as u32) << 12 | u32::from(seen) << 11 | what
+            }
+            _ => u32::MAX,
+        }));
+        Footing { sc: g.sc.clone(), armistice: g.armistice_on(), units }
+    }
+}
+
+/// The maps a thread keeps, the latest first, and a spare list for the next footing.
+#[derive(Default)]
+struct Kept {
+    maps: Vec<(Footing, Rc<Situation>)>,
+    spare: Vec<u32>,
+}
+
+thread_local! {
+    static SITUATIONS: RefCell<Kept> = RefCell::new(Kept::default());
 }
 
 /// What lies on each hex, computed once for a legal list or a check: occupants and control.
@@ -35,8 +87,8 @@ pub struct Situation {
 
 impl Situation {
     /// The table as it is: every counter's zone.
-    pub fn of(g: &Leipzig) -> Situation {
-        Situation::build(g, None)
+    pub fn of(g: &Leipzig) -> Rc<Situation> {
+        Situation::shared(g, None)
     }
 
     /// The table as `side` may know it: only the counters its seat may examine exert a zone
@@ -44,13 +96,42 @@ impl Situation {
     /// supply wagon, so he chooses his moves and retreats on the zones he sees, and the hidden
     /// zones act as the choice is carried out (the Allied player says "stop"). For the Allies,
     /// who see everything, this is the table as it is.
-    pub fn as_seen_by(g: &Leipzig, side: Side) -> Situation {
-        Situation::build(g, Some(Viewer::Seat(super::seat_of(side))))
+    pub fn as_seen_by(g: &Leipzig, side: Side) -> Rc<Situation> {
+        Situation::shared(g, Some(Viewer::Seat(super::seat_of(side))))
     }
 
     /// The zones `viewer` may know of (a spectator knows what the French know).
-    pub fn seen_from(g: &Leipzig, viewer: Viewer) -> Situation {
-        Situation::build(g, Some(viewer))
+    pub fn seen_from(g: &Leipzig, viewer: Viewer) -> Rc<Situation> {
+        Situation::shared(g, Some(viewer))
+    }
+
+    /// The map for `viewer`, built once for the counters as they stand: a decision asks for it
+    /// several times (the random player's draw, the check, the move's walk), and it changes only
+    /// when a counter does. The last few maps of this thread are kept with what they were built
+    /// from (`Footing`), compared in full before one is reused.
+    fn shared(g: &Leipzig, viewer: Option<Viewer>) -> Rc<Situation> {
+        SITUATIONS.with_borrow_mut(|kept| {
+            let footing = Footing::of(g, viewer, std::mem::take(&mut kept.spare));
+            if let Some(i) = kept.maps.iter().position(|(f, _)| *f == footing) {
+                kept.spare = footing.units;
+                let hit = kept.maps.remove(i);
+                let map = hit.1.clone();
+                kept.maps.insert(0, hit);
+                return map;
+            }
+            let map = Rc::new(Situation::build(g, viewer));
+            kept.maps.insert(0, (footing, map.clone()));
+            if kept.maps.len() > KEPT_MAPS {
+                kept.spare = kept.maps.pop().map(|(f, _)| f.units).unwrap_or_default();
+            }
+            map
+        })
+    }
+
+    /// Whether `map` is one this thread keeps (and so will not be freed while it is kept): the
+    /// movement search keeps its results with the map they were found on.
+    pub(super) fn kept(map: &Situation) -> Option<Rc<Situation>> {
+        SITUATIONS.with_borrow(|kept| kept.maps.iter().find(|(_, m)| std::ptr::eq(&**m, map)).map(|(_, m)| m.clone()))
     }
 
     fn build(g: &Leipzig, viewer: Option<Viewer>) -> Situation {
