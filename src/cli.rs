@@ -461,6 +461,8 @@ pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
 }
 
 pub fn host(scenario: &Path, address: &str, port: u16, data: Option<&Path>, delay: crate::net::proto::Delay) -> i32 {
+    // As many connections as the system lets this process have (half its open files).
+    crate::net::limits::raise_open_file_limit();
     let made = registry::open(scenario).and_then(|(game, _)| game.host_tables(scenario));
     let seats = made.as_ref().map(|t| t.seats.join(", ")).unwrap_or_default();
     let opened = made.and_then(|tables| crate::net::host::Host::open(tables, delay, data));

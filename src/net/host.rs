@@ -10,6 +10,7 @@
 use super::chain::{self, Hash, Link};
 use super::fair;
 use super::hosted::FairRecord;
+use super::limits::{self, Closer, Limits, Outbox, Reason};
 use super::play::{HostedGame, Refusal, host_refusal};
 use super::proto::{Delay, TableInfo, ToHost, ToSeat};
 use crate::engine::seats::{SeatId, Viewer};
@@ -21,10 +22,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc, watch};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 /// The largest frame a connection may send (an action is a few hundred bytes).
 pub const MAX_FRAME: usize = 64 * 1024;
@@ -83,7 +86,7 @@ enum DiskLine {
 struct Conn {
     id: u64,
     seat: Option<u8>,
-    tx: mpsc::UnboundedSender<ToSeat>,
+    tx: Outbox,
     /// The log index this connection had seen when it joined.
     since: u64,
     /// The log index its last update reached (None: it has had none yet).
@@ -130,6 +133,7 @@ pub struct Host {
     data: Option<PathBuf>,
     tables: Mutex<BTreeMap<String, HostTable>>,
     next_conn: std::sync::atomic::AtomicU64,
+    limits: Limits,
 }
 
 /// What a connection has done so far: the seat it joined (`Some(None)`: watching) and its last
@@ -161,8 +165,20 @@ impl Host {
         Arc::new(Self::with(tables, Delay::default(), None))
     }
 
+    /// A host keeping its tables in memory only, with these limits on its connections.
+    pub fn with_limits(tables: Tables, limits: Limits) -> Arc<Host> {
+        Arc::new(Host { limits, ..Self::with(tables, Delay::default(), None) })
+    }
+
     fn with(tables_of: Tables, delay: Delay, data: Option<PathBuf>) -> Host {
-        Host { tables_of, delay, data, tables: Mutex::new(BTreeMap::new()), next_conn: Default::default() }
+        Host {
+            tables_of,
+            delay,
+            data,
+            tables: Mutex::new(BTreeMap::new()),
+            next_conn: Default::default(),
+            limits: Limits::for_this_process(),
+        }
     }
 
     /// A host keeping its tables' logs in `data` (made if missing), every table found there
@@ -544,9 +560,12 @@ impl Host {
     }
 }
 
-type Sender = mpsc::UnboundedSender<ToSeat>;
+type Sender = Outbox;
 
-/// Serves connections until the listener fails, and releases delayed actions to spectators.
+/// Serves connections for ever, and releases delayed actions to spectators. At most
+/// `Limits::connections` are served at once (the rest wait in the listener's queue); a failed
+/// accept (the process out of open files, a connection reset before it was taken) is waited out,
+/// a little longer each time it fails again, and never ends the host.
 pub async fn serve(listener: TcpListener, host: Arc<Host>) {
     if host.delay.seconds > 0 {
         let h = host.clone();
@@ -558,11 +577,31 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             }
         });
     }
-    while let Ok((stream, _)) = listener.accept().await {
-        let host = host.clone();
-        tokio::spawn(async move { connection(stream, host).await });
+    let served = Arc::new(Semaphore::new(host.limits.connections.max(1)));
+    let mut pause = ACCEPT_PAUSE;
+    loop {
+        let permit = served.clone().acquire_owned().await.expect("the semaphore is never closed");
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                pause = ACCEPT_PAUSE;
+                let host = host.clone();
+                tokio::spawn(async move {
+                    connection(stream, host).await;
+                    drop(permit);
+                });
+            }
+            Err(e) => {
+                eprintln!("a connection could not be accepted ({e}); trying again in {} ms", pause.as_millis());
+                drop(permit);
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(1));
+            }
+        }
     }
 }
+
+/// The first wait after a failed accept (doubled up to a second while it keeps failing).
+const ACCEPT_PAUSE: Duration = Duration::from_millis(10);
 
 fn table_name(path: &str) -> Option<String> {
     let name = path.trim_start_matches('/');
@@ -571,6 +610,7 @@ fn table_name(path: &str) -> Option<String> {
 }
 
 async fn connection(stream: TcpStream, host: Arc<Host>) {
+    let limits = host.limits;
     // Small frames, each awaited by a player: sent at once, not held for more to follow.
     let _ = stream.set_nodelay(true);
     let mut path = String::new();
@@ -582,21 +622,37 @@ async fn connection(stream: TcpStream, host: Arc<Host>) {
         path = req.uri().path().to_string();
         Ok(resp)
     };
-    let Ok(ws) = tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(config)).await else { return };
-    let (mut sink, mut incoming) = ws.split();
-    let (tx, mut rx) = mpsc::unbounded_channel::<ToSeat>();
-    let writer = tokio::spawn(async move {
-        while let Some(m) = rx.recv().await {
-            let text = serde_json::to_string(&m).expect("a message is plain data");
-            if sink.send(Message::text(text)).await.is_err() {
-                break;
-            }
-        }
-    });
+    let handshake = tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(config));
+    let Ok(Ok(ws)) = tokio::time::timeout(limits.handshake, handshake).await else { return };
+    let (sink, mut incoming) = ws.split();
+    let (tx, rx, mut closing) = Outbox::new(limits.queue);
+    let (ping, pings) = mpsc::channel::<()>(1);
+    let writer = tokio::spawn(write_to(sink, rx, pings, closing.clone(), tx.closer(), limits));
     let id = table_name(&path);
     let mut session =
         Session { conn: host.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, ..Default::default() };
-    while let Some(Ok(msg)) = incoming.next().await {
+    // Silences in a row of a joined connection: it is pinged after the first and the second.
+    let mut silences = 0;
+    loop {
+        let wait = if session.joined.is_some() { limits.ping } else { limits.unjoined };
+        let next = tokio::select! {
+            _ = closing.changed() => break,
+            next = tokio::time::timeout(wait, incoming.next()) => next,
+        };
+        let msg = match next {
+            Err(_) if session.joined.is_some() && silences < 2 => {
+                silences += 1;
+                let _ = ping.try_send(());
+                continue;
+            }
+            Err(_) => {
+                tx.close(if session.joined.is_some() { limits::NO_ANSWER } else { limits::NOTHING_JOINED });
+                break;
+            }
+            Ok(None | Some(Err(_))) => break,
+            Ok(Some(Ok(msg))) => msg,
+        };
+        silences = 0;
         let text = match msg {
             Message::Text(t) => t.to_string(),
             Message::Close(_) => break,
@@ -634,4 +690,47 @@ async fn connection(stream: TcpStream, host: Arc<Host>) {
     }
     drop(tx);
     let _ = writer.await;
+}
+
+type Sink = futures_util::stream::SplitSink<tokio_tungstenite::WebSocketStream<TcpStream>, Message>;
+
+/// Writes a connection's messages and pings until its queue ends or it is closed (then with a
+/// close frame that says why). A message that cannot be written within `Limits::write` closes
+/// the connection: its reader does not read.
+async fn write_to(
+    mut sink: Sink,
+    mut rx: mpsc::Receiver<ToSeat>,
+    mut pings: mpsc::Receiver<()>,
+    mut closing: watch::Receiver<Option<Reason>>,
+    close: Closer,
+    limits: Limits,
+) {
+    loop {
+        let frame = tokio::select! {
+            biased;
+            _ = closing.changed() => None,
+            m = rx.recv() => match m {
+                Some(m) => Some(Message::text(serde_json::to_string(&m).expect("a message is plain data"))),
+                None => break,
+            },
+            Some(()) = pings.recv() => Some(Message::Ping(Vec::new().into())),
+        };
+        let Some(frame) = frame else {
+            let reason = *closing.borrow();
+            if let Some(reason) = reason {
+                let frame = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                let _ = tokio::time::timeout(limits.write, sink.send(Message::Close(Some(frame)))).await;
+            }
+            return;
+        };
+        match tokio::time::timeout(limits.write, sink.send(frame)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return,
+            Err(_) => {
+                close.close(limits::NOT_READING);
+                return;
+            }
+        }
+    }
+    let _ = tokio::time::timeout(limits.write, sink.close()).await;
 }

@@ -10,6 +10,7 @@ pub mod fair;
 pub mod feed;
 pub mod host;
 pub mod hosted;
+pub mod limits;
 pub mod play;
 pub mod proto;
 pub mod sim;

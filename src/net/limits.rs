@@ -1,0 +1,142 @@
+//! What keeps a public host up whatever strangers do (issue 30): a cap on the connections served
+//! at once below the process's limit of open files, deadlines for a handshake, for a connection
+//! that joins nothing and for a joined one that stops answering pings, and a bounded queue of
+//! messages to each connection, whose reader is closed with a reason once it falls too far
+//! behind instead of holding the host's memory.
+
+use super::proto::ToSeat;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// The host's limits on each connection and on all of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The most connections served at once; the rest wait in the listener's queue until one
+    /// ends. Kept under the process's limit of open files (`Limits::for_this_process`).
+    pub connections: usize,
+    /// How long a connection has to finish its WebSocket handshake.
+    pub handshake: Duration,
+    /// How long a connection that has joined no table may stay silent (listing the tables
+    /// counts as speaking).
+    pub unjoined: Duration,
+    /// How long a joined connection may stay silent before it is pinged; three silences in a
+    /// row (two pings unanswered) close it.
+    pub ping: Duration,
+    /// How many messages may wait for a connection that reads slowly.
+    pub queue: usize,
+    /// How long one message may take to be written to a connection.
+    pub write: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections: 512,
+            handshake: Duration::from_secs(10),
+            unjoined: Duration::from_secs(60),
+            ping: Duration::from_secs(30),
+            queue: 256,
+            write: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Limits {
+    /// The default limits, with the connections capped at half of this process's limit of open
+    /// files: the other half is for the tables' logs, the listener and what the host reads.
+    pub fn for_this_process() -> Limits {
+        Limits { connections: (open_file_limit() / 2).clamp(8, 100_000), ..Limits::default() }
+    }
+}
+
+/// The process's limit of open files (its soft limit), 1,024 where it cannot be read.
+pub fn open_file_limit() -> usize {
+    #[cfg(unix)]
+    {
+        let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit writes into the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0 {
+            return usize::try_from(r.rlim_cur).unwrap_or(usize::MAX);
+        }
+    }
+    1024
+}
+
+/// Raises this process's soft limit of open files to its hard limit, as servers do: a host serves
+/// as many connections as the system lets it.
+pub fn raise_open_file_limit() {
+    #[cfg(unix)]
+    {
+        let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit and setrlimit read and write the struct they are given.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) == 0 && r.rlim_cur < r.rlim_max {
+                r.rlim_cur = r.rlim_max;
+                libc::setrlimit(libc::RLIMIT_NOFILE, &r);
+            }
+        }
+    }
+}
+
+/// Why the host closed a connection, sent in its close frame.
+pub type Reason = &'static str;
+
+/// A connection that fell this far behind is closed.
+pub const TOO_FAR_BEHIND: Reason = "too far behind: the host keeps only so many unread messages for a connection";
+/// A joined connection that answered no ping.
+pub const NO_ANSWER: Reason = "no answer to the host's pings";
+/// A connection that joined no table and said nothing.
+pub const NOTHING_JOINED: Reason = "no table joined in time";
+/// A connection that took too long to read a message.
+pub const NOT_READING: Reason = "the connection did not read what the host sent";
+
+/// A connection's queue of messages, bounded (`Limits::queue`): a message that finds it full
+/// closes the connection with `TOO_FAR_BEHIND` instead of waiting in memory.
+#[derive(Clone)]
+pub struct Outbox {
+    tx: mpsc::Sender<ToSeat>,
+    close: Closer,
+}
+
+/// What closes a connection with a reason, without holding its queue open (the writer's).
+#[derive(Clone)]
+pub struct Closer(Arc<watch::Sender<Option<Reason>>>);
+
+impl Closer {
+    /// Closes the connection with `reason` (the first reason stays).
+    pub fn close(&self, reason: Reason) {
+        self.0.send_if_modified(|r| r.is_none() && r.replace(reason).is_none());
+    }
+}
+
+impl Outbox {
+    /// A queue of `capacity` messages: the outbox, what reads it, and what learns of a closing.
+    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<ToSeat>, watch::Receiver<Option<Reason>>) {
+        let (tx, rx) = mpsc::channel(capacity.max(1));
+        let (close, closing) = watch::channel(None);
+        (Outbox { tx, close: Closer(Arc::new(close)) }, rx, closing)
+    }
+
+    /// Queues `m`; a full queue closes the connection (an error: the message is dropped).
+    pub fn send(&self, m: ToSeat) -> Result<(), Reason> {
+        match self.tx.try_send(m) {
+            Ok(()) => Ok(()),
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.close(TOO_FAR_BEHIND);
+                Err(TOO_FAR_BEHIND)
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(NOT_READING),
+        }
+    }
+
+    /// Closes the connection with `reason` (the first reason stays).
+    pub fn close(&self, reason: Reason) {
+        self.close.close(reason);
+    }
+
+    /// What closes this connection without holding its queue open.
+    pub fn closer(&self) -> Closer {
+        self.close.clone()
+    }
+}

@@ -1,0 +1,232 @@
+//! A host stays up whatever strangers do (issue 30, "Staying up"): out of open files it goes on
+//! accepting; a handshake never finished, a connection that joins nothing and a joined one that
+//! answers no ping are closed after their deadlines; a connection that does not read is closed
+//! with a reason once its queue is full, instead of holding the host's memory.
+
+mod common;
+use futures_util::{SinkExt, StreamExt};
+use grognard::net::client::Client;
+use grognard::net::host::{Host, Tables, serve, tables_of};
+use grognard::net::limits::{self, Limits};
+use std::io::Read;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn botn_tables() -> Tables {
+    let load = |p: &std::path::Path, seed| {
+        grognard::games::botn::new_table(p, seed, grognard::engine::rules::Mode::Enforced).map_err(|e| e.to_string())
+    };
+    tables_of(&common::scenario_path(), load).expect("the shipped scenario loads")
+}
+
+/// Short deadlines, so that a test sees them pass.
+fn quick() -> Limits {
+    Limits {
+        handshake: Duration::from_millis(300),
+        unjoined: Duration::from_millis(600),
+        ping: Duration::from_millis(300),
+        ..Limits::default()
+    }
+}
+
+/// A host with `limits` on a free loopback port: its address `ws://HOST:PORT`.
+async fn serving(limits: Limits) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = format!("ws://{}", listener.local_addr().unwrap());
+    tokio::spawn(serve(listener, Host::with_limits(botn_tables(), limits)));
+    at
+}
+
+/// Waits until the server ends the connection (end of stream or a reset): how long it took, or
+/// None if it was still open after `within`.
+fn ended_within(mut s: std::net::TcpStream, within: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    s.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return Some(start.elapsed()),
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {
+                return None;
+            }
+            Err(_) => return Some(start.elapsed()),
+        }
+    }
+}
+
+#[test]
+fn the_host_goes_on_accepting_when_the_process_runs_out_of_open_files() {
+    // `grognard host` under a limit of 64 open files, then 200 connections that do nothing:
+    // the host must neither end nor stop accepting once they are gone.
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" host --port 0 \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_grognard"))
+        .arg(common::scenario_path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    let idle: Vec<std::net::TcpStream> = (0..200).filter_map(|_| std::net::TcpStream::connect(&at).ok()).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.try_wait().unwrap().is_none(), "the host ended when it ran out of open files");
+    assert_eq!(idle.len(), 200, "every connection made (those beyond the host's cap wait to be accepted)");
+    drop(idle);
+    let listed = runtime().block_on(async {
+        let url = format!("ws://{at}/");
+        tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                if let Ok(t) = Client::list(&url).await {
+                    return t;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+        .await
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(listed.is_ok_and(|t| t.is_empty()), "the host serves again once the connections are gone");
+}
+
+#[test]
+fn a_handshake_never_finished_and_a_connection_that_joins_nothing_are_closed_after_their_deadlines() {
+    let rt = runtime();
+    let url = rt.block_on(serving(quick()));
+    let at = url.trim_start_matches("ws://").to_string();
+    // The host runs on the runtime while this thread waits on plain sockets.
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            rt.block_on(async {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            })
+        });
+        // Connected, nothing sent: closed at the handshake's deadline.
+        let silent = std::net::TcpStream::connect(&at).unwrap();
+        let closed = ended_within(silent, Duration::from_secs(5));
+        // Half a handshake: the same.
+        let mut half = std::net::TcpStream::connect(&at).unwrap();
+        std::io::Write::write_all(&mut half, b"GET /t HTTP/1.1\r\nHost: x\r\n").unwrap();
+        let half_closed = ended_within(half, Duration::from_secs(5));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(closed.is_some_and(|t| t < Duration::from_secs(2)), "a silent connection is closed: {closed:?}");
+        assert!(half_closed.is_some_and(|t| t < Duration::from_secs(2)), "half a handshake is closed: {half_closed:?}");
+    });
+    // A WebSocket that joins nothing: closed with its reason after the idle deadline.
+    let reason = rt.block_on(async {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap();
+        let start = Instant::now();
+        while let Some(Ok(m)) = ws.next().await {
+            if let Message::Close(Some(f)) = m {
+                return Some((f.reason.to_string(), start.elapsed()));
+            }
+        }
+        None
+    });
+    let (reason, after) = reason.expect("a close frame with a reason");
+    assert_eq!(reason, limits::NOTHING_JOINED);
+    assert!(after >= Duration::from_millis(500) && after < Duration::from_secs(3), "after {after:?}");
+}
+
+#[test]
+fn a_joined_connection_that_answers_pings_stays_and_one_that_answers_none_is_closed() {
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(quick()).await;
+        // A spectator whose client reads (and so answers pings) through several ping intervals.
+        let seat = Client::join(&format!("{url}/table"), Some(0), Some([7; 32])).await.unwrap();
+        let mut watcher = Client::join(&format!("{url}/table"), None, None).await.unwrap();
+        let kept = tokio::time::timeout(Duration::from_secs(2), watcher.recv()).await;
+        let mut kept_open = true;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            if let Ok(None) = tokio::time::timeout(Duration::from_millis(200), watcher.recv()).await {
+                kept_open = false;
+                break;
+            }
+        }
+        assert!(kept.is_ok(), "the watcher is welcomed");
+        assert!(kept_open, "a connection that answers pings is kept");
+        drop(seat);
+        // A spectator that joins, then reads nothing (so answers no ping): closed after about
+        // three ping intervals, its close frame waiting for it when it reads again.
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{url}/table")).await.unwrap();
+        ws.send(Message::text(r#"{"Join":{"seat":null,"value":null,"token":null,"since":0}}"#)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        // Read as bytes: the client's library would answer the pings on reading them and fail on
+        // the closed connection before it read the close frame.
+        let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = ws.into_inner() else { panic!("plain TCP") };
+        let mut tcp = tcp.into_std().unwrap();
+        tcp.set_nonblocking(false).unwrap();
+        tcp.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let mut bytes = Vec::new();
+        let _ = tcp.read_to_end(&mut bytes);
+        let at = bytes.windows(limits::NO_ANSWER.len()).position(|w| w == limits::NO_ANSWER.as_bytes());
+        // The close frame: opcode 0x88, its length, the code (1008, policy), then the reason.
+        let reason = at.filter(|&i| i >= 4 && bytes[i - 4] == 0x88 && bytes[i - 2..i] == 1008u16.to_be_bytes());
+        assert!(reason.is_some(), "a close frame (1008) with the reason: {:?}", String::from_utf8_lossy(&bytes));
+    });
+}
+
+#[test]
+fn a_connection_that_does_not_read_is_closed_with_a_reason_once_its_queue_is_full() {
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(Limits { queue: 8, write: Duration::from_secs(10), ..quick() }).await;
+        // 200 tables with long names, so that each list is some 20 KB.
+        let mut seats = Vec::new();
+        for k in 0..200u8 {
+            let name = format!("a-table-with-a-name-as-long-as-a-host-allows-{k:03}");
+            seats.push(Client::join(&format!("{url}/{name}"), Some(0), Some([k; 32])).await.unwrap());
+        }
+        while Client::list(&format!("{url}/")).await.unwrap().len() < 200 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap();
+        let (mut tx, mut rx) = ws.split();
+        // Asks for the table list over and over and reads none of the answers: once the socket's
+        // buffers are full, the answers wait in the host's queue, which holds 8.
+        for _ in 0..20_000 {
+            if tx.send(Message::text(r#""List""#)).await.is_err() {
+                break;
+            }
+        }
+        let mut reason = None;
+        while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(5), rx.next()).await {
+            if let Message::Close(Some(f)) = m {
+                reason = Some(f.reason.to_string());
+                break;
+            }
+        }
+        assert_eq!(reason.as_deref(), Some(limits::TOO_FAR_BEHIND));
+    });
+}
+
+#[test]
+fn a_connection_cap_keeps_further_connections_waiting_until_one_ends() {
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(Limits { connections: 2, ..Limits::default() }).await;
+        let first = Client::list(&format!("{url}/")).await;
+        assert!(first.is_ok());
+        let (a, _) = tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap();
+        let (b, _) = tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap();
+        // A third waits in the listener's queue: its handshake is not answered.
+        let third = tokio::time::timeout(Duration::from_millis(500), Client::list(&format!("{url}/"))).await;
+        assert!(third.is_err(), "a third connection is not served while two are");
+        drop(a);
+        let after = tokio::time::timeout(Duration::from_secs(5), Client::list(&format!("{url}/"))).await;
+        assert!(after.is_ok_and(|t| t.is_ok()), "served once one of the two has gone");
+        drop(b);
+    });
+}
