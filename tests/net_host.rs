@@ -358,6 +358,60 @@ fn the_host_lists_its_tables_with_open_seats_and_whose_turn_it_is() {
     });
 }
 
+/// Issue 30, items 8 and 10: a refused join changes nothing (no table, no log), and a table's
+/// log, which holds the host's secret and every seat's value and token, is its owner's only,
+/// made so on reopening where an older host wrote it readable by all.
+#[test]
+fn a_refused_join_opens_no_table_and_a_tables_log_is_for_its_owner_only() {
+    let data = std::env::temp_dir().join(format!("grognard-private-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let none = grognard::net::proto::Delay::default();
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}", listener.local_addr().unwrap());
+        let (h, _) = Host::open(tables(), none, Some(&data)).unwrap();
+        tokio::spawn(serve(listener, h.clone()));
+        // A seat with its value at a new name, claiming to have seen action 5: refused.
+        use futures_util::{SinkExt, StreamExt};
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("{url}/ghost")).await.unwrap();
+        let join = grognard::net::proto::ToHost::Join {
+            seat: Some(0),
+            value: Some(grognard::net::chain::to_hex(&[3; 32])),
+            token: None,
+            since: 5,
+        };
+        let text = serde_json::to_string(&join).unwrap();
+        ws.send(tokio_tungstenite::tungstenite::Message::text(text)).await.unwrap();
+        let refusal = loop {
+            let Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t))) = ws.next().await else { panic!("closed") };
+            if let Ok(ToSeat::Refused { message, .. }) = serde_json::from_str(&t) {
+                break message;
+            }
+        };
+        assert!(refusal.contains("cannot have seen action 5"), "{refusal}");
+        assert!(Client::list(&format!("{url}/")).await.unwrap().is_empty(), "no table opened");
+        assert!(!data.join("ghost.log").exists(), "no log written");
+        // A table opened: its log readable and writable by its owner only.
+        let _seat = Client::join(&format!("{url}/kept"), Some(0), Some([1; 32])).await.unwrap();
+        while Client::list(&format!("{url}/")).await.unwrap().is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    });
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let log = data.join("kept.log");
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&log), 0o600);
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(h.list().len(), 1);
+        assert_eq!(mode(&log), 0o600, "made its owner's only on reopening");
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 #[test]
 fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
     let data = std::env::temp_dir().join(format!("grognard-torn-{}", std::process::id()));

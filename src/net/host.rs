@@ -233,6 +233,9 @@ impl Host {
             }
         }
         let file = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| e.to_string())?;
+        // A log an older host wrote readable by all is made its owner's only.
+        #[cfg(unix)]
+        file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600)).map_err(|e| e.to_string())?;
         if good < text.len() {
             file.set_len(good as u64).map_err(|e| e.to_string())?;
         }
@@ -275,7 +278,8 @@ impl Host {
         let (Some(dir), Some(g)) = (&self.data, &t.game) else { return };
         let path = dir.join(format!("{id}.save.ron"));
         if g.is_over() && !path.exists() {
-            let _ = std::fs::write(&path, g.save_text());
+            // It holds the secret and every seat's value, as the log does: its owner's only.
+            let _ = crate::engine::scenario::write_private(&path, &g.save_text());
         }
     }
 
@@ -356,7 +360,12 @@ impl Host {
             None => None,
             Some(dir) => {
                 let path = dir.join(format!("{id}.log"));
-                let f = std::fs::OpenOptions::new().create_new(true).append(true).open(&path);
+                // The log holds the host's secret, every seat's value and token: its owner's only.
+                let mut options = std::fs::OpenOptions::new();
+                options.create_new(true).append(true);
+                #[cfg(unix)]
+                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+                let f = options.open(&path);
                 Some(f.map_err(|e| format!("{}: {e}", path.display()))?)
             }
         };
@@ -388,6 +397,10 @@ impl Host {
             // Only a seat with its value opens a table: a stray connection leaves nothing behind.
             if seat.is_none() || value.is_none() {
                 return refuse(&format!("there is no table `{id}`: a seat joining with its value opens it"));
+            }
+            // Refused before the table is opened: a refusal leaves nothing behind.
+            if since > 0 {
+                return refuse(&format!("you cannot have seen action {since}: the log you may see holds 0"));
             }
             if tables.len() >= MAX_TABLES {
                 return refuse(&format!("this host keeps {MAX_TABLES} tables already"));
