@@ -72,19 +72,21 @@ fn a_whole_game_through_the_host_each_seat_on_its_connection_verifies_afterwards
         let _ = token(&mut french).await;
         let mut watcher = Client::join(&url, None, None).await.unwrap();
         let allied = Client::join(&url, Some(1), Some([2; 32])).await.unwrap();
-        let (a, b) = tokio::join!(random_seat(french, 0, 1), random_seat(allied, 1, 2));
-        assert!(a > 0 && b > 0);
-        // The spectator saw the same end, and was never offered an action.
-        let mut last = None;
-        while let Some(m) = watcher.recv().await {
-            if let ToSeat::Update(u) = m {
-                assert!(u.legal.is_empty());
-                if u.over {
-                    last = Some(u);
-                    break;
+        // The spectator reads as the game goes (one that fell hundreds of updates behind would
+        // be closed: tests/net_limits.rs); it sees the end and is never offered an action.
+        let watching = async move {
+            while let Some(m) = watcher.recv().await {
+                if let ToSeat::Update(u) = m {
+                    assert!(u.legal.is_empty());
+                    if u.over {
+                        return Some(u);
+                    }
                 }
             }
-        }
+            None
+        };
+        let (a, b, last) = tokio::join!(random_seat(french, 0, 1), random_seat(allied, 1, 2), watching);
+        assert!(a > 0 && b > 0);
         assert!(last.is_some(), "the spectator saw the game end");
         let rec = h.record("battle-1").expect("the table");
         assert!(rec.secret.is_some(), "revealed at the end");

@@ -136,7 +136,7 @@ fn a_handshake_never_finished_and_a_connection_that_joins_nothing_are_closed_aft
         None
     });
     let (reason, after) = reason.expect("a close frame with a reason");
-    assert_eq!(reason, limits::NOTHING_JOINED);
+    assert_eq!(reason, limits::NOTHING_JOINED.text);
     assert!(after >= Duration::from_millis(500) && after < Duration::from_secs(3), "after {after:?}");
 }
 
@@ -173,7 +173,7 @@ fn a_joined_connection_that_answers_pings_stays_and_one_that_answers_none_is_clo
         tcp.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
         let mut bytes = Vec::new();
         let _ = tcp.read_to_end(&mut bytes);
-        let at = bytes.windows(limits::NO_ANSWER.len()).position(|w| w == limits::NO_ANSWER.as_bytes());
+        let at = bytes.windows(limits::NO_ANSWER.text.len()).position(|w| w == limits::NO_ANSWER.text.as_bytes());
         // The close frame: opcode 0x88, its length, the code (1008, policy), then the reason.
         let reason = at.filter(|&i| i >= 4 && bytes[i - 4] == 0x88 && bytes[i - 2..i] == 1008u16.to_be_bytes());
         assert!(reason.is_some(), "a close frame (1008) with the reason: {:?}", String::from_utf8_lossy(&bytes));
@@ -210,7 +210,7 @@ fn a_connection_that_does_not_read_is_closed_with_a_reason_once_its_queue_is_ful
                 break;
             }
         }
-        assert_eq!(reason.as_deref(), Some(limits::TOO_FAR_BEHIND));
+        assert_eq!(reason.as_deref(), Some(limits::TOO_FAR_BEHIND.text));
     });
 }
 
@@ -230,5 +230,74 @@ fn a_connection_cap_keeps_further_connections_waiting_until_one_ends() {
         let after = tokio::time::timeout(Duration::from_secs(5), Client::list(&format!("{url}/"))).await;
         assert!(after.is_ok_and(|t| t.is_ok()), "served once one of the two has gone");
         drop(b);
+    });
+}
+
+/// Issue 30, item 9: a frame over 64 KiB (however its header says it), a message over 64 KiB in
+/// fragments and text that is not UTF-8 are refused with the reason and closed with their code
+/// (1009, 1007), never a bare reset.
+#[test]
+fn oversized_frames_and_text_that_is_not_utf8_are_refused_and_closed_with_their_code() {
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(Limits::default()).await;
+        let big = Message::text("x".repeat(70 * 1024));
+        let fragments = {
+            let part = |fin, op| {
+                let mut f = Frame::message(vec![b'x'; 40 * 1024], op, fin);
+                f.header_mut().is_final = fin;
+                Message::Frame(f)
+            };
+            vec![part(false, OpCode::Data(Data::Text)), part(true, OpCode::Data(Data::Continue))]
+        };
+        let not_utf8 = vec![Message::Frame(Frame::message(vec![0xff, 0xfe, 0x22], OpCode::Data(Data::Text), true))];
+        for (sent, code, text) in [
+            (vec![big], 1009u16, limits::TOO_BIG.text),
+            (fragments, 1009, limits::TOO_BIG.text),
+            (not_utf8, 1007, limits::NOT_UTF8.text),
+        ] {
+            let (mut ws, _) = tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap();
+            for m in sent {
+                ws.send(m).await.unwrap();
+            }
+            let (mut refused, mut closed) = (None, None);
+            while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+                match m {
+                    Message::Text(t) => refused = Some(t.to_string()),
+                    Message::Close(Some(f)) => {
+                        closed = Some((u16::from(f.code), f.reason.to_string()));
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            assert!(refused.as_deref().is_some_and(|r| r.contains("Refused") && r.contains(text)), "{refused:?}");
+            assert_eq!(closed, Some((code, text.to_string())));
+        }
+        // A header that claims 2^63 bytes, and nothing after it.
+        let (ws, _) = tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap();
+        let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = ws.into_inner() else { panic!("plain TCP") };
+        let mut tcp = tcp.into_std().unwrap();
+        tcp.set_nonblocking(false).unwrap();
+        tcp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        // Written and read on a thread of its own: the host runs on this one.
+        let bytes = tokio::task::spawn_blocking(move || {
+            // FIN and text; masked, length in the next 8 bytes; then the mask.
+            let mut header = vec![0x81, 0x80 | 127];
+            header.extend_from_slice(&(1u64 << 63).to_be_bytes());
+            header.extend_from_slice(&[1, 2, 3, 4]);
+            std::io::Write::write_all(&mut tcp, &header).unwrap();
+            let mut bytes = Vec::new();
+            let _ = tcp.read_to_end(&mut bytes);
+            bytes
+        })
+        .await
+        .unwrap();
+        let text = limits::TOO_BIG.text.as_bytes();
+        let close =
+            bytes.windows(text.len()).rposition(|w| w == text).filter(|&i| i >= 4 && bytes[i - 2..i] == [0x03, 0xf1]);
+        assert!(close.is_some(), "a close frame 1009 with its reason: {:?}", String::from_utf8_lossy(&bytes));
     });
 }

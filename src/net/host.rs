@@ -662,7 +662,21 @@ async fn connection(stream: TcpStream, host: Arc<Host>) {
                 tx.close(if session.joined.is_some() { limits::NO_ANSWER } else { limits::NOTHING_JOINED });
                 break;
             }
-            Ok(None | Some(Err(_))) => break,
+            Ok(None) => break,
+            Ok(Some(Err(e))) => {
+                // A frame too big, text that is not UTF-8, a broken frame: said, then closed with
+                // its code, never a bare reset.
+                use tokio_tungstenite::tungstenite::Error;
+                let reason = match e {
+                    Error::Capacity(_) => limits::TOO_BIG,
+                    Error::Utf8(_) => limits::NOT_UTF8,
+                    Error::Protocol(_) => limits::PROTOCOL,
+                    _ => break,
+                };
+                let _ = tx.send(refused(None, host_refusal(reason.text)));
+                tx.close(reason);
+                break;
+            }
             Ok(Some(Ok(msg))) => msg,
         };
         silences = 0;
@@ -731,7 +745,14 @@ async fn write_to(
         let Some(frame) = frame else {
             let reason = *closing.borrow();
             if let Some(reason) = reason {
-                let frame = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                // What was queued before the closing (a refusal that says why) goes first.
+                while let Some(m) = reason.after_the_queue().then(|| rx.try_recv().ok()).flatten() {
+                    let text = serde_json::to_string(&m).expect("a message is plain data");
+                    if !matches!(tokio::time::timeout(limits.write, sink.send(Message::text(text))).await, Ok(Ok(()))) {
+                        return;
+                    }
+                }
+                let frame = CloseFrame { code: CloseCode::from(reason.code), reason: reason.text.into() };
                 let _ = tokio::time::timeout(limits.write, sink.send(Message::Close(Some(frame)))).await;
             }
             return;

@@ -79,17 +79,36 @@ pub fn raise_open_file_limit() {
     }
 }
 
-/// Why the host closed a connection, sent in its close frame.
-pub type Reason = &'static str;
+/// Why the host closed a connection, sent in its close frame: the code (RFC 6455) and the words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reason {
+    pub code: u16,
+    pub text: &'static str,
+}
+
+impl Reason {
+    /// Whether what was queued before the closing (the refusal that says why) is written before
+    /// the close frame: yes for a broken frame, no for a connection that does not read (1008).
+    pub fn after_the_queue(self) -> bool {
+        self.code != 1008
+    }
+}
 
 /// A connection that fell this far behind is closed.
-pub const TOO_FAR_BEHIND: Reason = "too far behind: the host keeps only so many unread messages for a connection";
+pub const TOO_FAR_BEHIND: Reason =
+    Reason { code: 1008, text: "too far behind: the host keeps only so many unread messages for a connection" };
 /// A joined connection that answered no ping.
-pub const NO_ANSWER: Reason = "no answer to the host's pings";
+pub const NO_ANSWER: Reason = Reason { code: 1008, text: "no answer to the host's pings" };
 /// A connection that joined no table and said nothing.
-pub const NOTHING_JOINED: Reason = "no table joined in time";
+pub const NOTHING_JOINED: Reason = Reason { code: 1008, text: "no table joined in time" };
 /// A connection that took too long to read a message.
-pub const NOT_READING: Reason = "the connection did not read what the host sent";
+pub const NOT_READING: Reason = Reason { code: 1008, text: "the connection did not read what the host sent" };
+/// A frame or message over the host's limit (`host::MAX_FRAME`), whatever its header claims.
+pub const TOO_BIG: Reason = Reason { code: 1009, text: "a frame or message over 64 KiB" };
+/// A text frame that is not UTF-8.
+pub const NOT_UTF8: Reason = Reason { code: 1007, text: "a text frame that is not UTF-8" };
+/// Anything else the WebSocket protocol does not allow.
+pub const PROTOCOL: Reason = Reason { code: 1002, text: "a frame the WebSocket protocol does not allow" };
 
 /// A connection's queue of messages, bounded (`Limits::queue`): a message that finds it full
 /// closes the connection with `TOO_FAR_BEHIND` instead of waiting in memory.
