@@ -92,6 +92,18 @@ fn a_whole_game_through_the_host_each_seat_on_its_connection_verifies_afterwards
         assert!(rec.secret.is_some(), "revealed at the end");
         let table = verify(&rec, austerlitz_table).expect("verifies");
         assert_eq!(Some(table.digest()), h.digest("battle-1"));
+        // Issue 30, item 12: a finished game's save verifies only whole; cut short (a loss cut
+        // off), down to no action at all, it is refused.
+        for keep in [rec.links.len() - 1, rec.links.len() / 2, 0] {
+            let mut cut = rec.clone();
+            cut.links.truncate(keep);
+            let e = verify(&cut, austerlitz_table).map(|_| ()).expect_err("a save cut short");
+            assert!(e.contains(&format!("after the save's {keep} actions")) && e.contains("cut short"), "{e}");
+        }
+        // An unfinished game's record (no secret yet) is named unfinished at its index.
+        let unfinished = grognard::net::hosted::FairRecord { secret: None, ..rec.clone() };
+        let e = verify(&unfinished, austerlitz_table).map(|_| ()).expect_err("unfinished");
+        assert!(e.contains(&format!("unfinished at action {}", rec.links.len())), "{e}");
     });
 }
 

@@ -143,8 +143,9 @@ impl<G: Game> Hosted<G> {
 /// the chain gives) and every link's hash. The final table, or what does not hold.
 pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>) -> Result<Table<G>, String> {
     let hex = |s: &str, what: &str| chain::from_hex(s).ok_or_else(|| format!("{what} is not 64 hex digits"));
-    let secret =
-        hex(rec.secret.as_deref().ok_or("the host's secret is not revealed: the game is not over")?, "the secret")?;
+    let n = rec.links.len();
+    let unrevealed = || format!("the host's secret is not revealed: the game is unfinished at action {n}");
+    let secret = hex(rec.secret.as_deref().ok_or_else(unrevealed)?, "the secret")?;
     if fair::commitment(&rec.table_id, &secret) != rec.commitment {
         return Err("the revealed secret does not match the commitment the host published".into());
     }
@@ -155,6 +156,13 @@ pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>
     }
     for l in &rec.links {
         h.replay_link(l)?;
+    }
+    // A finished game's save verifies only whole: one cut short (a loss cut off) ends before the
+    // game does, though its secret was revealed at the end.
+    if !h.table.game.is_over() {
+        return Err(format!(
+            "the game is not over after the save's {n} actions, yet the host's secret is revealed: the save is cut short"
+        ));
     }
     Ok(h.table)
 }
