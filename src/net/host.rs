@@ -105,6 +105,10 @@ struct HostTable {
     accepted: Vec<Instant>,
     conns: Vec<Conn>,
     file: Option<std::fs::File>,
+    /// The address that opened it (none for a table reopened from its log) and when it was opened
+    /// or reopened: a table not started within `Limits::unstarted_expiry` goes.
+    opened_by: Option<std::net::IpAddr>,
+    opened_at: Instant,
 }
 
 impl HostTable {
@@ -143,6 +147,8 @@ struct Session {
     joined: Option<Option<u8>>,
     seq: u64,
     conn: u64,
+    /// The address the connection comes from.
+    from: Option<std::net::IpAddr>,
 }
 
 fn refused(seq: Option<u64>, r: Refusal) -> ToSeat {
@@ -295,6 +301,8 @@ impl Host {
             accepted: Vec::new(),
             conns: Vec::new(),
             file,
+            opened_by: None,
+            opened_at: Instant::now(),
         }
     }
 
@@ -405,8 +413,19 @@ impl Host {
             if tables.len() >= MAX_TABLES {
                 return refuse(&format!("this host keeps {MAX_TABLES} tables already"));
             }
+            // One address may keep only so many tables waiting for their other seats.
+            let waiting =
+                tables.values().filter(|t| t.game.is_none() && t.opened_by.is_some() && t.opened_by == s.from).count();
+            if waiting >= self.limits.unstarted_per_address {
+                return refuse(&format!(
+                    "this address has opened {waiting} tables that have not started: let one start or expire first"
+                ));
+            }
             match self.new_table(id) {
-                Ok(t) => tables.insert(id.to_string(), t),
+                Ok(mut t) => {
+                    t.opened_by = s.from;
+                    tables.insert(id.to_string(), t)
+                }
                 Err(e) => return refuse(&format!("the table could not be opened: {e}")),
             };
         }
@@ -542,6 +561,29 @@ impl Host {
         }
     }
 
+    /// Removes the tables that have waited `Limits::unstarted_expiry` for their other seats, with
+    /// their logs; a seat still connected to one is told and closed.
+    fn expire(&self, now: Instant) {
+        let expiry = self.limits.unstarted_expiry;
+        let mut tables = self.tables.lock().expect("not poisoned");
+        let gone: Vec<String> = tables
+            .iter()
+            .filter(|(_, t)| t.game.is_none() && now.duration_since(t.opened_at) >= expiry)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in gone {
+            let t = tables.remove(&id).expect("listed");
+            for c in &t.conns {
+                let m = format!("the table `{id}` expired: its other seats did not join within {} s", expiry.as_secs());
+                let _ = c.tx.send(refused(None, host_refusal(m)));
+                c.tx.close(limits::EXPIRED);
+            }
+            if let Some(dir) = &self.data {
+                let _ = std::fs::remove_file(dir.join(format!("{id}.log")));
+            }
+        }
+    }
+
     fn send_update(&self, t: &mut HostTable, conn: u64) {
         let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
         let Some(g) = t.source(t.conns[c].seat) else { return };
@@ -590,16 +632,28 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             }
         });
     }
+    {
+        // Tables left waiting for their other seats go after the stated time.
+        let h = host.clone();
+        let every = (host.limits.unstarted_expiry / 8).clamp(Duration::from_millis(10), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(every);
+            loop {
+                every.tick().await;
+                h.expire(Instant::now());
+            }
+        });
+    }
     let served = Arc::new(Semaphore::new(host.limits.connections.max(1)));
     let mut pause = ACCEPT_PAUSE;
     loop {
         let permit = served.clone().acquire_owned().await.expect("the semaphore is never closed");
         match listener.accept().await {
-            Ok((stream, _)) => {
+            Ok((stream, from)) => {
                 pause = ACCEPT_PAUSE;
                 let host = host.clone();
                 tokio::spawn(async move {
-                    connection(stream, host).await;
+                    connection(stream, from.ip(), host).await;
                     drop(permit);
                 });
             }
@@ -622,7 +676,7 @@ fn table_name(path: &str) -> Option<String> {
         .then(|| name.to_string())
 }
 
-async fn connection(stream: TcpStream, host: Arc<Host>) {
+async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) {
     let limits = host.limits;
     // Small frames, each awaited by a player: sent at once, not held for more to follow.
     let _ = stream.set_nodelay(true);
@@ -642,11 +696,25 @@ async fn connection(stream: TcpStream, host: Arc<Host>) {
     let (ping, pings) = mpsc::channel::<()>(1);
     let writer = tokio::spawn(write_to(sink, rx, pings, closing.clone(), tx.closer(), limits));
     let id = table_name(&path);
-    let mut session =
-        Session { conn: host.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, ..Default::default() };
+    let mut session = Session {
+        conn: host.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+        from: Some(from),
+        ..Default::default()
+    };
+    let mut allowance = limits::Allowance::new(&limits);
     // Silences in a row of a joined connection: it is pinged after the first and the second.
     let mut silences = 0;
+    // Refusals already weighed against the connection's allowance.
+    let mut weighed = 0;
     loop {
+        // A connection past its allowance of refusals waits before it is read again.
+        while weighed < tx.refusals() {
+            weighed += 1;
+            let wait = allowance.take(Instant::now());
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
+            }
+        }
         let wait = if session.joined.is_some() { limits.ping } else { limits.unjoined };
         let next = tokio::select! {
             _ = closing.changed() => break,

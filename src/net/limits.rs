@@ -27,6 +27,14 @@ pub struct Limits {
     pub queue: usize,
     /// How long one message may take to be written to a connection.
     pub write: Duration,
+    /// How many tables not yet started (a seat still empty) one address may have opened.
+    pub unstarted_per_address: usize,
+    /// How long a table may wait for its other seats: then it goes, with its log.
+    pub unstarted_expiry: Duration,
+    /// Refusals a connection may have at once before it is slowed down ...
+    pub refusals_burst: u32,
+    /// ... to this many a second.
+    pub refusals_per_second: u32,
 }
 
 impl Default for Limits {
@@ -38,6 +46,10 @@ impl Default for Limits {
             ping: Duration::from_secs(30),
             queue: 256,
             write: Duration::from_secs(30),
+            unstarted_per_address: 8,
+            unstarted_expiry: Duration::from_secs(24 * 3600),
+            refusals_burst: 50,
+            refusals_per_second: 10,
         }
     }
 }
@@ -103,6 +115,8 @@ pub const NO_ANSWER: Reason = Reason { code: 1008, text: "no answer to the host'
 pub const NOTHING_JOINED: Reason = Reason { code: 1008, text: "no table joined in time" };
 /// A connection that took too long to read a message.
 pub const NOT_READING: Reason = Reason { code: 1008, text: "the connection did not read what the host sent" };
+/// A table whose other seats did not join in time.
+pub const EXPIRED: Reason = Reason { code: 1008, text: "the table expired before its other seats joined" };
 /// A frame or message over the host's limit (`host::MAX_FRAME`), whatever its header claims.
 pub const TOO_BIG: Reason = Reason { code: 1009, text: "a frame or message over 64 KiB" };
 /// A text frame that is not UTF-8.
@@ -110,12 +124,44 @@ pub const NOT_UTF8: Reason = Reason { code: 1007, text: "a text frame that is no
 /// Anything else the WebSocket protocol does not allow.
 pub const PROTOCOL: Reason = Reason { code: 1002, text: "a frame the WebSocket protocol does not allow" };
 
+/// A connection's allowance of refusals: a burst, then so many a second (a token bucket). A
+/// connection past it is made to wait before its next message is read, so that a flood of
+/// refused actions costs the host no more than a player's pace.
+pub struct Allowance {
+    tokens: f64,
+    at: std::time::Instant,
+    burst: f64,
+    rate: f64,
+}
+
+impl Allowance {
+    pub fn new(limits: &Limits) -> Allowance {
+        let burst = f64::from(limits.refusals_burst.max(1));
+        Allowance {
+            tokens: burst,
+            at: std::time::Instant::now(),
+            burst,
+            rate: f64::from(limits.refusals_per_second.max(1)),
+        }
+    }
+
+    /// Takes one refusal from the allowance at `now`: how long to wait before reading on.
+    pub fn take(&mut self, now: std::time::Instant) -> Duration {
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        self.tokens -= 1.0;
+        if self.tokens >= 0.0 { Duration::ZERO } else { Duration::from_secs_f64(-self.tokens / self.rate) }
+    }
+}
+
 /// A connection's queue of messages, bounded (`Limits::queue`): a message that finds it full
 /// closes the connection with `TOO_FAR_BEHIND` instead of waiting in memory.
 #[derive(Clone)]
 pub struct Outbox {
     tx: mpsc::Sender<ToSeat>,
     close: Closer,
+    /// Refusals sent so far.
+    refused: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// What closes a connection with a reason, without holding its queue open (the writer's).
@@ -134,11 +180,14 @@ impl Outbox {
     pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<ToSeat>, watch::Receiver<Option<Reason>>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let (close, closing) = watch::channel(None);
-        (Outbox { tx, close: Closer(Arc::new(close)) }, rx, closing)
+        (Outbox { tx, close: Closer(Arc::new(close)), refused: Default::default() }, rx, closing)
     }
 
     /// Queues `m`; a full queue closes the connection (an error: the message is dropped).
     pub fn send(&self, m: ToSeat) -> Result<(), Reason> {
+        if matches!(m, ToSeat::Refused { .. }) {
+            self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         match self.tx.try_send(m) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -152,6 +201,11 @@ impl Outbox {
     /// Closes the connection with `reason` (the first reason stays).
     pub fn close(&self, reason: Reason) {
         self.close.close(reason);
+    }
+
+    /// How many refusals this connection has been sent.
+    pub fn refusals(&self) -> u64 {
+        self.refused.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// What closes this connection without holding its queue open.
