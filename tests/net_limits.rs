@@ -317,12 +317,16 @@ fn one_address_keeps_only_so_many_tables_waiting_and_a_table_not_started_in_time
             seats.push(Client::join(&format!("{url}/w{k}"), Some(0), Some([k + 1; 32])).await.unwrap());
         }
         let mut fourth = Client::join(&format!("{url}/w3"), Some(0), Some([9; 32])).await.unwrap();
-        let refusal = loop {
-            match fourth.recv().await.expect("open") {
-                grognard::net::proto::ToSeat::Refused { message, .. } => break message,
-                _ => continue,
+        let refusal = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                match fourth.recv().await.expect("open") {
+                    grognard::net::proto::ToSeat::Refused { message, .. } => break message,
+                    _ => continue,
+                }
             }
-        };
+        })
+        .await
+        .expect("the fourth table refused");
         assert!(refusal.contains("has opened 3 tables that have not started"), "{refusal}");
         let names = |t: Vec<grognard::net::proto::TableInfo>| t.into_iter().map(|t| t.name).collect::<Vec<_>>();
         assert_eq!(names(Client::list(&format!("{url}/")).await.unwrap()), ["w0", "w1", "w2"]);
