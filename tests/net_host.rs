@@ -315,7 +315,13 @@ fn spectators_are_kept_behind_by_the_hosts_delay_and_never_sent_an_action_early(
             m => panic!("sent early: {m:?}"),
         }
         // A late spectator starts at the same delayed table.
-        assert_eq!(next_update(&mut other).await.index, 6);
+        let late = next_update(&mut other).await;
+        assert_eq!(late.index, 6);
+        // The list, which anyone may ask for, tells no more (issue 30, item 7): the table at 6,
+        // and whose turn it is there, as the spectators were told.
+        let listed = Client::list(&url).await.unwrap();
+        assert_eq!(listed[0].index, 6, "the list is kept behind as the spectators are");
+        assert_eq!(listed[0].active, late.active);
     });
 }
 

@@ -351,13 +351,18 @@ impl Host {
         let tables = self.tables.lock().expect("not poisoned");
         tables
             .iter()
-            .map(|(name, t)| TableInfo {
-                name: name.clone(),
-                seats: self.tables_of.seats.clone(),
-                open_seats: (0..t.values.len() as u8).filter(|&k| t.values[k as usize].is_none()).collect(),
-                active: t.game.as_ref().and_then(|g| g.active()),
-                index: t.game.as_ref().map_or(0, |g| g.index()),
-                over: t.game.as_ref().is_some_and(|g| g.is_over()),
+            .map(|(name, t)| {
+                // Anyone may ask for the list: it tells what a spectator sees, never ahead of the
+                // host's delay (issue 30, item 7).
+                let seen = t.source(None);
+                TableInfo {
+                    name: name.clone(),
+                    seats: self.tables_of.seats.clone(),
+                    open_seats: (0..t.values.len() as u8).filter(|&k| t.values[k as usize].is_none()).collect(),
+                    active: seen.and_then(|g| g.active()),
+                    index: seen.map_or(0, |g| g.index()),
+                    over: seen.is_some_and(|g| g.is_over()),
+                }
             })
             .collect()
     }
