@@ -76,6 +76,7 @@ impl Reach {
 /// it reaches: the cost of each hex of the map (`UNREACHED` everywhere outside a search), a bit
 /// for each hex the last search reached (set back before the next; read in order, they give the
 /// hexes in the map's order without a sort), and the bucket queue.
+#[derive(Default)]
 struct Scratch {
     cost: Vec<u8>,
     prev: Vec<u16>,
@@ -166,15 +167,7 @@ impl PartialEq for ReachFooting {
 
 thread_local! {
     static SEARCHES: std::cell::RefCell<Vec<(ReachFooting, Reach)>> = const { std::cell::RefCell::new(Vec::new()) };
-    static SCRATCH: std::cell::RefCell<Scratch> = const {
-        std::cell::RefCell::new(Scratch {
-            cost: Vec::new(),
-            prev: Vec::new(),
-            stop: Vec::new(),
-            seen: Vec::new(),
-            buckets: Vec::new(),
-        })
-    };
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 impl Leipzig {
@@ -244,12 +237,15 @@ impl Leipzig {
             austrian: unit.austrian,
             garrison: unit.garrison,
             austria_open: self.austria_open(),
-            garrison_hex: (self.turn < 3)
-                .then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex))
-                .flatten(),
+            garrison_hex: self.garrison_city(),
             armistice: self.armistice_on(),
             overrun: self.overrun.clone(),
         }
+    }
+
+    /// The hex of the Saxon garrison, which no other counter enters in the first two turns.
+    fn garrison_city(&self) -> Option<Hex> {
+        (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten()
     }
 
     fn reach_with(&self, r: &mut Scratch, s: &Situation, u: UnitId, budget: u8) -> Reach {
@@ -271,9 +267,7 @@ impl Leipzig {
         // What bars a hex whatever the way in, read once: Austria while closed to this counter,
         // the Saxon garrison's city in the first turns, the armistice line.
         let austria_closed = !self.austria_open() && !unit.austrian;
-        let garrison_hex: Option<Hex> = (self.turn < 3 && !unit.garrison)
-            .then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex))
-            .flatten();
+        let garrison_hex = self.garrison_city().filter(|_| !unit.garrison);
         let armistice = self.armistice_on();
         let others_at_start = s.combat[start.0 as usize].saturating_sub(combat as u8);
         let (on, stacked, terrain) = (&s.side[..n], &s.combat[..n], &b.terrain[..n]);
