@@ -56,6 +56,14 @@ pub enum Command {
         /// With --join: watch, as a spectator (behind the host's delay, with the spectators' chat).
         #[arg(long, requires = "join")]
         spectate: bool,
+        /// With --join: a private table's invitation code (the seat's, or the spectators'), as
+        /// the player who opened the table handed it out; also read from GROGNARD_CODE.
+        #[arg(long, requires = "join")]
+        code: Option<String>,
+        /// With --join: a table this seat opens is public, listed and open to anyone (a table is
+        /// private by default: its opener is given a code per seat to hand out).
+        #[arg(long, requires = "seat")]
+        public: bool,
         /// Open the broadcast window for streaming (WIDTHxHEIGHT, 1920x1080 if none): the
         /// spectator's table, no panels, a director camera and an overlay; with --spectate this
         /// window is the broadcast window.
@@ -88,7 +96,17 @@ pub enum Command {
     Replay { save: PathBuf },
     /// Recompute a finished game played through a host: the revealed secret against the host's
     /// commitment, every action's hash in the chain and every roll; print the final digest.
-    Verify { save: PathBuf },
+    Verify {
+        save: PathBuf,
+        /// The commitment the host's welcome brought to a seat (64 hex digits): the save must
+        /// hold the same, or the host changed its secret after seeing the seats' values.
+        #[arg(long, value_name = "HEX")]
+        commitment: Option<String>,
+        /// A seat's own copy of the finished save: the table, the commitment and every seat's
+        /// value must be the same in both.
+        #[arg(long, value_name = "FILE")]
+        against: Option<PathBuf>,
+    },
     /// Keep tables for play across machines: the headless rules build, serving
     /// ws://ADDRESS:PORT/TABLE (a table opens when its first seat joins and starts when every
     /// seat has joined).
@@ -278,6 +296,8 @@ pub fn run() -> i32 {
             join,
             seat,
             spectate,
+            code,
+            public,
             broadcast,
             feed,
             delay_actions,
@@ -299,7 +319,10 @@ pub fn run() -> i32 {
                 eprintln!("--join: the host keeps the table: no --sandbox or --seed");
                 return 2;
             }
-            let remote = join.map(|url| (url, seat));
+            // A code handed to a window this one opened comes through the environment, out of
+            // the list of processes other users may read.
+            let code = code.or_else(|| std::env::var("GROGNARD_CODE").ok().filter(|c| !c.is_empty()));
+            let remote = join.map(|url| crate::registry::RemoteSeat { url, seat, code, public });
             let stream = StreamOptions {
                 broadcast,
                 feed,
@@ -339,7 +362,7 @@ pub fn run() -> i32 {
         Some(Command::Report { save, out, no_pictures }) => report(&save, &out, !no_pictures),
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
-        Some(Command::Verify { save }) => verify(&save),
+        Some(Command::Verify { save, commitment, against }) => verify(&save, commitment.as_deref(), against.as_deref()),
         Some(Command::Host { scenario, port, address, data, delay_actions, delay_minutes }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
             host(&scenario, &address, port, data.as_deref(), delay)
@@ -529,7 +552,39 @@ pub fn tables(url: &str) -> i32 {
     }
 }
 
-pub fn verify(path: &Path) -> i32 {
+/// `grognard verify`: the save recomputed, and checked against what a seat kept (issue 30, item 13).
+pub fn verify(path: &Path, commitment: Option<&str>, against: Option<&Path>) -> i32 {
+    let kept = || -> Result<(), String> {
+        if commitment.is_none() && against.is_none() {
+            return Ok(());
+        }
+        let read = |p: &Path| -> Result<crate::net::hosted::HostedSave, String> {
+            let text = crate::engine::scenario::read_text(p).map_err(|e| e.to_string())?;
+            crate::engine::scenario::parse_ron(p, &text).map_err(|e| e.to_string())
+        };
+        let save = read(path)?;
+        let at = |e: String| format!("{}: {e}", path.display());
+        if let Some(c) = commitment {
+            let c = crate::net::chain::from_hex(c.trim()).ok_or_else(|| "--commitment: 64 hex digits".to_string())?;
+            crate::net::hosted::check_kept(&save.fair, Some(&c), None).map_err(at)?;
+        }
+        if let Some(other) = against {
+            let mine = read(other)?;
+            let differs = [
+                (mine.fair.table_id != save.fair.table_id, "the table"),
+                (mine.fair.commitment != save.fair.commitment, "the host's commitment"),
+                (mine.fair.contributions != save.fair.contributions, "the seats' values"),
+            ];
+            if let Some((_, what)) = differs.iter().find(|d| d.0) {
+                return Err(at(format!("{what}: not the same as in the seat's own save {}", other.display())));
+            }
+        }
+        Ok(())
+    };
+    if let Err(e) = kept() {
+        eprintln!("{e}");
+        return 1;
+    }
     match registry::open(path).and_then(|(game, _)| game.verify(path)) {
         Ok(what) => {
             println!("{what}");

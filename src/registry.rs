@@ -32,11 +32,24 @@ pub struct WindowOptions {
     pub ui_scale: f32,
     /// Open the camera on this point of the table (x, z) from this distance.
     pub look: Option<[f32; 3]>,
-    /// Sit at a host's table: its address ws://HOST:PORT/TABLE, and the seat's name (None: watch).
-    pub remote: Option<(String, Option<String>)>,
+    /// Sit at a host's table.
+    pub remote: Option<RemoteSeat>,
     pub stream: StreamOptions,
     /// Open on Learn to play: the guided first turn of the game's first new game.
     pub learn: bool,
+}
+
+/// Where a window sits at a host's table.
+#[derive(Clone, Debug, Default)]
+pub struct RemoteSeat {
+    /// The table's address, ws://HOST:PORT/TABLE (or wss://).
+    pub url: String,
+    /// The seat's name (None: watch).
+    pub seat: Option<String>,
+    /// A private table's invitation code (a seat's, or the spectators').
+    pub code: Option<String>,
+    /// A table this seat opens is listed and open to anyone.
+    pub public: bool,
 }
 
 /// Streaming: the broadcast window, the feed for stream tools, the delay and the director.

@@ -8,7 +8,7 @@ use grognard::engine::rules::{Game, Mode};
 use grognard::engine::table::Table;
 use grognard::games::botn::{self, Botn};
 use grognard::net::chain;
-use grognard::net::client::Client;
+use grognard::net::client::{Client, Sit};
 use grognard::net::hosted::{Hosted, HostedSave, verify};
 use grognard::net::play::HostedGame;
 use grognard::net::proto::ToSeat;
@@ -38,22 +38,34 @@ fn value(table: &str, seat: u8) -> chain::Hash {
 }
 
 /// A seat that keeps coming back until its game is over: the finished save, and how often it
-/// had to reconnect.
+/// had to reconnect. Its token and value are its own from the start; the value goes again after
+/// every welcome (a host killed before it wrote the value down never took it), and the finished
+/// save is checked against the commitment of the first welcome and the seat's own value.
 async fn resilient_seat(port: u16, table: String, me: u8, seed: u64) -> (String, u32) {
     let url = format!("ws://127.0.0.1:{port}/{table}");
-    let (mut token, mut seen, mut reconnects) = (None::<String>, 0u64, 0);
+    let token = chain::hash_parts(&[b"token", table.as_bytes(), &[me]]);
+    let (mut seen, mut reconnects, mut first_commitment) = (0u64, 0, None);
     loop {
-        let joined = match &token {
-            None => Client::join(&url, Some(me), Some(value(&table, me))).await,
-            Some(t) => Client::rejoin(&url, Some(me), Some(t), seen).await,
+        let sit = Sit {
+            seat: Some(me),
+            token: Some(token),
+            value: Some(value(&table, me)),
+            public: true,
+            since: seen,
+            ..Sit::default()
         };
-        let Ok(mut c) = joined else {
+        let Ok(mut c) = Client::sit(&url, &sit).await else {
             tokio::time::sleep(Duration::from_millis(20)).await;
             continue;
         };
+        let commitment = c.commitment().expect("a welcome brings the commitment");
+        assert_eq!(
+            *first_commitment.get_or_insert(commitment),
+            commitment,
+            "{table}: the same commitment after a restart"
+        );
         while let Some(m) = c.recv().await {
             match m {
-                ToSeat::Welcome { token: Some(t), .. } => token = Some(t),
                 ToSeat::Update(u) => {
                     assert!(
                         u.index >= seen,
@@ -66,7 +78,15 @@ async fn resilient_seat(port: u16, table: String, me: u8, seed: u64) -> (String,
                         let _ = c.submit(u.index, u.legal[k].clone()).await;
                     }
                 }
-                ToSeat::Finished { save } => return (save, reconnects),
+                ToSeat::Finished { save } => {
+                    grognard::net::hosted::check_save_text(
+                        &save,
+                        first_commitment.as_ref(),
+                        Some((me, value(&table, me))),
+                    )
+                    .expect("the save holds the first welcome's commitment and the seat's value");
+                    return (save, reconnects);
+                }
                 // An action sent just before the host stopped and taken after all: stale.
                 ToSeat::Refused { message, .. } if message.contains("chosen at action") => {}
                 ToSeat::Refused { message, .. } => panic!("{table} seat {me}: {message}"),

@@ -3,8 +3,9 @@
 //! numbered in order.
 
 use super::chain::{self, Hash};
-use super::proto::{TableInfo, ToHost, ToSeat};
+use super::proto::{MySeat, TableInfo, ToHost, ToSeat};
 use futures_util::{SinkExt, StreamExt};
+use std::collections::VecDeque;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -12,6 +13,37 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     seq: u64,
+    /// What came before `recv` was asked (the welcome `sit` waited for).
+    pending: VecDeque<ToSeat>,
+    token: Option<Hash>,
+    /// The host's commitment to its secret, from the welcome: the finished save must hold it.
+    commitment: Option<Hash>,
+    value: Option<Hash>,
+}
+
+/// How a connection sits at a table.
+#[derive(Clone, Debug, Default)]
+pub struct Sit {
+    /// The seat to take (none: watch).
+    pub seat: Option<u8>,
+    /// The seat's token: 64 hex digits its owner chose, kept to come back with.
+    pub token: Option<Hash>,
+    /// The seat's value for the dice, sent once the welcome has brought the host's commitment
+    /// (none: sent on an earlier connection).
+    pub value: Option<Hash>,
+    /// A private table's invitation code.
+    pub code: Option<String>,
+    /// A table this seat opens is listed and open to anyone.
+    pub public: bool,
+    /// The last log index seen.
+    pub since: u64,
+}
+
+/// A fresh token or value from the system's randomness.
+pub fn fresh() -> Hash {
+    let mut h = [0u8; 32];
+    getrandom::fill(&mut h).expect("the system's randomness");
+    h
 }
 
 impl Client {
@@ -19,29 +51,94 @@ impl Client {
         // Nagle's algorithm off: an action is one small frame, and the other seat waits for it.
         let (ws, _) =
             tokio_tungstenite::connect_async_with_config(url, None, true).await.map_err(|e| format!("{url}: {e}"))?;
-        Ok(Client { ws, seq: 0 })
+        Ok(Client { ws, seq: 0, pending: VecDeque::new(), token: None, commitment: None, value: None })
     }
 
-    /// Connects to `ws://HOST:PORT/TABLE` and joins a seat with its value for the dice (or, with
-    /// no seat, watches).
-    pub async fn join(url: &str, seat: Option<u8>, value: Option<Hash>) -> Result<Client, String> {
+    /// Connects to `ws://HOST:PORT/TABLE` (or `wss://`) and sits as `sit` says: waits for the
+    /// welcome (the host's commitment), then sends the seat's value. The welcome is the first
+    /// message `recv` gives; a refusal is the error.
+    pub async fn sit(url: &str, sit: &Sit) -> Result<Client, String> {
         let mut c = Self::connect(url).await?;
-        c.send(&ToHost::Join { seat, value: value.map(|v| chain::to_hex(&v)), token: None, since: 0 }).await?;
+        c.token = sit.token;
+        c.value = sit.value;
+        c.send(&ToHost::Join {
+            seat: sit.seat,
+            token: sit.token.map(|t| chain::to_hex(&t)),
+            since: sit.since,
+            code: sit.code.clone(),
+            public: sit.public,
+        })
+        .await?;
+        loop {
+            match c.next().await {
+                Some(w @ ToSeat::Welcome { .. }) => {
+                    let ToSeat::Welcome { commitment, .. } = &w else { unreachable!() };
+                    c.commitment = chain::from_hex(commitment);
+                    c.pending.push_back(w);
+                    break;
+                }
+                Some(ToSeat::Refused { message, .. }) => return Err(message),
+                Some(other) => c.pending.push_back(other),
+                None => return Err(format!("{url}: the host closed the connection")),
+            }
+        }
+        if let (Some(_), Some(v)) = (sit.seat, sit.value) {
+            c.send(&ToHost::Value { value: chain::to_hex(&v) }).await?;
+        }
         Ok(c)
     }
 
-    /// Comes back to a seat with the token the host gave it (or, with no seat, watches again),
-    /// having seen the log up to `since`.
+    /// Takes a seat at a public table (opening it if it is new) with a fresh token and this
+    /// value for the dice, or with no seat watches it: the quick way of tests on loopback.
+    pub async fn join(url: &str, seat: Option<u8>, value: Option<Hash>) -> Result<Client, String> {
+        let token = seat.map(|_| fresh());
+        Self::sit(url, &Sit { seat, token, value, public: true, ..Sit::default() }).await
+    }
+
+    /// Sends a join and nothing else, without waiting: a seat coming back with `token` (or, with
+    /// no seat, a spectator), having seen the log up to `since`.
     pub async fn rejoin(url: &str, seat: Option<u8>, token: Option<&str>, since: u64) -> Result<Client, String> {
         let mut c = Self::connect(url).await?;
-        c.send(&ToHost::Join { seat, value: None, token: token.map(str::to_string), since }).await?;
+        c.token = token.and_then(chain::from_hex);
+        c.send(&ToHost::Join { seat, token: token.map(str::to_string), since, code: None, public: false }).await?;
         Ok(c)
+    }
+
+    /// The seat's token, in hex.
+    pub fn token(&self) -> Option<String> {
+        self.token.map(|t| chain::to_hex(&t))
+    }
+
+    /// The host's commitment, as its welcome said.
+    pub fn commitment(&self) -> Option<Hash> {
+        self.commitment
+    }
+
+    /// Checks a finished game's save against what this seat was told and gave: the commitment
+    /// in its welcome, and its own value at its place (issue 30, item 13). The host could
+    /// otherwise change its secret after seeing every seat's value.
+    pub fn check_save(&self, seat: Option<u8>, save: &str) -> Result<(), String> {
+        super::hosted::check_save_text(save, self.commitment.as_ref(), seat.zip(self.value))
     }
 
     /// The host's tables and whose turn it is at each.
     pub async fn list(url: &str) -> Result<Vec<TableInfo>, String> {
         let mut c = Self::connect(url).await?;
         c.send(&ToHost::List).await?;
+        loop {
+            match c.recv().await {
+                Some(ToSeat::Tables(t)) => return Ok(t),
+                Some(ToSeat::Refused { message, .. }) => return Err(message),
+                Some(_) => continue,
+                None => return Err(format!("{url}: the host closed the connection")),
+            }
+        }
+    }
+
+    /// The tables at host `url` (ws://HOST:PORT) these seats sit at, private ones included.
+    pub async fn mine(url: &str, seats: Vec<MySeat>) -> Result<Vec<TableInfo>, String> {
+        let mut c = Self::connect(url).await?;
+        c.send(&ToHost::Mine { seats }).await?;
         loop {
             match c.recv().await {
                 Some(ToSeat::Tables(t)) => return Ok(t),
@@ -75,6 +172,13 @@ impl Client {
 
     /// The next message from the host (None when the connection is closed).
     pub async fn recv(&mut self) -> Option<ToSeat> {
+        if let Some(m) = self.pending.pop_front() {
+            return Some(m);
+        }
+        self.next().await
+    }
+
+    async fn next(&mut self) -> Option<ToSeat> {
         while let Some(Ok(m)) = self.ws.next().await {
             if let Message::Text(t) = m {
                 return serde_json::from_str(&t).ok();

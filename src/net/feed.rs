@@ -118,8 +118,8 @@ impl State {
             seats: self.info.seats.clone(),
             commitment: String::new(),
             scenario_hash: self.info.scenario_hash.clone(),
-            token: None,
             delay: self.info.delay,
+            invitations: None,
         };
         let mut out = vec![serde_json::to_string(&welcome).expect("plain data")];
         if let Some(last) = &self.last {

@@ -12,7 +12,7 @@ use super::fair;
 use super::hosted::FairRecord;
 use super::limits::{self, Closer, Limits, Outbox, Reason};
 use super::play::{HostedGame, Refusal, host_refusal};
-use super::proto::{Delay, TableInfo, ToHost, ToSeat};
+use super::proto::{Delay, Invitations, MySeat, TableInfo, ToHost, ToSeat};
 use crate::engine::seats::{SeatId, Viewer};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio_tungstenite::tungstenite::Message;
@@ -33,6 +33,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 pub const MAX_FRAME: usize = 64 * 1024;
 /// The most tables one host keeps.
 pub const MAX_TABLES: usize = 10_000;
+/// The most seats one `Mine` question asks about.
+pub const MAX_MINE: usize = 100;
 /// The longest line of the spectators' chat, in characters.
 pub const MAX_CHAT: usize = 500;
 
@@ -72,15 +74,65 @@ enum DiskLine {
         scenario_hash: String,
         #[serde(with = "chain::hex32")]
         secret: Hash,
+        /// A private table's invitation codes and the seat that opened it (none: a public table,
+        /// or one an older host opened, when every table was listed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        private: Option<Private>,
     },
+    /// A seat taken with the token its owner chose (an older host's line brings the seat's value).
     Seat {
         seat: u8,
-        #[serde(with = "chain::hex32")]
-        value: Hash,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<String>,
         #[serde(with = "chain::hex32")]
         token: Hash,
     },
+    /// A seat's value for the dice, sent after its welcome brought the host's commitment.
+    Value {
+        seat: u8,
+        #[serde(with = "chain::hex32")]
+        value: Hash,
+    },
+    /// An accepted action, as an older host wrote it (without when it was accepted).
     Action(Link),
+    /// An accepted action and when, in milliseconds since 1970: a restarted host keeps its
+    /// spectators exactly as far behind as before (issue 30, item 11).
+    Accepted { link: Link, unix_ms: u64 },
+}
+
+/// A private table: the seat that opened it (its welcome carries the codes) and the codes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Private {
+    creator: u8,
+    seats: Vec<String>,
+    watch: String,
+}
+
+impl Private {
+    fn new(creator: u8, seats: usize) -> Private {
+        // 96 bits each: short enough to paste into a message, far beyond guessing.
+        let code = || chain::to_hex(&fresh_secret()[..12]);
+        Private { creator, seats: (0..seats).map(|_| code()).collect(), watch: code() }
+    }
+
+    fn invitations(&self) -> Invitations {
+        Invitations { seats: self.seats.clone(), watch: self.watch.clone() }
+    }
+
+    /// Whether `code` lets its holder watch: the spectators' code or any seat's.
+    fn lets_watch(&self, code: Option<&str>) -> bool {
+        code.is_some_and(|c| self.watch == c || self.seats.iter().any(|s| s == c))
+    }
+}
+
+impl HostTable {
+    /// Whether `code` lets its holder watch this table: any table may be watched but a private
+    /// one, which takes one of its invitation codes or a seat's token (a seat's own broadcast
+    /// window watches with it).
+    fn lets_watch(&self, code: Option<&str>) -> bool {
+        let Some(p) = &self.private else { return true };
+        p.lets_watch(code) || code.and_then(chain::from_hex).is_some_and(|c| self.tokens.contains(&Some(c)))
+    }
 }
 
 struct Conn {
@@ -93,7 +145,20 @@ struct Conn {
     sent: Option<u64>,
 }
 
+/// What the table list and the expiry sweep read of a table, kept beside it so that neither
+/// waits for a table busy with its disk.
+struct Listing {
+    public: bool,
+    /// The address that opened it (none for a table reopened from its log) and when it was opened
+    /// or reopened: a table not started within `Limits::unstarted_expiry` goes.
+    opened_by: Option<std::net::IpAddr>,
+    opened_at: Instant,
+    started: bool,
+    info: TableInfo,
+}
+
 struct HostTable {
+    id: String,
     secret: Hash,
     commitment: Hash,
     values: Vec<Option<Hash>>,
@@ -101,14 +166,22 @@ struct HostTable {
     game: Option<Box<dyn HostedGame>>,
     /// The spectators' copy, behind the players by the delay (None: no delay, they read `game`).
     behind: Option<Box<dyn HostedGame>>,
-    /// When each action was accepted (for a delay in seconds).
-    accepted: Vec<Instant>,
+    /// When each action was accepted (for a delay in seconds; read back from the log after a
+    /// restart).
+    accepted: Vec<SystemTime>,
     conns: Vec<Conn>,
     file: Option<std::fs::File>,
-    /// The address that opened it (none for a table reopened from its log) and when it was opened
-    /// or reopened: a table not started within `Limits::unstarted_expiry` goes.
-    opened_by: Option<std::net::IpAddr>,
-    opened_at: Instant,
+    private: Option<Private>,
+    /// Taken off the host (it expired): a join that found it a moment before is refused.
+    gone: bool,
+    listing: Arc<Mutex<Listing>>,
+}
+
+/// One table of the host: its own lock (a slow disk or a flood at one table holds up no other),
+/// and what the list shows of it.
+struct Entry {
+    table: Arc<Mutex<HostTable>>,
+    listing: Arc<Mutex<Listing>>,
 }
 
 impl HostTable {
@@ -128,6 +201,23 @@ impl HostTable {
         f.write_all(text.as_bytes())?;
         f.sync_data()
     }
+
+    /// Brings what the list shows up to date: what a spectator sees, never ahead of the host's
+    /// delay (issue 30, item 7).
+    fn relist(&self, seats: &[String]) {
+        let seen = self.source(None);
+        let info = TableInfo {
+            name: self.id.clone(),
+            seats: seats.to_vec(),
+            open_seats: (0..self.tokens.len() as u8).filter(|&k| self.tokens[k as usize].is_none()).collect(),
+            active: seen.and_then(|g| g.active()),
+            index: seen.map_or(0, |g| g.index()),
+            over: seen.is_some_and(|g| g.is_over()),
+        };
+        let mut l = self.listing.lock().expect("not poisoned");
+        l.started = self.game.is_some();
+        l.info = info;
+    }
 }
 
 /// Every table of one host, for one game and scenario.
@@ -135,16 +225,18 @@ pub struct Host {
     tables_of: Tables,
     delay: Delay,
     data: Option<PathBuf>,
-    tables: Mutex<BTreeMap<String, HostTable>>,
+    /// The tables by name. Held only to find, add or remove a table, never while one is at work.
+    tables: Mutex<BTreeMap<String, Entry>>,
     next_conn: std::sync::atomic::AtomicU64,
     limits: Limits,
 }
 
-/// What a connection has done so far: the seat it joined (`Some(None)`: watching) and its last
-/// action's number.
+/// What a connection has done so far: the seat it joined (`Some(None)`: watching) at which table,
+/// and its last action's number.
 #[derive(Default)]
 struct Session {
     joined: Option<Option<u8>>,
+    table: Option<Arc<Mutex<HostTable>>>,
     seq: u64,
     conn: u64,
     /// The address the connection comes from.
@@ -163,6 +255,20 @@ fn fresh_secret() -> Hash {
 
 fn viewer(seat: Option<u8>) -> Viewer {
     seat.map_or(Viewer::Spectator, |k| Viewer::Seat(SeatId(k)))
+}
+
+fn unix_ms(t: SystemTime) -> u64 {
+    t.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// What a seat's join says: the seat (none: watch), its token, what it has seen, the invitation
+/// code it brings, and whether a table it opens is public.
+struct Join {
+    seat: Option<u8>,
+    token: Option<String>,
+    since: u64,
+    code: Option<String>,
+    public: bool,
 }
 
 impl Host {
@@ -212,13 +318,19 @@ impl Host {
                 }
                 match host.reopen(&id, &path) {
                     Ok(t) => {
-                        tables.insert(id, t);
+                        tables.insert(id, host.entry(t));
                     }
                     Err(e) => problems.push(format!("{}: {e}", path.display())),
                 }
             }
         }
         Ok((Arc::new(host), problems))
+    }
+
+    fn entry(&self, t: HostTable) -> Entry {
+        t.relist(&self.tables_of.seats);
+        let listing = t.listing.clone();
+        Entry { table: Arc::new(Mutex::new(t)), listing }
     }
 
     /// A table from its log on disk. A last line cut short (the host killed while writing it)
@@ -246,52 +358,84 @@ impl Host {
             file.set_len(good as u64).map_err(|e| e.to_string())?;
         }
         let mut it = lines.into_iter();
-        let Some(DiskLine::Open { scenario_hash, secret }) = it.next() else {
+        let Some(DiskLine::Open { scenario_hash, secret, private }) = it.next() else {
             return Err("line 1: the table's opening line is missing".into());
         };
         if scenario_hash != self.tables_of.scenario_hash {
             return Err("this table was played on another scenario (its hash differs)".into());
         }
-        let mut t = self.blank(id, secret, Some(file));
+        if private.as_ref().is_some_and(|p| p.seats.len() != self.tables_of.seats.len()) {
+            return Err("line 1: the invitation codes are not one per seat".into());
+        }
+        let mut t = self.blank(id, secret, Some(file), private);
+        let seats = t.values.len();
+        let seat_of = |seat: u8| (seat as usize) < seats;
         for (n, line) in it.enumerate() {
             let at = |e: String| format!("line {}: {e}", n + 2);
-            match line {
+            let (link, when) = match line {
                 DiskLine::Open { .. } => return Err(at("a second opening line".into())),
                 DiskLine::Seat { seat, value, token } => {
-                    let k = seat as usize;
-                    if k >= t.values.len() {
+                    if !seat_of(seat) {
                         return Err(at(format!("there is no seat {seat}")));
                     }
-                    t.values[k] = Some(value);
-                    t.tokens[k] = Some(token);
-                    self.start_if_ready(id, &mut t).map_err(at)?;
+                    t.tokens[seat as usize] = Some(token);
+                    if let Some(v) = value {
+                        t.values[seat as usize] =
+                            Some(chain::from_hex(&v).ok_or_else(|| at("a value not 64 hex digits".into()))?);
+                    }
+                    self.start_if_ready(&mut t).map_err(at)?;
+                    continue;
                 }
-                DiskLine::Action(link) => {
-                    let g = t.game.as_mut().ok_or_else(|| at("an action before every seat joined".into()))?;
-                    g.replay_link(&link).map_err(at)?;
-                    t.accepted.push(Instant::now());
+                DiskLine::Value { seat, value } => {
+                    if !seat_of(seat) || t.tokens[seat as usize].is_none() {
+                        return Err(at(format!("a value for seat {seat}, which nobody took")));
+                    }
+                    t.values[seat as usize] = Some(value);
+                    self.start_if_ready(&mut t).map_err(at)?;
+                    continue;
                 }
-            }
+                // An older host's line: counted as accepted when the host came back.
+                DiskLine::Action(link) => (link, SystemTime::now()),
+                DiskLine::Accepted { link, unix_ms } => (link, SystemTime::UNIX_EPOCH + Duration::from_millis(unix_ms)),
+            };
+            let g = t.game.as_mut().ok_or_else(|| at("an action before every seat joined".into()))?;
+            g.replay_link(&link).map_err(at)?;
+            t.accepted.push(when);
         }
-        self.release(&mut t, Instant::now());
-        self.keep_save(id, &t);
+        self.release(&mut t, SystemTime::now());
+        self.keep_save(&t);
         Ok(t)
     }
 
     /// A finished game's whole save, written beside its log (before anyone hears of the end, so
     /// a restart never finds an ended game without it).
-    fn keep_save(&self, id: &str, t: &HostTable) {
+    fn keep_save(&self, t: &HostTable) {
         let (Some(dir), Some(g)) = (&self.data, &t.game) else { return };
-        let path = dir.join(format!("{id}.save.ron"));
+        let path = dir.join(format!("{}.save.ron", t.id));
         if g.is_over() && !path.exists() {
             // It holds the secret and every seat's value, as the log does: its owner's only.
             let _ = crate::engine::scenario::write_private(&path, &g.save_text());
         }
     }
 
-    fn blank(&self, id: &str, secret: Hash, file: Option<std::fs::File>) -> HostTable {
+    fn blank(&self, id: &str, secret: Hash, file: Option<std::fs::File>, private: Option<Private>) -> HostTable {
         let seats = self.tables_of.seats.len();
+        let listing = Listing {
+            public: private.is_none(),
+            opened_by: None,
+            opened_at: Instant::now(),
+            started: false,
+            info: TableInfo {
+                name: id.to_string(),
+                seats: Vec::new(),
+                open_seats: Vec::new(),
+                active: None,
+                index: 0,
+                over: false,
+            },
+        };
         HostTable {
+            id: id.to_string(),
             secret,
             commitment: fair::commitment(id, &secret),
             values: vec![None; seats],
@@ -301,34 +445,35 @@ impl Host {
             accepted: Vec::new(),
             conns: Vec::new(),
             file,
-            opened_by: None,
-            opened_at: Instant::now(),
+            private,
+            gone: false,
+            listing: Arc::new(Mutex::new(listing)),
         }
     }
 
     /// Sets the game up once every seat has its value (and the spectators' copy, with a delay).
-    fn start_if_ready(&self, id: &str, t: &mut HostTable) -> Result<bool, String> {
+    fn start_if_ready(&self, t: &mut HostTable) -> Result<bool, String> {
         if t.game.is_some() || t.values.iter().any(Option::is_none) {
             return Ok(false);
         }
         let values: Vec<Hash> = t.values.iter().map(|v| v.expect("all")).collect();
-        t.game = Some((self.tables_of.make)(id, t.secret, values.clone())?);
+        t.game = Some((self.tables_of.make)(&t.id, t.secret, values.clone())?);
         if self.delay != Delay::default() {
-            t.behind = Some((self.tables_of.make)(id, t.secret, values)?);
+            t.behind = Some((self.tables_of.make)(&t.id, t.secret, values)?);
         }
         Ok(true)
     }
 
     /// Moves the spectators' copy forward to what the delay lets them see at `now`; whether it moved.
-    fn release(&self, t: &mut HostTable, now: Instant) -> bool {
+    fn release(&self, t: &mut HostTable, now: SystemTime) -> bool {
         let (Some(g), Some(b)) = (&t.game, &mut t.behind) else { return false };
         let total = g.index();
         let mut moved = false;
         while b.index() < total {
             let i = b.index() as usize;
             let count_ok = g.is_over() || total - (i as u64 + 1) >= self.delay.actions;
-            let time_ok = now.duration_since(t.accepted[i]) >= Duration::from_secs(self.delay.seconds);
-            if !(count_ok && time_ok) {
+            let waited = now.duration_since(t.accepted[i]).unwrap_or(Duration::ZERO);
+            if !(count_ok && waited >= Duration::from_secs(self.delay.seconds)) {
                 break;
             }
             b.replay_link(&g.links()[i]).expect("the spectators' copy follows the same chain");
@@ -337,37 +482,59 @@ impl Host {
         moved
     }
 
+    fn table(&self, id: &str) -> Option<Arc<Mutex<HostTable>>> {
+        self.tables.lock().expect("not poisoned").get(id).map(|e| e.table.clone())
+    }
+
     /// A finished or running table's record (the secret in it only once the game is over).
     pub fn record(&self, table: &str) -> Option<FairRecord> {
-        self.tables.lock().expect("not poisoned").get(table)?.game.as_ref().map(|g| g.record())
+        self.table(table)?.lock().expect("not poisoned").game.as_ref().map(|g| g.record())
     }
 
     pub fn digest(&self, table: &str) -> Option<String> {
-        self.tables.lock().expect("not poisoned").get(table)?.game.as_ref().map(|g| g.digest())
+        self.table(table)?.lock().expect("not poisoned").game.as_ref().map(|g| g.digest())
     }
 
-    /// Every table: its seats, those still open, whose turn it is.
+    /// Holds table `id` busy for `d`, as a slow disk holds it while an action is synced: what
+    /// the tests use to show that every other table goes on meanwhile. Whether the table exists.
+    #[doc(hidden)]
+    pub fn occupy(&self, id: &str, d: Duration) -> bool {
+        let Some(t) = self.table(id) else { return false };
+        let _held = t.lock().expect("not poisoned");
+        std::thread::sleep(d);
+        true
+    }
+
+    /// The public tables: their seats, those still open, whose turn it is. A private table is
+    /// never listed (issue 30, item 6).
     pub fn list(&self) -> Vec<TableInfo> {
         let tables = self.tables.lock().expect("not poisoned");
         tables
-            .iter()
-            .map(|(name, t)| {
-                // Anyone may ask for the list: it tells what a spectator sees, never ahead of the
-                // host's delay (issue 30, item 7).
-                let seen = t.source(None);
-                TableInfo {
-                    name: name.clone(),
-                    seats: self.tables_of.seats.clone(),
-                    open_seats: (0..t.values.len() as u8).filter(|&k| t.values[k as usize].is_none()).collect(),
-                    active: seen.and_then(|g| g.active()),
-                    index: seen.map_or(0, |g| g.index()),
-                    over: seen.is_some_and(|g| g.is_over()),
-                }
+            .values()
+            .filter_map(|e| {
+                let l = e.listing.lock().expect("not poisoned");
+                l.public.then(|| l.info.clone())
             })
             .collect()
     }
 
-    fn new_table(&self, id: &str) -> Result<HostTable, String> {
+    /// The tables of `seats` whose token is right, private ones included (at most
+    /// `MAX_MINE`, the rest unread).
+    pub fn mine(&self, seats: &[MySeat]) -> Vec<TableInfo> {
+        seats
+            .iter()
+            .take(MAX_MINE)
+            .filter_map(|m| {
+                let token = chain::from_hex(&m.token)?;
+                let entry = self.table(&m.table)?;
+                let t = entry.lock().expect("not poisoned");
+                (t.tokens.get(m.seat as usize).copied().flatten() == Some(token))
+                    .then(|| t.listing.lock().expect("not poisoned").info.clone())
+            })
+            .collect()
+    }
+
+    fn new_table(&self, id: &str, private: Option<Private>) -> Result<HostTable, String> {
         let secret = fresh_secret();
         let file = match &self.data {
             None => None,
@@ -382,17 +549,60 @@ impl Host {
                 Some(f.map_err(|e| format!("{}: {e}", path.display()))?)
             }
         };
-        let mut t = self.blank(id, secret, file);
-        let open = DiskLine::Open { scenario_hash: self.tables_of.scenario_hash.clone(), secret };
+        let mut t = self.blank(id, secret, file, private.clone());
+        let open = DiskLine::Open { scenario_hash: self.tables_of.scenario_hash.clone(), secret, private };
         t.append(&open).map_err(|e| format!("the table's log: {e}"))?;
         Ok(t)
     }
 
-    fn join(&self, id: &str, m: (Option<u8>, Option<String>, Option<String>, u64), tx: &Sender, s: &mut Session) {
-        let (seat, value, token, since) = m;
-        // A value or token that is not 64 hex digits counts as none.
-        let value = value.as_deref().and_then(chain::from_hex);
-        let token = token.as_deref().and_then(chain::from_hex);
+    /// The table `id`, opened for `j`'s seat when there is none yet (within the host's limits);
+    /// whether it was opened now. Refusals change nothing.
+    fn find_or_open(&self, id: &str, j: &Join, s: &Session) -> Result<(Arc<Mutex<HostTable>>, bool), String> {
+        if let Some(t) = self.table(id) {
+            return Ok((t, false));
+        }
+        // Only a seat opens a table: a stray connection leaves nothing behind.
+        let Some(creator) = j.seat else {
+            return Err(format!("there is no table `{id}`: a seat joining opens it"));
+        };
+        if j.since > 0 {
+            return Err(format!("you cannot have seen action {}: the log you may see holds 0", j.since));
+        }
+        {
+            let tables = self.tables.lock().expect("not poisoned");
+            if tables.len() >= MAX_TABLES {
+                return Err(format!("this host keeps {MAX_TABLES} tables already"));
+            }
+            // One address may keep only so many tables waiting for their other seats.
+            let waiting = tables
+                .values()
+                .filter(|e| {
+                    let l = e.listing.lock().expect("not poisoned");
+                    !l.started && l.opened_by.is_some() && l.opened_by == s.from
+                })
+                .count();
+            if waiting >= self.limits.unstarted_per_address {
+                return Err(format!(
+                    "this address has opened {waiting} tables that have not started: let one start or expire first"
+                ));
+            }
+        }
+        // The log is made and synced with no lock held; two seats opening the same name at once
+        // meet at the file (made only once) or at the insertion below.
+        let private = (!j.public).then(|| Private::new(creator, self.tables_of.seats.len()));
+        let t = self.new_table(id, private).map_err(|e| format!("the table could not be opened: {e}"))?;
+        t.listing.lock().expect("not poisoned").opened_by = s.from;
+        let mut tables = self.tables.lock().expect("not poisoned");
+        if tables.contains_key(id) {
+            return Err(format!("the table `{id}` was opened by another seat a moment ago: join it"));
+        }
+        let entry = self.entry(t);
+        let table = entry.table.clone();
+        tables.insert(id.to_string(), entry);
+        Ok((table, true))
+    }
+
+    fn join(&self, id: &str, j: Join, tx: &Sender, s: &mut Session) {
         let refuse = |m: &str| {
             let _ = tx.send(refused(None, host_refusal(m)));
         };
@@ -400,133 +610,158 @@ impl Host {
             return refuse("this connection has joined already");
         }
         let seats = self.tables_of.seats.len();
-        if let Some(k) = seat
+        if let Some(k) = j.seat
             && k as usize >= seats
         {
             return refuse(&format!("there is no seat {k} (seats 0 to {})", seats - 1));
         }
-        let mut tables = self.tables.lock().expect("not poisoned");
-        if !tables.contains_key(id) {
-            // Only a seat with its value opens a table: a stray connection leaves nothing behind.
-            if seat.is_none() || value.is_none() {
-                return refuse(&format!("there is no table `{id}`: a seat joining with its value opens it"));
-            }
-            // Refused before the table is opened: a refusal leaves nothing behind.
-            if since > 0 {
-                return refuse(&format!("you cannot have seen action {since}: the log you may see holds 0"));
-            }
-            if tables.len() >= MAX_TABLES {
-                return refuse(&format!("this host keeps {MAX_TABLES} tables already"));
-            }
-            // One address may keep only so many tables waiting for their other seats.
-            let waiting =
-                tables.values().filter(|t| t.game.is_none() && t.opened_by.is_some() && t.opened_by == s.from).count();
-            if waiting >= self.limits.unstarted_per_address {
-                return refuse(&format!(
-                    "this address has opened {waiting} tables that have not started: let one start or expire first"
-                ));
-            }
-            match self.new_table(id) {
-                Ok(mut t) => {
-                    t.opened_by = s.from;
-                    tables.insert(id.to_string(), t)
-                }
-                Err(e) => return refuse(&format!("the table could not be opened: {e}")),
-            };
+        // A token that is not 64 hex digits counts as none.
+        let token = j.token.as_deref().and_then(chain::from_hex);
+        if j.seat.is_some() && token.is_none() {
+            return refuse("a seat joins with its token: 64 hex digits of its own choosing, kept to come back with");
         }
-        let t = tables.get_mut(id).expect("just made");
-        let seen = t.source(seat).map_or(0, |g| g.index());
-        if since > seen {
-            return refuse(&format!("you cannot have seen action {since}: the log you may see holds {seen}"));
+        let (table, opened) = match self.find_or_open(id, &j, s) {
+            Ok(t) => t,
+            Err(e) => return refuse(&e),
+        };
+        let mut guard = table.lock().expect("not poisoned");
+        let t = &mut *guard;
+        if t.gone {
+            return refuse(&format!("the table `{id}` expired a moment ago"));
         }
-        let mut new_token = None;
-        if let Some(k) = seat {
-            let k = k as usize;
-            match (t.tokens[k], token) {
-                (Some(held), Some(given)) if held == given => {
-                    // The seat's owner, back: its old connection (if the host has not seen it
-                    // drop yet) loses the seat.
-                    t.conns.retain(|c| c.seat != seat);
-                }
-                (Some(held), None) if value.is_some() && value == t.values[k] => {
-                    // The seat's own value is as secret as its token until the game ends: a seat
-                    // whose welcome was lost (the host stopped after writing it down) comes back
-                    // with it and is given its token again.
-                    t.conns.retain(|c| c.seat != seat);
-                    new_token = Some(chain::to_hex(&held));
-                }
-                (Some(_), _) => {
-                    return refuse(&format!(
-                        "seat {k} ({}) is taken: come back with its token",
-                        self.tables_of.seats[k]
-                    ));
-                }
-                (None, _) => {
-                    let Some(v) = value else {
-                        return refuse("a seat joins with its value for the dice: 64 hex digits");
-                    };
-                    let fresh = fresh_secret();
-                    let line = DiskLine::Seat { seat: k as u8, value: v, token: fresh };
-                    if let Err(e) = t.append(&line) {
-                        return refuse(&format!("the host could not write its log: {e}"));
+        let seen = t.source(j.seat).map_or(0, |g| g.index());
+        if j.since > seen {
+            return refuse(&format!("you cannot have seen action {}: the log you may see holds {seen}", j.since));
+        }
+        match (j.seat, token) {
+            (Some(k), Some(token)) => {
+                let k = k as usize;
+                match t.tokens[k] {
+                    Some(held) if held == token => {
+                        // The seat's owner, back: its old connection (if the host has not seen it
+                        // drop yet) loses the seat.
+                        t.conns.retain(|c| c.seat != j.seat);
                     }
-                    t.values[k] = Some(v);
-                    t.tokens[k] = Some(fresh);
-                    new_token = Some(chain::to_hex(&fresh));
+                    Some(_) => {
+                        return refuse(&format!(
+                            "seat {k} ({}) is taken: come back with its token",
+                            self.tables_of.seats[k]
+                        ));
+                    }
+                    None => {
+                        // A private table's seat is taken only with its own code (issue 30, item
+                        // 6); the seat that opens the table takes its own without one.
+                        if let Some(p) = &t.private
+                            && !opened
+                            && j.code.as_deref() != Some(p.seats[k].as_str())
+                        {
+                            return refuse(&format!(
+                                "the table `{id}` is private: seat {k} ({}) is taken only with its invitation code",
+                                self.tables_of.seats[k]
+                            ));
+                        }
+                        if let Err(e) = t.append(&DiskLine::Seat { seat: k as u8, value: None, token }) {
+                            return refuse(&format!("the host could not write its log: {e}"));
+                        }
+                        t.tokens[k] = Some(token);
+                    }
+                }
+            }
+            _ => {
+                if !t.lets_watch(j.code.as_deref()) {
+                    return refuse(&format!("the table `{id}` is private: watch it with its invitation code"));
                 }
             }
         }
-        s.joined = Some(seat);
-        t.conns.push(Conn { id: s.conn, seat, tx: tx.clone(), since, sent: None });
+        s.joined = Some(j.seat);
+        s.table = Some(table.clone());
+        t.conns.push(Conn { id: s.conn, seat: j.seat, tx: tx.clone(), since: j.since, sent: None });
+        // The commitment goes out before the host takes this seat's value (issue 30, item 14).
+        let invitations = t.private.as_ref().filter(|p| j.seat == Some(p.creator)).map(Private::invitations);
         let _ = tx.send(ToSeat::Welcome {
-            seat,
+            seat: j.seat,
             seats: self.tables_of.seats.clone(),
             commitment: chain::to_hex(&t.commitment),
             scenario_hash: self.tables_of.scenario_hash.clone(),
-            token: new_token,
             delay: self.delay,
+            invitations,
         });
-        match self.start_if_ready(id, t) {
-            Ok(true) => self.broadcast(t),
-            Ok(false) => self.send_update(t, s.conn),
+        t.relist(&self.tables_of.seats);
+        self.send_update(t, s.conn);
+    }
+
+    /// A seat's value for the dice, taken once; the table starts when every seat has sent its own.
+    fn value(&self, value: String, tx: &Sender, s: &Session) {
+        let refuse = |m: &str| {
+            let _ = tx.send(refused(None, host_refusal(m)));
+        };
+        let (Some(Some(k)), Some(table)) = (s.joined, &s.table) else {
+            return refuse("a seat sends its value once it has joined (and read the host's commitment)");
+        };
+        let Some(value) = chain::from_hex(&value) else {
+            return refuse("a seat's value for the dice is 64 hex digits");
+        };
+        let mut guard = table.lock().expect("not poisoned");
+        let t = &mut *guard;
+        if !t.conns.iter().any(|c| c.id == s.conn) {
+            return refuse("this seat came back on another connection: this one may no longer act");
+        }
+        match t.values[k as usize] {
+            // Sent again after a reconnection: already taken.
+            Some(held) if held == value => return,
+            Some(_) => return refuse(&format!("seat {k}'s value is recorded already: it does not change")),
+            None => {}
+        }
+        if let Err(e) = t.append(&DiskLine::Value { seat: k, value }) {
+            return refuse(&format!("the host could not write its log: {e}"));
+        }
+        t.values[k as usize] = Some(value);
+        match self.start_if_ready(t) {
+            Ok(true) => {
+                t.relist(&self.tables_of.seats);
+                self.broadcast(t);
+            }
+            Ok(false) => {}
             Err(e) => refuse(&format!("the table could not be set up: {e}")),
         }
     }
 
-    fn submit(&self, id: &str, m: (u64, u64, serde_json::Value), tx: &Sender, s: &mut Session) {
+    fn submit(&self, m: (u64, u64, serde_json::Value), tx: &Sender, s: &mut Session) {
         let (seq, at, action) = m;
         let refuse = |m: &str| {
             let _ = tx.send(refused(Some(seq), host_refusal(m)));
         };
-        let seat = match s.joined {
-            None => return refuse("join a seat first"),
-            Some(None) => return refuse("a spectator does not act"),
-            Some(Some(k)) => k,
+        let (seat, table) = match (s.joined, &s.table) {
+            (Some(Some(k)), Some(t)) => (k, t.clone()),
+            (Some(None), _) => return refuse("a spectator does not act"),
+            _ => return refuse("join a seat first"),
         };
         if seq != s.seq + 1 {
             return refuse(&format!("action number {seq} out of order: the next is {}", s.seq + 1));
         }
         s.seq = seq;
-        let mut tables = self.tables.lock().expect("not poisoned");
-        let Some(t) = tables.get_mut(id) else { return refuse("no such table") };
+        let mut guard = table.lock().expect("not poisoned");
+        let t = &mut *guard;
         if !t.conns.iter().any(|c| c.id == s.conn) {
             return refuse("this seat came back on another connection: this one may no longer act");
         }
-        let Some(g) = t.game.as_mut() else { return refuse("the table waits for every seat to join") };
+        let Some(g) = t.game.as_mut() else { return refuse("the table waits for every seat's value for the dice") };
         if at != g.index() {
             return refuse(&format!("chosen at action {at}, but the table is at action {}", g.index()));
         }
         match g.submit_json(seat, &action) {
             Ok(link) => {
-                if let Err(e) = t.append(&DiskLine::Action(link)) {
+                let now = SystemTime::now();
+                if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(now) }) {
                     // Not kept on disk, so not accepted: nobody hears of it, and the host stops
                     // serving the table rather than forget an action after a restart.
                     t.game = None;
                     return refuse(&format!("the host could not write its log ({e}): the table is closed"));
                 }
-                t.accepted.push(Instant::now());
-                self.keep_save(id, t);
-                self.release(t, Instant::now());
+                t.accepted.push(now);
+                self.keep_save(t);
+                self.release(t, now);
+                t.relist(&self.tables_of.seats);
                 self.broadcast(t);
             }
             Err(r) => {
@@ -535,33 +770,58 @@ impl Host {
         }
     }
 
-    fn chat(&self, id: &str, text: String, tx: &Sender, s: &Session) {
+    fn chat(&self, text: String, tx: &Sender, s: &Session) {
         let refuse = |m: &str| {
             let _ = tx.send(refused(None, host_refusal(m)));
         };
-        match s.joined {
-            Some(None) => {}
-            Some(Some(_)) => return refuse("the chat is the spectators' own: the players neither read nor write it"),
-            None => return refuse("join as a spectator first"),
-        }
+        let table = match (s.joined, &s.table) {
+            (Some(None), Some(t)) => t,
+            (Some(Some(_)), _) => {
+                return refuse("the chat is the spectators' own: the players neither read nor write it");
+            }
+            _ => return refuse("join as a spectator first"),
+        };
         let text: String = text.chars().filter(|c| !c.is_control()).take(MAX_CHAT).collect();
         if text.trim().is_empty() {
             return refuse("an empty line");
         }
-        let tables = self.tables.lock().expect("not poisoned");
-        let Some(t) = tables.get(id) else { return };
+        let t = table.lock().expect("not poisoned");
         let from = format!("spectator {}", s.conn);
         for c in t.conns.iter().filter(|c| c.seat.is_none()) {
             let _ = c.tx.send(ToSeat::Chat { from: from.clone(), text: text.clone() });
         }
     }
 
+    /// What one message of a connection asks of its table (run off the connections' thread: it
+    /// may wait for its table's disk).
+    fn handle(&self, id: &str, message: ToHost, tx: &Sender, s: &mut Session) {
+        match message {
+            ToHost::Join { seat, token, since, code, public } => {
+                self.join(id, Join { seat, token, since, code, public }, tx, s)
+            }
+            ToHost::Value { value } => self.value(value, tx, s),
+            ToHost::Submit { seq, at, action } => self.submit((seq, at, action), tx, s),
+            ToHost::Chat { text } => self.chat(text, tx, s),
+            ToHost::List => {
+                let _ = tx.send(ToSeat::Tables(self.list()));
+            }
+            ToHost::Mine { seats } => {
+                let _ = tx.send(ToSeat::Tables(self.mine(&seats)));
+            }
+        }
+    }
+
+    fn all_tables(&self) -> Vec<Arc<Mutex<HostTable>>> {
+        self.tables.lock().expect("not poisoned").values().map(|e| e.table.clone()).collect()
+    }
+
     /// Sends every spectator what the delay now lets it see (called on a timer).
-    fn tick(&self, now: Instant) {
-        let mut tables = self.tables.lock().expect("not poisoned");
-        for t in tables.values_mut() {
-            if self.release(t, now) {
-                self.broadcast(t);
+    fn tick(&self, now: SystemTime) {
+        for table in self.all_tables() {
+            let mut t = table.lock().expect("not poisoned");
+            if self.release(&mut t, now) {
+                t.relist(&self.tables_of.seats);
+                self.broadcast(&mut t);
             }
         }
     }
@@ -570,19 +830,27 @@ impl Host {
     /// their logs; a seat still connected to one is told and closed.
     fn expire(&self, now: Instant) {
         let expiry = self.limits.unstarted_expiry;
-        let mut tables = self.tables.lock().expect("not poisoned");
-        let gone: Vec<String> = tables
-            .iter()
-            .filter(|(_, t)| t.game.is_none() && now.duration_since(t.opened_at) >= expiry)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in gone {
-            let t = tables.remove(&id).expect("listed");
+        let gone: Vec<(String, Arc<Mutex<HostTable>>)> = {
+            let mut tables = self.tables.lock().expect("not poisoned");
+            let ids: Vec<String> = tables
+                .iter()
+                .filter(|(_, e)| {
+                    let l = e.listing.lock().expect("not poisoned");
+                    !l.started && now.duration_since(l.opened_at) >= expiry
+                })
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.into_iter().map(|id| (id.clone(), tables.remove(&id).expect("listed").table)).collect()
+        };
+        for (id, table) in gone {
+            let mut t = table.lock().expect("not poisoned");
+            t.gone = true;
             for c in &t.conns {
                 let m = format!("the table `{id}` expired: its other seats did not join within {} s", expiry.as_secs());
                 let _ = c.tx.send(refused(None, host_refusal(m)));
                 c.tx.close(limits::EXPIRED);
             }
+            t.file = None;
             if let Some(dir) = &self.data {
                 let _ = std::fs::remove_file(dir.join(format!("{id}.log")));
             }
@@ -613,9 +881,9 @@ impl Host {
         }
     }
 
-    fn leave(&self, id: &str, conn: u64) {
-        if let Some(t) = self.tables.lock().expect("not poisoned").get_mut(id) {
-            t.conns.retain(|c| c.id != conn);
+    fn leave(&self, s: &Session) {
+        if let Some(t) = &s.table {
+            t.lock().expect("not poisoned").conns.retain(|c| c.id != s.conn);
         }
     }
 }
@@ -633,7 +901,8 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             let mut every = tokio::time::interval(Duration::from_millis(250));
             loop {
                 every.tick().await;
-                h.tick(Instant::now());
+                let h = h.clone();
+                let _ = tokio::task::spawn_blocking(move || h.tick(SystemTime::now())).await;
             }
         });
     }
@@ -645,7 +914,8 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             let mut every = tokio::time::interval(every);
             loop {
                 every.tick().await;
-                h.expire(Instant::now());
+                let h = h.clone();
+                let _ = tokio::task::spawn_blocking(move || h.expire(Instant::now())).await;
             }
         });
     }
@@ -769,25 +1039,39 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
                 continue;
             }
         };
-        if let ToHost::List = message {
-            let _ = tx.send(ToSeat::Tables(host.list()));
-            continue;
+        match message {
+            ToHost::List => {
+                let _ = tx.send(ToSeat::Tables(host.list()));
+                continue;
+            }
+            ToHost::Mine { seats } => {
+                let host = host.clone();
+                let mine = tokio::task::spawn_blocking(move || host.mine(&seats)).await.unwrap_or_default();
+                let _ = tx.send(ToSeat::Tables(mine));
+                continue;
+            }
+            _ => {}
         }
         let Some(id) = &id else {
             let m = "the address names no table: ws://HOST:PORT/TABLE (letters, digits, - and _)";
             let _ = tx.send(refused(None, host_refusal(m)));
             continue;
         };
-        match message {
-            ToHost::Join { seat, value, token, since } => host.join(id, (seat, value, token, since), &tx, &mut session),
-            ToHost::Submit { seq, at, action } => host.submit(id, (seq, at, action), &tx, &mut session),
-            ToHost::Chat { text } => host.chat(id, text, &tx, &session),
-            ToHost::List => unreachable!("answered above"),
+        // The table's work (its rules, its disk) runs off the connections' thread, under the
+        // table's own lock: one busy table holds up no other connection (issue 30, item 5).
+        let work = {
+            let (host, tx, id, mut s) = (host.clone(), tx.clone(), id.clone(), std::mem::take(&mut session));
+            tokio::task::spawn_blocking(move || {
+                host.handle(&id, message, &tx, &mut s);
+                s
+            })
+        };
+        match work.await {
+            Ok(s) => session = s,
+            Err(_) => break,
         }
     }
-    if let Some(id) = &id {
-        host.leave(id, session.conn);
-    }
+    host.leave(&session);
     drop(tx);
     let _ = writer.await;
 }

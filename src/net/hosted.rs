@@ -167,6 +167,35 @@ pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>
     Ok(h.table)
 }
 
+/// Checks a hosted game's record against what a seat kept from its welcome: the host's
+/// commitment (which the host published before it took any seat's value) and, for a seat, the
+/// value it sent at its place. A host that changed its secret after seeing the values, or a
+/// seat's value, is caught here (issue 30, item 13).
+pub fn check_kept(rec: &FairRecord, commitment: Option<&Hash>, seat_value: Option<(u8, Hash)>) -> Result<(), String> {
+    if let Some(c) = commitment
+        && *c != rec.commitment
+    {
+        return Err(format!(
+            "the save's commitment {} is not the one the host sent at the welcome ({}): the host changed its secret",
+            chain::to_hex(&rec.commitment),
+            chain::to_hex(c)
+        ));
+    }
+    if let Some((k, v)) = seat_value {
+        let recorded = rec.contributions.get(k as usize).and_then(|c| chain::from_hex(c));
+        if recorded != Some(v) {
+            return Err(format!("seat {k}'s value in the save is not the one it sent"));
+        }
+    }
+    Ok(())
+}
+
+/// `check_kept` on a finished game's save as the host sent it (RON).
+pub fn check_save_text(save: &str, commitment: Option<&Hash>, seat_value: Option<(u8, Hash)>) -> Result<(), String> {
+    let save: HostedSave = ron::from_str(save).map_err(|e| format!("the host's save could not be read: {e}"))?;
+    check_kept(&save.fair, commitment, seat_value)
+}
+
 /// `grognard verify`: reads a hosted game's save and recomputes it on its scenario (`new_table`
 /// sets a game up on the scenario file with a seed). What was verified, or why not, naming the
 /// file.

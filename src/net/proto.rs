@@ -5,43 +5,63 @@ use serde::{Deserialize, Serialize};
 /// From a connection to the host.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost {
-    /// Take a seat (by number) or, with none, watch. The first time, a seat brings its value for
-    /// the dice (64 hex digits) and is given a token; coming back (a dropped connection, or a
-    /// turn days later) it brings that token instead. `since`: the last log index this
-    /// connection's owner has seen; the first update carries the log from there.
+    /// Take a seat (by number) or, with none, watch. A seat comes with its token, 64 hex digits
+    /// of its own choosing kept to come back with (a dropped connection, a turn days later); a
+    /// private table's open seat is taken only with its invitation `code`, and a private table
+    /// is watched only with one. The first seat at a new name opens the table: private unless
+    /// `public`. `since`: the last log index this connection's owner has seen; the first update
+    /// carries the log from there.
     Join {
         seat: Option<u8>,
-        #[serde(default)]
-        value: Option<String>,
         #[serde(default)]
         token: Option<String>,
         #[serde(default)]
         since: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        public: bool,
     },
+    /// The seat's value for the dice (64 hex digits), sent once its welcome has brought the
+    /// host's commitment: the host commits to its secret before it sees any seat's value.
+    Value { value: String },
     /// A game action (the game's own JSON), numbered 1, 2, 3… on each connection, for the log
     /// index `at` it was chosen at (an action sent again after a reconnection is refused, not
     /// taken twice).
     Submit { seq: u64, at: u64, action: serde_json::Value },
     /// A spectator's line in the spectators' chat (the players never see it).
     Chat { text: String },
-    /// The host's tables and whose turn it is at each (answered on any address).
+    /// The host's public tables and whose turn it is at each (answered on any address).
     List,
+    /// The tables these seats sit at, private ones included, each shown only to the holder of
+    /// its seat's token (answered on any address, as `Tables`).
+    Mine { seats: Vec<MySeat> },
+}
+
+/// A seat a player holds: the table, the seat and its token, as `Mine` asks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MySeat {
+    pub table: String,
+    pub seat: u8,
+    pub token: String,
 }
 
 /// From the host to a connection.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToSeat {
-    /// The table's seats and the host's commitment to its secret (published before any seat's
-    /// value); for a seat joining the first time, the token that lets it come back; the
-    /// spectators' delay.
+    /// The table's seats and the host's commitment to its secret (sent before the host takes
+    /// any seat's value: a seat keeps it and checks the finished save against it); the
+    /// spectators' delay; for the seat that opened a private table, the invitation codes to hand
+    /// out.
     Welcome {
         seat: Option<u8>,
         seats: Vec<String>,
         commitment: String,
         /// The content hash of the scenario the host plays (a window checks its own file is it).
         scenario_hash: String,
-        token: Option<String>,
         delay: Delay,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invitations: Option<Invitations>,
     },
     Update(Update),
     /// An action or a message refused: why (the rule, where the rules refused it); nothing changed.
@@ -129,7 +149,7 @@ pub struct Delay {
     pub seconds: u64,
 }
 
-/// A table of the host, as `List` answers.
+/// A public table of the host, as `List` answers (a private table is never listed).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableInfo {
     pub name: String,
@@ -139,4 +159,12 @@ pub struct TableInfo {
     pub active: Option<u8>,
     pub index: u64,
     pub over: bool,
+}
+
+/// A private table's invitation codes, given to the seat that opened it to hand out: one per seat
+/// (a seat is taken only with its own) and one for spectators.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invitations {
+    pub seats: Vec<String>,
+    pub watch: String,
 }

@@ -4,7 +4,7 @@
 //! interrupted by a host's restart goes on as it would have gone.
 
 use super::chain;
-use super::client::Client;
+use super::client::{Client, Sit};
 use super::proto::ToSeat;
 use crate::engine::rng::TableRng;
 use std::path::Path;
@@ -39,7 +39,10 @@ pub async fn random_seat(mut c: Client, me: u8, seed: u64) -> Result<Played, Str
                     acted += 1;
                 }
             }
-            ToSeat::Finished { save } => return Ok(Played { acted, index, save }),
+            ToSeat::Finished { save } => {
+                c.check_save(Some(me), &save).map_err(|e| format!("seat {me}: {e}"))?;
+                return Ok(Played { acted, index, save });
+            }
             ToSeat::Refused { message, .. } => return Err(format!("seat {me}: refused: {message}")),
             _ => {}
         }
@@ -47,23 +50,30 @@ pub async fn random_seat(mut c: Client, me: u8, seed: u64) -> Result<Played, Str
     Err(format!("seat {me}: the host closed the connection before the end"))
 }
 
-/// Joins every seat of table `url` (the seats' values from the seed) and plays the game out.
+/// Opens table `url` as a private table and sits every seat at it with its invitation code (the
+/// seats' tokens and values from the seed), plays the game out, and checks each seat's finished
+/// save against the commitment its welcome brought and the value it sent.
 pub async fn play_table(url: &str, seed: u64) -> Result<Played, String> {
-    let value = |k: u8| chain::hash_parts(&[b"simulate", &seed.to_le_bytes(), &[k]]);
-    let mut first = Client::join(url, Some(0), Some(value(0))).await?;
-    let seats = loop {
-        match first.recv().await {
-            Some(ToSeat::Welcome { seats, .. }) => break seats.len() as u8,
-            Some(ToSeat::Refused { message, .. }) => return Err(format!("{url}: {message}")),
-            Some(_) => continue,
-            None => return Err(format!("{url}: the host closed the connection")),
-        }
+    let part = |what: &[u8], k: u8| chain::hash_parts(&[what, &seed.to_le_bytes(), &[k]]);
+    let sit = |k: u8, code: Option<String>| Sit {
+        seat: Some(k),
+        token: Some(part(b"simulate token", k)),
+        value: Some(part(b"simulate", k)),
+        code,
+        ..Sit::default()
     };
-    let mut tasks = vec![tokio::spawn(random_seat(first, 0, seed))];
+    let mut first = Client::sit(url, &sit(0, None)).await.map_err(|e| format!("{url}: {e}"))?;
+    let (seats, invitations) = match first.recv().await {
+        Some(ToSeat::Welcome { seats, invitations, .. }) => (seats.len() as u8, invitations),
+        _ => return Err(format!("{url}: the host sent no welcome")),
+    };
+    let invitations = invitations.ok_or_else(|| format!("{url}: a private table's opener was given no codes"))?;
+    let mut seated = vec![first];
     for k in 1..seats {
-        let c = Client::join(url, Some(k), Some(value(k))).await?;
-        tasks.push(tokio::spawn(random_seat(c, k, seed)));
+        let code = invitations.seats.get(k as usize).cloned();
+        seated.push(Client::sit(url, &sit(k, code)).await.map_err(|e| format!("{url}: {e}"))?);
     }
+    let tasks: Vec<_> = seated.into_iter().zip(0..).map(|(c, k)| tokio::spawn(random_seat(c, k, seed))).collect();
     let mut out = None;
     for t in tasks {
         let played = t.await.map_err(|e| e.to_string())??;

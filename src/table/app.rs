@@ -74,7 +74,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     let mut offer = None;
     let remote = match &setup.remote {
         None => None,
-        Some((url, seat)) => {
+        Some(crate::registry::RemoteSeat { url, seat, code, public }) => {
             let names = table.game.seat_names();
             let seat = match seat {
                 None => None,
@@ -86,7 +86,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
                     }
                 },
             };
-            Some(super::remote::Remote::new(url, seat))
+            Some(super::remote::Remote::new(url, seat, code.clone(), *public))
         }
     };
     if let Some(r) = &remote {
@@ -246,7 +246,9 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
             "--director".to_string(),
             setup.stream.director.clone(),
         ];
-        if let Err(e) = super::remote::spawn(&args) {
+        // A private table is watched with a code: the seat's own token serves, handed over in
+        // the environment (never on a command line others may read).
+        if let Err(e) = super::remote::spawn_with_code(&args, r.watch_code()) {
             eprintln!("the broadcast window did not open: {e}");
         }
     } else if local {

@@ -142,8 +142,8 @@ pub struct WindowSetup {
     pub ui_scale: f32,
     /// Open the camera on this point of the table (x, z) from this distance.
     pub look: Option<[f32; 3]>,
-    /// Sit at a host's table: its address, and the seat's name (None: watch).
-    pub remote: Option<(String, Option<String>)>,
+    /// Sit at a host's table.
+    pub remote: Option<crate::registry::RemoteSeat>,
     /// The broadcast window, the feed, the delay and the director.
     pub stream: crate::registry::StreamOptions,
     /// Open on Learn to play: the guided first turn.

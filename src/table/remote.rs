@@ -10,8 +10,8 @@ use crate::engine::plugin::{Outcome, Request, TableRes, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::table::Act;
 use crate::net::chain;
-use crate::net::client::Client;
-use crate::net::proto::{Delay, ToSeat};
+use crate::net::client::{Client, Sit};
+use crate::net::proto::{Delay, Invitations, MySeat, ToSeat};
 use bevy::prelude::*;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -55,6 +55,14 @@ pub struct Remote {
     pub problem: Option<String>,
     /// Where the finished game's whole save was written.
     pub finished: Option<PathBuf>,
+    /// A private table's invitation code this window came with (a seat's or the spectators').
+    pub code: Option<String>,
+    /// A table this seat opens is public.
+    pub public: bool,
+    /// The codes to hand out, for the seat that opened a private table.
+    pub invitations: Option<Invitations>,
+    /// This seat's key (none: watching).
+    key: Option<SeatKey>,
     /// The index an action was sent at, until the host's answer comes (the computer waits).
     pub in_flight: Option<u64>,
     /// What the host sent and the window has not taken in yet: behind an update whose dice are
@@ -67,13 +75,47 @@ pub struct Remote {
     inbox_tx: mpsc::Sender<Incoming>,
 }
 
-/// What a seat keeps to come back to its table: the host's token, and its own value for the dice.
-#[derive(serde::Serialize, serde::Deserialize)]
+/// What a seat keeps to come back to its table and to check the host's record: its token and
+/// its value for the dice (both its own choice, written before the first join), the invitation
+/// code it came with, the commitment the host's first welcome brought, and for the seat that
+/// opened a private table the codes to hand out.
+#[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
 struct SeatKey {
     token: Option<String>,
     value: String,
     #[serde(default)]
     url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    commitment: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    invitations: Option<Invitations>,
+}
+
+impl SeatKey {
+    /// This seat's key at `url`: the one kept, or a fresh one written down before it is used
+    /// (a window that stops mid-join still comes back with it).
+    fn kept_or_new(url: &str, seat: u8) -> SeatKey {
+        let mut key = read_key(url, seat).unwrap_or_default();
+        let mut changed = false;
+        if key.token.as_deref().and_then(chain::from_hex).is_none() {
+            key.token = Some(chain::to_hex(&crate::net::client::fresh()));
+            changed = true;
+        }
+        if chain::from_hex(&key.value).is_none() {
+            key.value = chain::to_hex(&crate::net::client::fresh());
+            changed = true;
+        }
+        if key.url.is_none() {
+            key.url = Some(url.to_string());
+            changed = true;
+        }
+        if changed {
+            write_key(url, seat, &key);
+        }
+        key
+    }
 }
 
 /// A table this machine holds a seat at, as Game → Across machines lists it.
@@ -90,7 +132,7 @@ pub struct MyTable {
 pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
     let dir = crate::engine::journal::default_journal_path().with_file_name("");
     std::thread::spawn(move || {
-        let mut seats: Vec<(String, u8)> = std::fs::read_dir(&dir)
+        let mut seats: Vec<(String, u8, String)> = std::fs::read_dir(&dir)
             .into_iter()
             .flatten()
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -98,18 +140,20 @@ pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
                 let name = p.file_name()?.to_str()?.to_string();
                 let seat = name.strip_prefix("seat-")?.strip_suffix(".json")?.rsplit('-').next()?.parse().ok()?;
                 let key: SeatKey = serde_json::from_str(&std::fs::read_to_string(&p).ok()?).ok()?;
-                Some((key.url?, seat))
+                Some((key.url?, seat, key.token?))
             })
             .collect();
-        seats.sort();
+        seats.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         let mut found = Vec::new();
-        for (url, seat) in seats {
+        for (url, seat, token) in seats {
             let (base, table) = url.rsplit_once('/').unwrap_or((&url, ""));
-            let state = match runtime.block_on(Client::list(base)) {
+            // Each seat asks with its token: a private table is shown to its seats only.
+            let mine = MySeat { table: table.to_string(), seat, token };
+            let state = match runtime.block_on(Client::mine(base, vec![mine])) {
                 Err(e) => format!("no answer: {e}"),
                 Ok(list) => match list.iter().find(|t| t.name == table) {
-                    None => "not at that host".to_string(),
+                    None => "not at that host (or not with this seat's token)".to_string(),
                     Some(t) if t.over => "over".to_string(),
                     Some(t) if t.active == Some(seat) => format!("your turn (action {})", t.index),
                     Some(t) if !t.open_seats.is_empty() => "waiting for a seat to join".to_string(),
@@ -124,8 +168,18 @@ pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
 
 /// Opens another window of this program: seated at a host's table, or a host of its own.
 pub fn spawn(args: &[String]) -> Result<(), String> {
+    spawn_with_code(args, None)
+}
+
+/// `spawn`, handing the new window an invitation code through its environment.
+pub fn spawn_with_code(args: &[String], code: Option<String>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    std::process::Command::new(exe).args(args).spawn().map(|_| ()).map_err(|e| e.to_string())
+    let mut command = std::process::Command::new(exe);
+    command.args(args).env_remove("GROGNARD_CODE");
+    if let Some(code) = code {
+        command.env("GROGNARD_CODE", code);
+    }
+    command.spawn().map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// Where a seat's key is kept: beside the journal, one file per table and seat.
@@ -147,7 +201,7 @@ fn write_key(url: &str, seat: u8, key: &SeatKey) {
 }
 
 impl Remote {
-    pub fn new(url: &str, seat: Option<u8>) -> Remote {
+    pub fn new(url: &str, seat: Option<u8>, code: Option<String>, public: bool) -> Remote {
         let (outbox, outbox_rx) = tokio::sync::mpsc::unbounded_channel();
         let (inbox_tx, inbox) = mpsc::channel();
         let here = url
@@ -169,6 +223,17 @@ impl Remote {
             host_is_here: here,
             problem: None,
             finished: None,
+            invitations: seat.and_then(|k| read_key(url, k)).and_then(|k| k.invitations),
+            key: seat.map(|k| {
+                let mut key = SeatKey::kept_or_new(url, k);
+                if code.is_some() && key.code != code {
+                    key.code = code.clone();
+                    write_key(url, k, &key);
+                }
+                key
+            }),
+            code,
+            public,
             in_flight: None,
             backlog: std::collections::VecDeque::new(),
             thrown: false,
@@ -177,6 +242,12 @@ impl Remote {
             inbox: Mutex::new(inbox),
             inbox_tx,
         }
+    }
+
+    /// What lets a window of this machine watch this table: the seat's token, or the code this
+    /// window came with.
+    pub fn watch_code(&self) -> Option<String> {
+        self.key.as_ref().and_then(|k| k.token.clone()).or(self.code.clone())
     }
 
     /// Sends this seat's action, chosen at the table the window shows.
@@ -227,18 +298,35 @@ pub fn connect(remote: Res<Remote>, proxy: Option<Res<bevy::winit::EventLoopProx
         }
         None => Box::new(|| {}),
     };
-    let (url, seat, tx) = (remote.url.clone(), remote.seat, remote.inbox_tx.clone());
+    let seat = Seated {
+        url: remote.url.clone(),
+        seat: remote.seat,
+        key: remote.key.clone(),
+        code: remote.code.clone(),
+        public: remote.public,
+    };
+    let tx = remote.inbox_tx.clone();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-        runtime.block_on(keep_connected(url, seat, tx, outbox, wake));
+        runtime.block_on(keep_connected(seat, tx, outbox, wake));
     });
 }
 
-/// Joins (or comes back to) the seat and relays messages both ways until the window closes;
-/// after a drop it comes back with the seat's token and the last index it saw.
-async fn keep_connected(
+/// Where the connection sits: the table, the seat and its key, the code it came with.
+struct Seated {
     url: String,
     seat: Option<u8>,
+    key: Option<SeatKey>,
+    code: Option<String>,
+    public: bool,
+}
+
+/// Joins (or comes back to) the seat and relays messages both ways until the window closes;
+/// after a drop it comes back with the seat's token and the last index it saw. The commitment
+/// of the first welcome is kept with the seat's key, and the finished save is checked against it
+/// and the seat's own value (issue 30, item 13).
+async fn keep_connected(
+    mut at: Seated,
     tx: mpsc::Sender<Incoming>,
     mut outbox: tokio::sync::mpsc::UnboundedReceiver<Outgoing>,
     wake: Box<dyn Fn() + Send>,
@@ -247,21 +335,20 @@ async fn keep_connected(
         let _ = tx.send(m);
         wake();
     };
-    let mut key = seat.map(|k| {
-        read_key(&url, k).unwrap_or_else(|| {
-            let mut value = [0u8; 32];
-            getrandom::fill(&mut value).expect("the system's randomness");
-            SeatKey { token: None, value: chain::to_hex(&value), url: Some(url.clone()) }
-        })
-    });
+    let url = at.url.clone();
     let mut since = 0;
+    // A spectator checks the commitment of its own first welcome.
+    let mut watched_commitment = None;
     loop {
-        let joined = match (&key, seat) {
-            (Some(SeatKey { token: Some(t), .. }), Some(_)) => Client::rejoin(&url, seat, Some(t), since).await,
-            (Some(k), Some(_)) => Client::join(&url, seat, chain::from_hex(&k.value)).await,
-            _ => Client::rejoin(&url, None, None, since).await,
+        let sit = Sit {
+            seat: at.seat,
+            token: at.key.as_ref().and_then(|k| k.token.as_deref().and_then(chain::from_hex)),
+            value: at.key.as_ref().and_then(|k| chain::from_hex(&k.value)),
+            code: at.key.as_ref().and_then(|k| k.code.clone()).or(at.code.clone()),
+            public: at.public,
+            since,
         };
-        let mut c = match joined {
+        let mut c = match Client::sit(&url, &sit).await {
             Ok(c) => c,
             Err(e) => {
                 tell(Incoming::Failed(e));
@@ -274,12 +361,36 @@ async fn keep_connected(
             tokio::select! {
                 m = c.recv() => match m {
                     Some(m) => {
-                        if let (ToSeat::Welcome { token: Some(t), .. }, Some(k), Some(s)) = (&m, key.as_mut(), seat) {
-                            k.token = Some(t.clone());
-                            write_key(&url, s, k);
+                        if let ToSeat::Welcome { commitment, invitations, .. } = &m {
+                            match (&mut at.key, at.seat) {
+                                (Some(key), Some(k)) => {
+                                    match &key.commitment {
+                                        None => key.commitment = Some(commitment.clone()),
+                                        Some(kept) if kept != commitment => tell(Incoming::Failed(
+                                            "the host's commitment is not the one it first sent: its dice cannot be trusted"
+                                                .into(),
+                                        )),
+                                        Some(_) => {}
+                                    }
+                                    if invitations.is_some() {
+                                        key.invitations = invitations.clone();
+                                    }
+                                    write_key(&url, k, key);
+                                }
+                                _ => {
+                                    watched_commitment.get_or_insert_with(|| commitment.clone());
+                                }
+                            }
                         }
                         if let ToSeat::Update(u) = &m {
                             since = u.index;
+                        }
+                        if let ToSeat::Finished { save } = &m {
+                            let kept = at.key.as_ref().map_or(watched_commitment.as_ref(), |k| k.commitment.as_ref());
+                            let value = at.key.as_ref().and_then(|k| chain::from_hex(&k.value));
+                            if let Err(e) = check_finished(save, kept, at.seat.zip(value)) {
+                                tell(Incoming::Failed(e));
+                            }
                         }
                         tell(Incoming::Message(Box::new(m)));
                     }
@@ -300,6 +411,18 @@ async fn keep_connected(
         tell(Incoming::Connected(false));
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
+}
+
+/// A finished game's save checked against what this window kept: the commitment of its first
+/// welcome and the seat's own value.
+fn check_finished(
+    save: &str,
+    commitment: Option<&String>,
+    seat_value: Option<(u8, chain::Hash)>,
+) -> Result<(), String> {
+    let commitment = commitment.and_then(|c| chain::from_hex(c));
+    crate::net::hosted::check_save_text(save, commitment.as_ref(), seat_value)
+        .map_err(|e| format!("The host's record does not hold: {e}"))
 }
 
 /// Sends this seat's requests to the host; what a host's table cannot do is refused here.
@@ -376,8 +499,11 @@ pub fn receive<G: TableGame>(
             }
             Incoming::Failed(e) => remote.problem = Some(e),
             Incoming::Message(m) => match *m {
-                ToSeat::Welcome { delay, scenario_hash, .. } => {
+                ToSeat::Welcome { delay, scenario_hash, invitations, .. } => {
                     remote.delay = delay;
+                    if invitations.is_some() {
+                        remote.invitations = invitations;
+                    }
                     if scenario_hash != table.0.game.scenario().hash {
                         remote.problem =
                             Some("the host plays another scenario than this file (its hash differs)".into());

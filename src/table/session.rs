@@ -51,6 +51,8 @@ pub struct Session {
     /// tables this machine holds seats at, with whose turn it is (filled by a thread).
     pub join_url: String,
     pub join_seat: Option<u8>,
+    /// The invitation code of a private table to join (empty: none, or opening a table).
+    pub join_code: String,
     pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<super::remote::MyTable>>>,
     /// Screenshot mode: the file, and frames to wait before taking it.
     pub screenshot: Option<(PathBuf, u32)>,
@@ -108,6 +110,7 @@ impl Session {
             save_path: "grognard-save.ron".to_string(),
             join_url: "ws://127.0.0.1:7813/evening".to_string(),
             join_seat: Some(0),
+            join_code: String::new(),
             my_tables: Default::default(),
             screenshot: None,
             computers: vec![None; seats],

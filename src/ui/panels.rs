@@ -212,6 +212,9 @@ fn hosted_table<G: TableGame>(
             if let Some(f) = &r.finished {
                 ui.label(format!("Finished: {}", f.display()));
             }
+            if let Some(inv) = &r.invitations {
+                invitations(ui, table.game.seat_names(), r.seat, inv);
+            }
             if r.seat.is_none() {
                 ui.separator();
                 ui.label(egui::RichText::new("Spectators' chat (the players do not see it)").small());
@@ -226,6 +229,28 @@ fn hosted_table<G: TableGame>(
                 }
             }
         });
+}
+
+/// A private table's codes, for the player who opened it to hand out: each other seat's, and the
+/// spectators', each with a button that copies it.
+fn invitations(ui: &mut egui::Ui, seats: &[&str], mine: Option<u8>, inv: &crate::net::proto::Invitations) {
+    ui.separator();
+    ui.label("A private table: hand each player their seat's code (--code CODE, or Game → Across machines).");
+    let row = |ui: &mut egui::Ui, who: &str, code: &str| {
+        ui.horizontal(|ui| {
+            ui.label(format!("{who}:"));
+            ui.monospace(code);
+            if ui.small_button("Copy").clicked() {
+                ui.ctx().copy_text(code.to_string());
+            }
+        });
+    };
+    for (k, code) in inv.seats.iter().enumerate() {
+        if Some(k as u8) != mine {
+            row(ui, seats.get(k).copied().unwrap_or("?"), code);
+        }
+    }
+    row(ui, "Spectators", &inv.watch);
 }
 
 fn resume_window<G: TableGame>(
@@ -434,6 +459,11 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
         }
         ui.radio_value(&mut session.join_seat, None, "watch");
     });
+    ui.horizontal(|ui| {
+        ui.label("Invitation code:");
+        ui.add(egui::TextEdit::singleline(&mut session.join_code).desired_width(200.0))
+            .on_hover_text("A private table's code, as its opener handed it to you (empty: open a new private table)");
+    });
     let scenario = table.game.scenario().path.display().to_string();
     let join = |url: &str, seat: Option<u8>| -> Vec<String> {
         let mut args = vec!["play".to_string(), scenario.clone(), "--join".to_string(), url.to_string()];
@@ -444,7 +474,8 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
         args
     };
     if ui.button("Join that table (a new window)").clicked() {
-        match remote::spawn(&join(&session.join_url, session.join_seat)) {
+        let code = Some(session.join_code.trim().to_string()).filter(|c| !c.is_empty());
+        match remote::spawn_with_code(&join(&session.join_url, session.join_seat), code) {
             Ok(()) => session.inform(format!("Joining {}", session.join_url)),
             Err(e) => session.refuse(format!("Could not open a window: {e}")),
         }
@@ -461,7 +492,8 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
         }) {
             Ok(()) => session.inform(format!(
                 "Hosting on this machine: the other player joins ws://<this machine's address>:7813/{name} \
-                 (start the host with --address 0.0.0.0 to be reached from other machines)"
+                 with the code the table's window shows (start the host with --address 0.0.0.0 to be \
+                 reached from other machines)"
             )),
             Err(e) => session.refuse(format!("Could not start the host: {e}")),
         }
