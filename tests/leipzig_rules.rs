@@ -887,6 +887,36 @@ fn reconnaissance_an_attack_across_a_river_on_blanks_is_offered_and_judged_at_16
     assert!(!legal.iter().any(|x| matches!(x, Action::Declare { units, .. } if units.contains(&again))));
 }
 
+#[test]
+fn reconnaissance_a_blank_beside_a_river_target_counts_as_a_supply_unit_for_the_160_percent() {
+    // The 160% across a river is judged against the strongest defence (Terrain Effects Chart,
+    // River), which a supply unit in reach makes stronger. The French cannot tell whether an
+    // Allied blank beside the target is a supply unit (Reconnaissance), so the declarations they
+    // are offered are the same whatever it is: the blank counts as one. Judged on the real
+    // counters, the list told them what the blank was.
+    let mut g = empty("1-historical-situation.ron");
+    assert!(g.reconnaissance());
+    let (a, b) = river_side(&g, Hexside::River);
+    put(&mut g, Side::Allied, "2-5", b);
+    let beside = (0..6).map(|d| nb(&g, b, d)).find(|&h| h != a && !g.sc.board.adjacent(h, a)).unwrap();
+    let blank = put(&mut g, Side::Allied, "2-5", beside);
+    g.units[blank as usize].revealed = false;
+    g.step = Step::Declare;
+    // Two 5-4s without supply attack at 5 (halved): 125% against the 2-5 doubled by the river
+    // if it is supplied, 250% if not.
+    for attackers in [&["5-4", "5-4"][..], &["5-4", "3-7"], &["2-5"], &["18-2"]] {
+        let mut t = g.clone();
+        for ty in attackers {
+            put(&mut t, Side::French, ty, a);
+        }
+        let declared = |ty: &str| {
+            let (_, legal) = french_moves_with(&t, blank, ty);
+            legal.into_iter().filter(|x| matches!(x, Action::Declare { .. })).collect::<Vec<_>>()
+        };
+        assert_eq!(declared("S"), declared("2-5"), "{attackers:?}: the same offer whatever the blank is");
+    }
+}
+
 /// The French legal list with the Allied counter `e` hidden and dealt as type `ty`.
 fn french_moves_with(g: &Leipzig, e: UnitId, ty: &str) -> (Leipzig, Vec<Action>) {
     let mut g = g.clone();

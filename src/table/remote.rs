@@ -205,6 +205,7 @@ impl Remote {
         let (outbox, outbox_rx) = tokio::sync::mpsc::unbounded_channel();
         let (inbox_tx, inbox) = mpsc::channel();
         let here = url
+            .trim_start_matches("wss://")
             .trim_start_matches("ws://")
             .split(['/', ':'])
             .next()

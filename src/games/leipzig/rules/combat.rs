@@ -213,11 +213,26 @@ impl Leipzig {
     }
 
     /// Whether an attack across a river reaches the 160% the River hex-side needs, against the
-    /// strongest defence.
+    /// strongest defence the attacker can judge.
     fn river_odds_met(&self, units: &[UnitId], supply: bool, target: Hex) -> bool {
         let (a, _) = self.attack_strength(units, supply, false);
-        let (d, _) = self.defense_strength(&[target], self.defender_could_supply(target), true);
+        let (d, _) = self.defense_strength(&[target], self.defender_could_supply_as_seen(target), true);
         Self::percent(a, d) >= self.sc.charts.crt.river_minimum as u32
+    }
+
+    /// `defender_could_supply` as the phasing side can judge it under Reconnaissance: a counter
+    /// in reach it may not examine could be a supply unit, so it counts as one (the strongest
+    /// defence). Judged on the real counters, the legal list told the French whether a blank
+    /// beside the target was a supply unit (found by tests/net_leak.rs).
+    fn defender_could_supply_as_seen(&self, h: Hex) -> bool {
+        let Some(side) = self.side_at(h) else { return false };
+        let b = &self.sc.board;
+        let me = Viewer::Seat(super::seat_of(self.side));
+        b.is_fortress(h)
+            || self.on_map(side).any(|u| {
+                self.units[u as usize].hex.is_some_and(|s| s == h || b.adjacent(s, h))
+                    && (self.is_supply(u) || !self.seen_by(u as usize, me))
+            })
     }
 
     /// Whether the defender of `h` could be in supply (a fortress, or a supply unit in reach):
