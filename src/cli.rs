@@ -127,6 +127,10 @@ pub enum Command {
         /// Keep spectators this many minutes behind the players.
         #[arg(long, default_value_t = 0)]
         delay_minutes: u64,
+        /// How many tables one address may keep waiting for their other seats (raise it for a
+        /// club behind one address, or a load test on loopback).
+        #[arg(long, default_value_t = crate::net::limits::Limits::default().unstarted_per_address)]
+        unstarted_per_address: usize,
     },
     /// List a host's tables: the seats still open and whose turn it is.
     Tables {
@@ -164,6 +168,9 @@ pub enum Command {
         /// host's revealed secret) go to --save-dir and are verified.
         #[arg(long)]
         via: Option<String>,
+        /// With --via: this many games at once (each its own table, two connections a table).
+        #[arg(long, default_value_t = 1, requires = "via")]
+        at_once: usize,
     },
     /// Render the table to a PNG (needs a display, e.g. under xvfb-run).
     Screenshot {
@@ -363,13 +370,15 @@ pub fn run() -> i32 {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Verify { save, commitment, against }) => verify(&save, commitment.as_deref(), against.as_deref()),
-        Some(Command::Host { scenario, port, address, data, delay_actions, delay_minutes }) => {
+        Some(Command::Host { scenario, port, address, data, delay_actions, delay_minutes, unstarted_per_address }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
-            host(&scenario, &address, port, data.as_deref(), delay)
+            let limits =
+                crate::net::limits::Limits { unstarted_per_address, ..crate::net::limits::Limits::for_this_process() };
+            host(&scenario, (&address, port), data.as_deref(), delay, limits)
         }
         Some(Command::Tables { host }) => tables(&host),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
-        Some(Command::Simulate { scenario, games, seed, save_dir, via: Some(via), players, seat_players }) => {
+        Some(Command::Simulate { scenario, games, seed, save_dir, via: Some(via), players, seat_players, at_once }) => {
             if players.as_deref().is_some_and(|p| p != "random") || !seat_players.is_empty() {
                 eprintln!(
                     "--via: the seats play random legal actions (a computer player reads its game's view, \
@@ -382,11 +391,11 @@ pub fn run() -> i32 {
                 return 2;
             }
             match game_of(&scenario) {
-                Ok(_) => crate::net::sim::simulate_via(&via, games, seed, save_dir.as_deref()),
+                Ok(_) => crate::net::sim::simulate_via(&via, games, seed, save_dir.as_deref(), at_once),
                 Err(code) => code,
             }
         }
-        Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir, via: None }) => {
+        Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir, via: None, .. }) => {
             let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
             if games > cap {
                 eprintln!(
@@ -483,12 +492,20 @@ pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
     }
 }
 
-pub fn host(scenario: &Path, address: &str, port: u16, data: Option<&Path>, delay: crate::net::proto::Delay) -> i32 {
+pub fn host(
+    scenario: &Path,
+    (address, port): (&str, u16),
+    data: Option<&Path>,
+    delay: crate::net::proto::Delay,
+    limits: crate::net::limits::Limits,
+) -> i32 {
     // As many connections as the system lets this process have (half its open files).
     crate::net::limits::raise_open_file_limit();
+    crate::net::limits::fewer_heaps();
+    let limits = crate::net::limits::Limits { connections: crate::net::limits::Limits::for_this_process().connections, ..limits };
     let made = registry::open(scenario).and_then(|(game, _)| game.host_tables(scenario));
     let seats = made.as_ref().map(|t| t.seats.join(", ")).unwrap_or_default();
-    let opened = made.and_then(|tables| crate::net::host::Host::open(tables, delay, data));
+    let opened = made.and_then(|tables| crate::net::host::Host::open_with_limits(tables, delay, data, limits));
     let (host, problems) = match opened {
         Ok(m) => m,
         Err(e) => {
@@ -499,7 +516,13 @@ pub fn host(scenario: &Path, address: &str, port: u16, data: Option<&Path>, dela
     for p in &problems {
         eprintln!("not reopened: {p}");
     }
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    // The connections on one thread; the tables' work (rules, disk) on a few more, so that a slow
+    // table holds up no other (each thread holds its own allocator arena: a few, not hundreds).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .max_blocking_threads(crate::net::host::TABLE_THREADS)
+        .enable_all()
+        .build()
+        .expect("a runtime");
     runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind((address, port)).await {
             Ok(l) => l,

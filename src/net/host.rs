@@ -33,6 +33,9 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 pub const MAX_FRAME: usize = 64 * 1024;
 /// The most tables one host keeps.
 pub const MAX_TABLES: usize = 10_000;
+/// The threads `grognard host` gives the tables' work (their rules and their disk): as many
+/// tables may wait on a slow disk at once before the others wait too.
+pub const TABLE_THREADS: usize = 16;
 /// The most seats one `Mine` question asks about.
 pub const MAX_MINE: usize = 100;
 /// The longest line of the spectators' chat, in characters.
@@ -296,7 +299,17 @@ impl Host {
     /// A host keeping its tables' logs in `data` (made if missing), every table found there
     /// reopened as it was; spectators kept `delay` behind. What could not be reopened is named.
     pub fn open(tables_of: Tables, delay: Delay, data: Option<&Path>) -> Result<(Arc<Host>, Vec<String>), String> {
-        let host = Self::with(tables_of, delay, data.map(Path::to_path_buf));
+        Self::open_with_limits(tables_of, delay, data, Limits::for_this_process())
+    }
+
+    /// `open`, with these limits on its connections and tables.
+    pub fn open_with_limits(
+        tables_of: Tables,
+        delay: Delay,
+        data: Option<&Path>,
+        limits: Limits,
+    ) -> Result<(Arc<Host>, Vec<String>), String> {
+        let host = Host { limits, ..Self::with(tables_of, delay, data.map(Path::to_path_buf)) };
         let mut problems = Vec::new();
         if let Some(dir) = data {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

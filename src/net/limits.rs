@@ -213,3 +213,15 @@ impl Outbox {
         self.close.clone()
     }
 }
+
+/// Before a process starts its threads: at most two malloc heaps where the C library is glibc
+/// (its `M_ARENA_MAX`, what `MALLOC_ARENA_MAX=2` does). glibc gives each thread that allocates at
+/// once a heap of its own, up to eight a core, and each keeps what it freed: the window's painting,
+/// the host's tables at work on several threads.
+pub fn fewer_heaps() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of the allocator; called before the threads start.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}

@@ -30,14 +30,9 @@ impl Plugin for CpuInstancing {
     }
 }
 
-/// Before the app starts its threads: at most two malloc heaps (glibc's `M_ARENA_MAX`, what the
-/// `MALLOC_ARENA_MAX=2` environment variable does).
+/// Before the app starts its threads: at most two malloc heaps.
 pub fn fewer_heaps() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a tunable of the allocator; called before the app's threads.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 2);
-    }
+    crate::net::limits::fewer_heaps();
 }
 
 /// Once the table is drawn: the pages the painting and loading freed go back to the system.
