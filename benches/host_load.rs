@@ -125,7 +125,13 @@ fn cpu_seconds(pid: u32) -> f64 {
 /// `simulate --via --at-once N` over N tables at once.
 fn at_once() {
     let n = env("GROGNARD_LOAD_AT_ONCE", 1000);
-    let args = ["--port".into(), "0".into(), "--unstarted-per-address".into(), n.to_string().into(), scenario().into_os_string()];
+    let args = [
+        "--port".into(),
+        "0".into(),
+        "--unstarted-per-address".into(),
+        n.to_string().into(),
+        scenario().into_os_string(),
+    ];
     let (mut host, at) = common::grognard_host(&args);
     let idle = rss_kib(host.id());
     let cpu0 = cpu_seconds(host.id());

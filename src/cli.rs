@@ -502,7 +502,10 @@ pub fn host(
     // As many connections as the system lets this process have (half its open files).
     crate::net::limits::raise_open_file_limit();
     crate::net::limits::fewer_heaps();
-    let limits = crate::net::limits::Limits { connections: crate::net::limits::Limits::for_this_process().connections, ..limits };
+    let limits = crate::net::limits::Limits {
+        connections: crate::net::limits::Limits::for_this_process().connections,
+        ..limits
+    };
     let made = registry::open(scenario).and_then(|(game, _)| game.host_tables(scenario));
     let seats = made.as_ref().map(|t| t.seats.join(", ")).unwrap_or_default();
     let opened = made.and_then(|tables| crate::net::host::Host::open_with_limits(tables, delay, data, limits));
