@@ -11,7 +11,7 @@ use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::{SeatId, Viewer};
 use grognard::engine::table::Act;
 use grognard::games::botn::{self, Botn};
-use grognard::net::client::Client;
+use grognard::net::client::{Client, Sit};
 use grognard::net::host::{Host, serve};
 use grognard::net::proto::ToSeat;
 use grognard::table::remote::{self, Remote};
@@ -43,11 +43,15 @@ fn a_window_at_a_hosts_table_sends_its_actions_there_and_shows_what_the_host_sen
     let host = Host::new(tables);
     let h = host.clone();
     let other_url = url.clone();
+    // The window opens the table, private: the Allies join with the code it was given.
+    let (code_tx, code_rx) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
         runtime.block_on(async move {
             tokio::spawn(serve(listener, h));
-            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-            let mut allied = Client::join(&other_url, Some(1), Some([2; 32])).await.unwrap();
+            let code = tokio::task::spawn_blocking(move || code_rx.recv().unwrap()).await.unwrap();
+            let sit =
+                Sit { seat: Some(1), token: Some([2; 32]), value: Some([22; 32]), code: Some(code), ..Sit::default() };
+            let mut allied = Client::sit(&other_url, &sit).await.unwrap();
             while let Some(m) = allied.recv().await {
                 if let ToSeat::Finished { .. } = m {
                     break;
@@ -63,10 +67,16 @@ fn a_window_at_a_hosts_table_sends_its_actions_there_and_shows_what_the_host_sen
     app.add_plugins((MinimalPlugins, StatesPlugin, botn::plugin::BotnPlugin))
         .insert_resource(TableRes(local))
         .insert_resource(Session::new(2, home.join("journal.ron")))
-        .insert_resource(Remote::new(&url, Some(0)))
+        .insert_resource(Remote::new(&url, Some(0), None, false))
         .insert_resource(HostsTable)
         .add_systems(Startup, remote::connect)
         .add_systems(Update, (remote::receive::<Botn>, remote::send::<Botn>));
+    // The opener's window is given the codes to hand out (the Host's table panel shows them).
+    until(&mut app, |app| app.world().resource::<Remote>().invitations.is_some());
+    let codes = app.world().resource::<Remote>().invitations.clone().unwrap();
+    assert_eq!(codes.seats.len(), 2);
+    assert!(host.list().is_empty(), "a private table is not listed");
+    code_tx.send(codes.seats[1].clone()).unwrap();
     // The table starts when the Allies join; the window then shows the host's table.
     until(&mut app, |app| !app.world().resource::<Remote>().waiting);
     let french = Viewer::Seat(SeatId(0));
