@@ -531,6 +531,11 @@ impl Host {
             .collect()
     }
 
+    /// Every table's name, private ones included (for the host's operator, never sent).
+    pub fn table_names(&self) -> Vec<String> {
+        self.tables.lock().expect("not poisoned").keys().cloned().collect()
+    }
+
     /// The tables of `seats` whose token is right, private ones included (at most
     /// `MAX_MINE`, the rest unread).
     pub fn mine(&self, seats: &[MySeat]) -> Vec<TableInfo> {
