@@ -135,7 +135,16 @@ pub fn panels<G: TableGame>(
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
     menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
-    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), settling.active, coach);
+    // Nothing to order while the dice roll, or before a host's table has started (the window
+    // shows its own setting-up until the host's first update).
+    let pause = if settling.active {
+        Some("The dice are rolling: their result shows once they rest")
+    } else if remote.as_deref().is_some_and(|r| r.waiting) {
+        Some("The host's table starts once every seat has joined: nothing to order yet")
+    } else {
+        None
+    };
+    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), pause, coach);
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
@@ -550,7 +559,7 @@ fn orders<G: TableGame>(
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
     hosted: bool,
-    rolling: bool,
+    pause: Option<&str>,
     coach: Option<&Coach<G::Action>>,
 ) {
     let game = &table.game;
@@ -574,9 +583,10 @@ fn orders<G: TableGame>(
                 lesson_box(ui, word, session);
             }
             let active = game.active_seat();
-            if rolling {
-                // The table is the one before the roll until the dice rest: nothing to order yet.
-                ui.label(egui::RichText::new("The dice are rolling: their result shows once they rest").italics());
+            if let Some(why) = pause {
+                // The table is the one before the roll until the dice rest, or not yet the host's:
+                // nothing to order yet.
+                ui.label(egui::RichText::new(why).italics());
             } else if let (Some(seat), Some(elsewhere)) = (active, game.orders_elsewhere())
                 && active == my_seat
                 && session.computer_at(seat).is_none()
