@@ -3,6 +3,7 @@
 //! messages refused with a reason while the table stays untouched.
 
 mod common;
+use common::{next_refusal, next_update};
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::Game;
 use grognard::engine::table::Table;
@@ -182,26 +183,6 @@ fn grognard_host_serves_a_scenario_on_the_command_line() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(played);
-}
-
-/// The next update, skipping anything else; a refusal fails the test.
-async fn next_update(c: &mut Client) -> grognard::net::proto::Update {
-    loop {
-        match c.recv().await.expect("open") {
-            ToSeat::Update(u) => return u,
-            ToSeat::Refused { message, .. } => panic!("refused: {message}"),
-            _ => {}
-        }
-    }
-}
-
-/// The next refusal's words, skipping anything else.
-async fn next_refusal(c: &mut Client) -> String {
-    loop {
-        if let ToSeat::Refused { message, .. } = c.recv().await.expect("open") {
-            return message;
-        }
-    }
 }
 
 /// The seat's token (its own choice), once its welcome has come.

@@ -4,6 +4,7 @@
 //! restart (item 11).
 
 mod common;
+use common::{next_refusal, next_update};
 use grognard::net::chain::{self, Hash};
 use grognard::net::client::{Client, Sit};
 use grognard::net::host::{Host, serve};
@@ -31,26 +32,6 @@ async fn serving(delay: Delay, data: Option<&Path>) -> (String, Arc<Host>) {
 
 fn seat(k: u8, token: Hash, value: Hash, code: Option<String>) -> Sit {
     Sit { seat: Some(k), token: Some(token), value: Some(value), code, ..Sit::default() }
-}
-
-/// The next update, skipping anything else; a refusal fails the test.
-async fn next_update(c: &mut Client) -> Update {
-    loop {
-        match c.recv().await.expect("open") {
-            ToSeat::Update(u) => return u,
-            ToSeat::Refused { message, .. } => panic!("refused: {message}"),
-            _ => {}
-        }
-    }
-}
-
-/// The next refusal's words, skipping anything else.
-async fn next_refusal(c: &mut Client) -> String {
-    loop {
-        if let ToSeat::Refused { message, .. } = c.recv().await.expect("open") {
-            return message;
-        }
-    }
 }
 
 /// Both seats of a public table, and their first updates.

@@ -123,22 +123,18 @@ impl Client {
 
     /// The host's tables and whose turn it is at each.
     pub async fn list(url: &str) -> Result<Vec<TableInfo>, String> {
-        let mut c = Self::connect(url).await?;
-        c.send(&ToHost::List).await?;
-        loop {
-            match c.recv().await {
-                Some(ToSeat::Tables(t)) => return Ok(t),
-                Some(ToSeat::Refused { message, .. }) => return Err(message),
-                Some(_) => continue,
-                None => return Err(format!("{url}: the host closed the connection")),
-            }
-        }
+        Self::tables(url, &ToHost::List).await
     }
 
     /// The tables at host `url` (ws://HOST:PORT) these seats sit at, private ones included.
     pub async fn mine(url: &str, seats: Vec<MySeat>) -> Result<Vec<TableInfo>, String> {
+        Self::tables(url, &ToHost::Mine { seats }).await
+    }
+
+    /// Asks host `url` a question it answers with `Tables`.
+    async fn tables(url: &str, question: &ToHost) -> Result<Vec<TableInfo>, String> {
         let mut c = Self::connect(url).await?;
-        c.send(&ToHost::Mine { seats }).await?;
+        c.send(question).await?;
         loop {
             match c.recv().await {
                 Some(ToSeat::Tables(t)) => return Ok(t),

@@ -820,12 +820,7 @@ impl Host {
             ToHost::Value { value } => self.value(value, tx, s),
             ToHost::Submit { seq, at, action } => self.submit((seq, at, action), tx, s),
             ToHost::Chat { text } => self.chat(text, tx, s),
-            ToHost::List => {
-                let _ = tx.send(ToSeat::Tables(self.list()));
-            }
-            ToHost::Mine { seats } => {
-                let _ = tx.send(ToSeat::Tables(self.mine(&seats)));
-            }
+            ToHost::List | ToHost::Mine { .. } => unreachable!("answered on any address, by the connection"),
         }
     }
 

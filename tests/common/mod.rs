@@ -161,3 +161,24 @@ pub fn grognard_host<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Ch
 pub fn only_in<'a, T: PartialEq>(a: &'a [T], b: &[T]) -> Vec<&'a T> {
     a.iter().filter(|x| !b.contains(x)).take(5).collect()
 }
+
+/// The next update from the host, skipping anything else; a refusal fails the test.
+pub async fn next_update(c: &mut grognard::net::client::Client) -> grognard::net::proto::Update {
+    use grognard::net::proto::ToSeat;
+    loop {
+        match c.recv().await.expect("open") {
+            ToSeat::Update(u) => return u,
+            ToSeat::Refused { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+}
+
+/// The next refusal's words from the host, skipping anything else.
+pub async fn next_refusal(c: &mut grognard::net::client::Client) -> String {
+    loop {
+        if let grognard::net::proto::ToSeat::Refused { message, .. } = c.recv().await.expect("open") {
+            return message;
+        }
+    }
+}
