@@ -149,3 +149,32 @@ fn a_move_applied_from_its_checks_search_ends_as_one_searched_again() {
     }
     assert!(moves > 100, "{moves} moves compared");
 }
+
+/// Zones of Control, Supply and Stacking: the map of a decision is made from a kept map of an
+/// earlier one (the hexes a counter left or entered, and their neighbours, worked out again).
+/// At every decision of whole random games (the campaign: combats, breakdowns, the armistice,
+/// the Austrian intervention), for every viewer, it is the map built whole from the counters.
+#[test]
+fn zoc_every_map_made_from_an_earlier_one_is_the_map_built_whole() {
+    use grognard::engine::seats::{SeatId, Viewer};
+    use grognard::games::leipzig::rules::zoc::Situation;
+    let viewers = [None, Some(Viewer::Seat(SeatId(0))), Some(Viewer::Seat(SeatId(1))), Some(Viewer::Spectator)];
+    let mut compared = 0;
+    for (file, seed) in [("8-the-campaign.ron", 3), ("1-historical-situation.ron", 4)] {
+        let sc = Arc::new(LzScenario::load(&dir().join(file)).unwrap());
+        let played = leipzig::play_game(sc.clone(), seed, [LzPlayer::Random; 2], 60_000).unwrap();
+        let mut t = leipzig::table_on(sc, seed);
+        for r in &played.records {
+            for v in viewers {
+                let shared = match v {
+                    None => Situation::of(&t.game),
+                    Some(v) => Situation::seen_from(&t.game, v),
+                };
+                assert!(*shared == Situation::built(&t.game, v), "{file}: the map for {v:?} before {:?}", r.act);
+                compared += 1;
+            }
+            t.submit(r.seat, r.act.clone()).unwrap();
+        }
+    }
+    assert!(compared > 8_000, "{compared} maps compared");
+}

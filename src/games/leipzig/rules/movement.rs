@@ -1013,9 +1013,14 @@ impl Leipzig {
 
     /// `unfixed_stack` on the map as the phasing side sees it, already built.
     pub(super) fn unfixed_stack_in(&self, s: &Situation) -> Option<Hex> {
-        let b = &self.sc.board;
-        for i in 0..b.len() {
-            let h = Hex(i as u16);
+        // Only the hexes the phasing side's combat units stand on can hold such a stack: those,
+        // in the map's order (the first found is the one named), rather than the whole map.
+        let mut stacks: smallvec::SmallVec<[Hex; 64]> =
+            self.on_map(self.side).filter(|&u| self.is_combat(u)).filter_map(|u| self.hex_of(u)).collect();
+        stacks.sort_unstable();
+        stacks.dedup();
+        for h in stacks {
+            let i = h.0 as usize;
             if s.side[i] != Some(self.side)
                 || s.combat[i] < 2
                 || s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])

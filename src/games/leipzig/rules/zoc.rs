@@ -6,6 +6,7 @@
 use crate::engine::seats::Viewer;
 use crate::games::leipzig::data::{Hex, Hexside, Kind, LzScenario, Side};
 use crate::games::leipzig::state::{Leipzig, UnitId, What};
+use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -24,18 +25,49 @@ pub enum Zoc {
 /// is) and those of the decision before.
 const KEPT_MAPS: usize = 4;
 
+/// How many counters may differ from a kept map's for the new map to be made from it (the
+/// hexes they left and entered, and their neighbours, worked out again) rather than built whole:
+/// an action moves one counter, a combat a few.
+const DERIVE_UP_TO: usize = 8;
+
 /// Everything a map is built from: the scenario (its board and counter types, held so that
 /// its address is not reused), whether the armistice holds, and for each counter where it
-/// stands, its side, what it is and whether the viewer may examine it (`u32::MAX` off the map).
+/// stands, its side, what it is and whether the viewer may examine it (`OFF_MAP` off the map;
+/// see `Footing::code`).
 struct Footing {
     sc: Arc<LzScenario>,
     armistice: bool,
     units: Vec<u32>,
 }
 
+/// A counter that is not on the map, in a footing.
+const OFF_MAP: u32 = u32::MAX;
+
 impl PartialEq for Footing {
     fn eq(&self, other: &Footing) -> bool {
         Arc::ptr_eq(&self.sc, &other.sc) && self.armistice == other.armistice && self.units == other.units
+    }
+}
+
+/// A counter on the map as a footing codes it: its hex, side, whether the viewer may examine it
+/// and what it is.
+#[derive(Clone, Copy)]
+struct Counter {
+    hex: usize,
+    side: Side,
+    seen: bool,
+    /// Its type's number, when it has one (not a leader, not a blank).
+    ty: Option<usize>,
+}
+
+impl Counter {
+    fn of(code: u32) -> Option<Counter> {
+        (code != OFF_MAP).then(|| Counter {
+            hex: (code >> 16) as usize,
+            side: if (code >> 12) & 0xF == 0 { Side::French } else { Side::Allied },
+            seen: code & 1 << 11 != 0,
+            ty: (code & 0x700 == 0).then_some((code & 0xFF) as usize),
+        })
     }
 }
 
@@ -52,17 +84,41 @@ impl Footing {
                 let seen = viewer.is_none_or(|v| g.seen_by(i, v));
                 u32::from(h.0) << 16 | (u.side.index() as u32) << 12 | u32::from(seen) << 11 | what
             }
-            _ => u32::MAX,
+            _ => OFF_MAP,
         }));
         Footing { sc: g.sc.clone(), armistice: g.armistice_on(), units }
     }
+
+    /// How many counters stand otherwise than in `other`, counted up to `DERIVE_UP_TO + 1`
+    /// (`None` when the scenario or the armistice differ: the map is built whole).
+    fn differences(&self, other: &Footing) -> Option<usize> {
+        if !Arc::ptr_eq(&self.sc, &other.sc) || self.armistice != other.armistice {
+            return None;
+        }
+        let longer = self.units.len().max(other.units.len());
+        let mut n = 0;
+        for i in 0..longer {
+            let a = self.units.get(i).copied().unwrap_or(OFF_MAP);
+            let b = other.units.get(i).copied().unwrap_or(OFF_MAP);
+            if a != b {
+                n += 1;
+                if n > DERIVE_UP_TO {
+                    break;
+                }
+            }
+        }
+        Some(n)
+    }
 }
 
-/// The maps a thread keeps, the latest first, and a spare list for the next footing.
+/// The maps a thread keeps, the latest first, a spare list for the next footing, a spare map for
+/// the next one made, and a mark for each hex of the map (cleared after each use).
 #[derive(Default)]
 struct Kept {
     maps: Vec<(Footing, Rc<Situation>)>,
     spare: Vec<u32>,
+    spare_map: Option<Situation>,
+    marks: Vec<u8>,
 }
 
 thread_local! {
@@ -70,6 +126,7 @@ thread_local! {
 }
 
 /// What lies on each hex, computed once for a legal list or a check: occupants and control.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Situation {
     /// The side whose units are on the hex.
     pub side: Vec<Option<Side>>,
@@ -83,7 +140,15 @@ pub struct Situation {
     pub supplied: [Vec<bool>; 2],
     /// Some counter's zone was left out: its viewer may not examine it.
     pub blind: bool,
+    /// How many counters' zones were left out (`blind` while any), so that a map made from
+    /// another counts only the counters that changed.
+    unseen: u32,
 }
+
+/// The marks `Situation::derive` puts on a hex.
+const EMPTIED: u8 = 1;
+const NEAR: u8 = 2;
+const WITHIN_TWO: u8 = 4;
 
 impl Situation {
     /// The table as it is: every counter's zone.
@@ -108,7 +173,9 @@ impl Situation {
     /// The map for `viewer`, built once for the counters as they stand: a decision asks for it
     /// several times (the random player's draw, the check, the move's walk), and it changes only
     /// when a counter does. The last few maps of this thread are kept with what they were built
-    /// from (`Footing`), compared in full before one is reused.
+    /// from (`Footing`), compared in full before one is reused. A map that is not kept is made
+    /// from the kept one that differs by the fewest counters, when they are few (an action
+    /// moves one): only the hexes they left and entered and their neighbours are worked out again.
     fn shared(g: &Leipzig, viewer: Option<Viewer>) -> Rc<Situation> {
         SITUATIONS.with_borrow_mut(|kept| {
             let footing = Footing::of(g, viewer, std::mem::take(&mut kept.spare));
@@ -119,10 +186,33 @@ impl Situation {
                 kept.maps.insert(0, hit);
                 return map;
             }
-            let map = Rc::new(Situation::build(g, viewer));
+            let nearest = kept
+                .maps
+                .iter()
+                .filter_map(|(f, m)| footing.differences(f).filter(|&n| n <= DERIVE_UP_TO).map(|n| (n, f, m)))
+                .min_by_key(|(n, ..)| *n);
+            let map = match nearest {
+                Some((_, from, base)) => {
+                    let mut map = match kept.spare_map.take() {
+                        Some(mut spare) => {
+                            spare.copy_from(base);
+                            spare
+                        }
+                        None => (**base).clone(),
+                    };
+                    map.derive(&g.sc, footing.armistice, &from.units, &footing.units, &mut kept.marks);
+                    map
+                }
+                None => Situation::build(&g.sc, footing.armistice, &footing.units),
+            };
+            let map = Rc::new(map);
             kept.maps.insert(0, (footing, map.clone()));
-            if kept.maps.len() > KEPT_MAPS {
-                kept.spare = kept.maps.pop().map(|(f, _)| f.units).unwrap_or_default();
+            if kept.maps.len() > KEPT_MAPS
+                && let Some((f, m)) = kept.maps.pop()
+            {
+                kept.spare = f.units;
+                // Its vectors serve the next map made, when nothing else holds it.
+                kept.spare_map = Rc::try_unwrap(m).ok();
             }
             map
         })
@@ -134,8 +224,16 @@ impl Situation {
         SITUATIONS.with_borrow(|kept| kept.maps.iter().find(|(_, m)| std::ptr::eq(&**m, map)).map(|(_, m)| m.clone()))
     }
 
-    fn build(g: &Leipzig, viewer: Option<Viewer>) -> Situation {
-        let n = g.sc.board.len();
+    /// The map for `viewer` built whole from the counters, never kept nor made from another:
+    /// what every map `shared` gives must equal (the tests compare them).
+    pub fn built(g: &Leipzig, viewer: Option<Viewer>) -> Situation {
+        let footing = Footing::of(g, viewer, Vec::new());
+        Situation::build(&g.sc, footing.armistice, &footing.units)
+    }
+
+    /// The map of the counters of a footing (`units`, see `Footing::of`) on the scenario's board.
+    fn build(sc: &LzScenario, armistice: bool, units: &[u32]) -> Situation {
+        let n = sc.board.len();
         let mut s = Situation {
             side: vec![None; n],
             combat: vec![0; n],
@@ -144,50 +242,175 @@ impl Situation {
             zoc: [vec![Zoc::None; n], vec![Zoc::None; n]],
             supplied: [vec![false; n], vec![false; n]],
             blind: false,
+            unseen: 0,
         };
-        let b = &g.sc.board;
-        for (i, u) in g.units.iter().enumerate() {
-            let (Some(h), true) = (u.hex, u.on_map()) else { continue };
-            let id = i as UnitId;
-            let hi = h.0 as usize;
-            s.side[hi] = Some(u.side);
-            if g.is_combat(id) {
-                s.combat[hi] += 1;
-                s.divisions[hi] += g.divisions(id);
-                if g.is_cavalry(id) {
-                    s.cavalry[hi] = true;
-                }
-            }
-            if g.is_supply(id) {
-                s.supplied[u.side.index()][hi] = true;
-                for (_, nb) in b.neighbours(h) {
-                    s.supplied[u.side.index()][nb.0 as usize] = true;
+        for c in units.iter().filter_map(|&code| Counter::of(code)) {
+            s.occupy(sc, c);
+            if s.supplies(sc, c) {
+                s.supplied[c.side.index()][c.hex] = true;
+                for nb in sc.board.neighbours[c.hex].iter().flatten() {
+                    s.supplied[c.side.index()][nb.0 as usize] = true;
                 }
             }
         }
-        // Zones of Control: none while the armistice holds; never out of or into a fortress.
-        if !g.armistice_on() {
-            for (i, u) in g.units.iter().enumerate() {
-                let id = i as UnitId;
-                let (Some(h), true) = (u.hex, u.on_map()) else { continue };
-                if !g.is_combat(id) || b.is_fortress(h) {
-                    continue;
-                }
-                if viewer.is_some_and(|v| !g.seen_by(i, v)) {
-                    s.blind = true;
-                    continue;
-                }
-                let z = if g.is_cavalry(id) { Zoc::Total } else { Zoc::Partial };
-                for (d, nb) in b.neighbours(h) {
-                    if b.is_fortress(nb) || b.sides[h.0 as usize][d] == Hexside::River {
-                        continue;
-                    }
-                    let cell = &mut s.zoc[u.side.index()][nb.0 as usize];
-                    *cell = (*cell).max(z);
-                }
+        if !armistice {
+            for c in units.iter().filter_map(|&code| Counter::of(code)) {
+                s.exert(sc, c, |_| true);
             }
         }
         s
+    }
+
+    /// This map made a copy of `other`, in the vectors it has.
+    fn copy_from(&mut self, other: &Situation) {
+        self.side.clone_from(&other.side);
+        self.combat.clone_from(&other.combat);
+        self.divisions.clone_from(&other.divisions);
+        self.cavalry.clone_from(&other.cavalry);
+        self.zoc.clone_from(&other.zoc);
+        self.supplied.clone_from(&other.supplied);
+        self.blind = other.blind;
+        self.unseen = other.unseen;
+    }
+
+    /// This map (a copy of the map of `before`) made the map of `after`: the hexes a counter
+    /// left or entered are filled again, and the supply and the zones of their neighbours worked
+    /// out again from the counters within two hexes. The result is the map `build` makes of
+    /// `after` (tested on every decision of random games).
+    fn derive(&mut self, sc: &LzScenario, armistice: bool, before: &[u32], after: &[u32], marks: &mut Vec<u8>) {
+        let b = &sc.board;
+        marks.resize(b.len(), 0);
+        let mut emptied: SmallVec<[usize; 16]> = SmallVec::new();
+        for i in 0..before.len().max(after.len()) {
+            let was = before.get(i).copied().unwrap_or(OFF_MAP);
+            let is = after.get(i).copied().unwrap_or(OFF_MAP);
+            if was != is {
+                // The zones left out counted again for the counters that changed (the map copied
+                // has the same armistice: while it holds, none is left out, as `build` counts).
+                if !armistice {
+                    self.unseen -= Counter::of(was).is_some_and(|c| self.left_out(sc, c)) as u32;
+                    self.unseen += Counter::of(is).is_some_and(|c| self.left_out(sc, c)) as u32;
+                }
+                emptied.extend([was, is].into_iter().filter_map(Counter::of).map(|c| c.hex));
+            }
+        }
+        self.blind = self.unseen > 0;
+        emptied.sort_unstable();
+        emptied.dedup();
+        // The hexes whose occupants changed, those next to them (their supply and zones), and
+        // those next to these (the counters whose zone or supply reaches them).
+        let mut near: SmallVec<[usize; 64]> = SmallVec::new();
+        for &h in &emptied {
+            marks[h] |= EMPTIED;
+            near.push(h);
+            near.extend(b.neighbours[h].iter().flatten().map(|nb| nb.0 as usize));
+        }
+        near.sort_unstable();
+        near.dedup();
+        let mut within_two: SmallVec<[usize; 256]> = SmallVec::new();
+        for &h in &near {
+            marks[h] |= NEAR;
+            within_two.push(h);
+            within_two.extend(b.neighbours[h].iter().flatten().map(|nb| nb.0 as usize));
+        }
+        for &h in &within_two {
+            marks[h] |= WITHIN_TWO;
+        }
+        for &h in &emptied {
+            self.side[h] = None;
+            self.combat[h] = 0;
+            self.divisions[h] = 0;
+            self.cavalry[h] = false;
+        }
+        for &h in &near {
+            for side in 0..2 {
+                self.zoc[side][h] = Zoc::None;
+                self.supplied[side][h] = false;
+            }
+        }
+        for &code in after {
+            // Only the counters within two hexes of a change: a quick test of the hex first.
+            if code == OFF_MAP || marks[(code >> 16) as usize] == 0 {
+                continue;
+            }
+            let Some(c) = Counter::of(code) else { continue };
+            let mark = marks[c.hex];
+            if mark & EMPTIED != 0 {
+                self.occupy(sc, c);
+            }
+            if self.supplies(sc, c) {
+                let side = c.side.index();
+                if mark & NEAR != 0 {
+                    self.supplied[side][c.hex] = true;
+                }
+                for nb in b.neighbours[c.hex].iter().flatten() {
+                    if marks[nb.0 as usize] & NEAR != 0 {
+                        self.supplied[side][nb.0 as usize] = true;
+                    }
+                }
+            }
+            if !armistice && c.seen {
+                let m = &*marks;
+                self.exert(sc, c, |nb| m[nb] & NEAR != 0);
+            }
+        }
+        for &h in &within_two {
+            marks[h] = 0;
+        }
+    }
+
+    /// Whether counter `c` exerts a zone its viewer may not know of (a combat unit outside a
+    /// fortress that the viewer may not examine).
+    fn left_out(&self, sc: &LzScenario, c: Counter) -> bool {
+        !c.seen && self.exerts(sc, c).is_some()
+    }
+
+    /// The zone counter `c` exerts, if it is a combat unit outside a fortress.
+    fn exerts(&self, sc: &LzScenario, c: Counter) -> Option<Zoc> {
+        let t = &sc.types[c.ty?];
+        if !matches!(t.kind, Kind::Infantry | Kind::Cavalry) || sc.board.is_fortress(Hex(c.hex as u16)) {
+            return None;
+        }
+        Some(if t.kind == Kind::Cavalry { Zoc::Total } else { Zoc::Partial })
+    }
+
+    /// Counter `c` counted on its hex: its side, and a combat unit's number, divisions and arm.
+    fn occupy(&mut self, sc: &LzScenario, c: Counter) {
+        self.side[c.hex] = Some(c.side);
+        if let Some(t) = c.ty.map(|t| &sc.types[t])
+            && matches!(t.kind, Kind::Infantry | Kind::Cavalry)
+        {
+            self.combat[c.hex] += 1;
+            self.divisions[c.hex] += u16::from(t.divisions);
+            if t.kind == Kind::Cavalry {
+                self.cavalry[c.hex] = true;
+            }
+        }
+    }
+
+    /// Whether counter `c` is a supply or depot unit.
+    fn supplies(&self, sc: &LzScenario, c: Counter) -> bool {
+        c.ty.is_some_and(|t| matches!(sc.types[t].kind, Kind::Supply | Kind::Depot))
+    }
+
+    /// Counter `c`'s zone put on the neighbours `onto` accepts (none out of or into a fortress,
+    /// none across an unbridged river); a counter its viewer may not examine is counted as left
+    /// out instead (the map is blind).
+    fn exert(&mut self, sc: &LzScenario, c: Counter, onto: impl Fn(usize) -> bool) {
+        let b = &sc.board;
+        let Some(z) = self.exerts(sc, c) else { return };
+        if !c.seen {
+            self.unseen += 1;
+            self.blind = true;
+            return;
+        }
+        for (d, nb) in b.neighbours(Hex(c.hex as u16)) {
+            if b.is_fortress(nb) || b.sides[c.hex][d] == Hexside::River || !onto(nb.0 as usize) {
+                continue;
+            }
+            let cell = &mut self.zoc[c.side.index()][nb.0 as usize];
+            *cell = (*cell).max(z);
+        }
     }
 
     /// The control the enemies of `side` exert on `h`.
