@@ -337,6 +337,16 @@ impl Board {
     pub fn is_fortress(&self, h: Hex) -> bool {
         self.terrain(h) == Terrain::Fortress
     }
+    /// The hexes along an edge, in the map's order.
+    pub fn edge(&self, edge: Edge) -> impl Iterator<Item = Hex> + '_ {
+        let (cols, rows) = match edge {
+            Edge::North => (0..self.columns, 0..1),
+            Edge::South => (0..self.columns, self.rows.saturating_sub(1)..self.rows),
+            Edge::West => (0..1.min(self.columns), 0..self.rows),
+            Edge::East => (self.columns.saturating_sub(1)..self.columns, 0..self.rows),
+        };
+        rows.flat_map(move |r| cols.clone().filter_map(move |c| self.hex(c, r)))
+    }
     pub fn on_edge(&self, h: Hex, edge: Edge) -> bool {
         let (c, r) = self.col_row(h);
         match edge {
@@ -592,10 +602,16 @@ impl LzScenario {
         match at {
             Placement::On(p) => b.place(p).into_iter().collect(),
             Placement::Within(p, n) => match b.place(p) {
-                Some(c) => (0..b.len() as u16)
-                    .map(Hex)
-                    .filter(|&h| b.distance(c, h) <= *n as u32 && ok(h) && b.terrain(h) != Terrain::Mountain)
-                    .collect(),
+                // A hex within `n` lies within `n` columns and rows: that square, row by row (the
+                // map's order), rather than the whole map.
+                Some(c) => {
+                    let (col, row) = b.col_row(c);
+                    let n = *n as usize;
+                    (row.saturating_sub(n)..=row + n)
+                        .flat_map(|r| (col.saturating_sub(n)..=col + n).filter_map(move |q| b.hex(q, r)))
+                        .filter(|&h| b.distance(c, h) <= n as u32 && ok(h) && b.terrain(h) != Terrain::Mountain)
+                        .collect()
+                }
                 None => Vec::new(),
             },
             Placement::FrenchSide => (0..b.len() as u16)

@@ -297,6 +297,19 @@ impl Leipzig {
     pub fn side_at(&self, h: Hex) -> Option<Side> {
         self.at(h).next().map(|u| self.units[u as usize].side)
     }
+    /// `side_at` of each of `hexes` (in the map's order, each once), in one pass over the
+    /// counters rather than one for each hex.
+    pub fn sides_at(&self, hexes: &[Hex]) -> Vec<Option<Side>> {
+        let mut out = vec![None; hexes.len()];
+        for u in self.units.iter().filter(|u| u.on_map()) {
+            if let Some(i) = u.hex.and_then(|h| hexes.binary_search(&h).ok())
+                && out[i].is_none()
+            {
+                out[i] = Some(u.side);
+            }
+        }
+        out
+    }
     pub fn enemy_at(&self, h: Hex, side: Side) -> bool {
         self.side_at(h) == Some(side.other())
     }

@@ -111,12 +111,13 @@ impl Leipzig {
         let Some(first) = self.to_deploy(side).next() else { return };
         let group = self.units[first as usize].status.clone();
         let g = self.group_of(first).expect("a deploying group");
-        let hexes: Vec<Hex> = self
-            .sc
-            .placement_hexes(&g.at, g.austrian)
-            .into_iter()
-            .filter(|&h| self.side_at(h) != Some(side.other()))
-            .collect();
+        let mut hexes: Vec<Hex> = self.sc.placement_hexes(&g.at, g.austrian);
+        let held = self.sides_at(&hexes);
+        let mut k = 0;
+        hexes.retain(|_| {
+            k += 1;
+            held[k - 1] != Some(side.other())
+        });
         let units: Vec<UnitId> = if g.free {
             vec![first]
         } else {
@@ -142,7 +143,8 @@ impl Leipzig {
     /// its group's place (a free group around its suggested places).
     pub fn apply_deploy_rest(&mut self, ev: &mut Vec<Event>) {
         let Step::Deploy(side) = self.step else { return };
-        let b = self.sc.board.clone();
+        let sc = self.sc.clone();
+        let b = &sc.board;
         let mut taken: Vec<Hex> = Vec::new();
         loop {
             let Some(u) = self.to_deploy(side).next() else { break };
@@ -253,27 +255,30 @@ impl Leipzig {
         let b = &self.sc.board;
         let side = self.units[u as usize].side;
         let elbe = b.elbe_column().unwrap_or(b.columns / 2);
-        let all = (0..b.len() as u16).map(Hex);
+        // The edge's hexes alone, in the map's order, rather than every hex of the map.
         let mut hexes: Vec<Hex> = match entry {
-            Entry::WestEdge => all.filter(|&h| b.on_edge(h, Edge::West)).collect(),
-            Entry::NorthEdgeByElbe => all
-                .filter(|&h| b.on_edge(h, Edge::North) && b.col_row(h).0 <= elbe && b.col_row(h).0 + 2 >= elbe)
-                .collect(),
-            Entry::NorthEdgeEastOfElbe => all.filter(|&h| b.on_edge(h, Edge::North) && b.col_row(h).0 > elbe).collect(),
-            Entry::EastEdge => all.filter(|&h| b.on_edge(h, Edge::East)).collect(),
+            Entry::WestEdge => b.edge(Edge::West).collect(),
+            Entry::NorthEdgeByElbe => {
+                b.edge(Edge::North).filter(|&h| b.col_row(h).0 <= elbe && b.col_row(h).0 + 2 >= elbe).collect()
+            }
+            Entry::NorthEdgeEastOfElbe => b.edge(Edge::North).filter(|&h| b.col_row(h).0 > elbe).collect(),
+            Entry::EastEdge => b.edge(Edge::East).collect(),
             Entry::SouthEdgeWestOfAustria => {
                 let first_austria = (0..b.columns)
                     .find(|&c| b.hex(c, b.rows - 1).is_some_and(|h| b.austria[h.0 as usize]))
                     .unwrap_or(b.columns);
-                all.filter(|&h| b.on_edge(h, Edge::South) && b.col_row(h).0 < first_austria).collect()
+                b.edge(Edge::South).filter(|&h| b.col_row(h).0 < first_austria).collect()
             }
             Entry::City(c) => b.place(c).into_iter().collect(),
-            Entry::EastEdgeAustria => all.filter(|&h| b.on_edge(h, Edge::East) && b.austria[h.0 as usize]).collect(),
-            Entry::EastEdgeNorth => all.filter(|&h| b.on_edge(h, Edge::East) && b.allied_side[h.0 as usize]).collect(),
+            Entry::EastEdgeAustria => b.edge(Edge::East).filter(|&h| b.austria[h.0 as usize]).collect(),
+            Entry::EastEdgeNorth => b.edge(Edge::East).filter(|&h| b.allied_side[h.0 as usize]).collect(),
         };
         let austria = self.austria_open();
+        let held = self.sides_at(&hexes);
+        let mut k = 0;
         hexes.retain(|&h| {
-            self.side_at(h) != Some(side.other())
+            k += 1;
+            held[k - 1] != Some(side.other())
                 && !(self.is_cavalry(u) && b.terrain(h) == Terrain::Mountain)
                 && (austria
                     || !b.austria[h.0 as usize]
