@@ -545,6 +545,19 @@ impl Game for Leipzig {
                 format!("it is not your decision: the table waits for {}", self.waiting_for()),
             ));
         }
+        // A move is judged on its own hex (`move_listed`: what the list would offer of it), any
+        // other action against the list of its kind.
+        if let Action::Move { unit, to, march, supply } = *action
+            && self.step == Step::Move
+            && self.pending.is_empty()
+            && (unit as usize) < self.units.len()
+        {
+            let s = Situation::as_seen_by(self, side);
+            return match self.move_listed(&s, unit, to, march, supply) {
+                (true, Some(reach)) => Ok(Some((s, reach))),
+                _ => Err(self.explain(action)),
+            };
+        }
         let mut list = Vec::new();
         let kept = self.legal_listing(Some(action), &mut list);
         if list.contains(action) { Ok(kept) } else { Err(self.explain(action)) }

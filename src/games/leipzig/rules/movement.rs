@@ -120,7 +120,7 @@ impl Scratch {
 
     /// Every hex reached, in the map's order.
     fn reached(&self) -> Vec<Reached> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.seen.iter().map(|w| w.count_ones() as usize).sum());
         for (w, &word) in self.seen.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -367,6 +367,24 @@ impl Leipzig {
         upto: March,
         keep: bool,
     ) -> Option<(Reach, Vec<Destination>)> {
+        let r = self.move_search(s, u, upto, keep)?;
+        let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
+        let mut out = Vec::with_capacity(r.reached.len());
+        for (h, c) in r.hexes() {
+            if h == r.start {
+                continue;
+            }
+            if !self.may_end(s, u, r.start, h, c, &must_support) {
+                continue;
+            }
+            out.push((h, c, self.march_for(u, c)));
+        }
+        Some((r, out))
+    }
+
+    /// The search of counter `u`'s moves up to the march `upto` (none if it may not move): one
+    /// search at the largest allowance asked for that it may attempt, kept (`keep`) or not.
+    fn move_search(&self, s: &Situation, u: UnitId, upto: March, keep: bool) -> Option<Reach> {
         if !self.can_move(u) {
             return None;
         }
@@ -374,26 +392,46 @@ impl Leipzig {
         let spent = self.units[u as usize].spent as u16;
         let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 }.min(upto.factor() as u16);
         let budget = (ma * top).saturating_sub(spent).min(250) as u8;
-        let r = if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) };
-        let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
-        let mut out = Vec::new();
-        for (h, c) in r.hexes() {
-            if h == r.start {
-                continue;
-            }
-            let march = if c as u16 + spent <= ma {
-                March::Normal
-            } else if c as u16 + spent <= 2 * ma {
-                March::Double
-            } else {
-                March::Triple
-            };
-            if !self.may_end(s, u, r.start, h, c, &must_support) {
-                continue;
-            }
-            out.push((h, c, march));
+        Some(if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) })
+    }
+
+    /// The smallest march whose allowance covers a move of `cost` by counter `u` (Forced March).
+    fn march_for(&self, u: UnitId, cost: u8) -> March {
+        let ma = self.movement(u) as u16;
+        let spent = self.units[u as usize].spent as u16;
+        if cost as u16 + spent <= ma {
+            March::Normal
+        } else if cost as u16 + spent <= 2 * ma {
+            March::Double
+        } else {
+            March::Triple
         }
-        Some((r, out))
+    }
+
+    /// Whether the legal list offers the move of counter `u` to `to` with `march` and `supply`,
+    /// and the search it was judged on: the same tests as `destinations_searched` and the list's
+    /// supply units, asked of the one hex the check needs rather than of every destination.
+    pub(super) fn move_listed(
+        &self,
+        s: &Situation,
+        u: UnitId,
+        to: Hex,
+        march: March,
+        supply: Option<UnitId>,
+    ) -> (bool, Option<Reach>) {
+        let Some(r) = self.move_search(s, u, march, true) else { return (false, None) };
+        let listed = to != r.start
+            && r.cost(to).is_some_and(|c| {
+                self.march_for(u, c) == march && {
+                    let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
+                    self.may_end(s, u, r.start, to, c, &must_support)
+                }
+            })
+            && match supply {
+                None => true,
+                Some(x) => march != March::Normal && !self.free_march(u) && self.march_supplies(u).contains(&x),
+            };
+        (listed, Some(r))
     }
 
     /// Whether counter `u` (from `start`) may end its move on `h`: a legal stack (Stacking,
