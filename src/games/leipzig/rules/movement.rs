@@ -197,7 +197,7 @@ impl Leipzig {
     /// The cheapest way to every hex within `budget` MP (Movement; Zones of Control; Terrain
     /// Effects Chart; Stacking, case C; Auto).
     pub fn reach(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
-        SCRATCH.with_borrow_mut(|scratch| self.reach_with(scratch, s, u, budget))
+        SCRATCH.with_borrow_mut(|scratch| self.reach_with(scratch, s, u, budget, None))
     }
 
     /// The same search, kept: a decision searches a counter twice on the same map (the random
@@ -220,6 +220,12 @@ impl Leipzig {
             kept.truncate(KEPT_SEARCHES);
         });
         found
+    }
+
+    /// The search `reach_kept` keeps of counter `u` on `s` with `budget`, if it keeps one.
+    fn kept_search(&self, s: &Situation, u: UnitId, budget: u8) -> Option<Reach> {
+        let footing = self.reach_footing(Situation::kept(s)?, u, budget);
+        SEARCHES.with_borrow(|kept| kept.iter().find(|(f, _)| *f == footing).map(|(_, r)| r.clone()))
     }
 
     /// Everything `reach_with` reads for counter `u` on `map` (held, so that its address is not
@@ -248,7 +254,9 @@ impl Leipzig {
         (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten()
     }
 
-    fn reach_with(&self, r: &mut Scratch, s: &Situation, u: UnitId, budget: u8) -> Reach {
+    /// The search itself; with a `target`, it stops once the target's cost is settled (every
+    /// hex of the way to it then has the cost and the hex it came from a whole search gives).
+    fn reach_with(&self, r: &mut Scratch, s: &Situation, u: UnitId, budget: u8, target: Option<Hex>) -> Reach {
         let b = &self.sc.board;
         let t = &self.sc.charts.terrain;
         let unit = &self.units[u as usize];
@@ -278,6 +286,9 @@ impl Leipzig {
         // Costs are small integers: a bucket queue.
         r.buckets[0].push(start);
         for c in 0..=budget as usize {
+            if target.is_some_and(|t| c > r.cost[t.0 as usize] as usize) {
+                break;
+            }
             let mut i = 0;
             while i < r.buckets[c].len() {
                 let h = r.buckets[c][i];
@@ -385,14 +396,20 @@ impl Leipzig {
     /// The search of counter `u`'s moves up to the march `upto` (none if it may not move): one
     /// search at the largest allowance asked for that it may attempt, kept (`keep`) or not.
     fn move_search(&self, s: &Situation, u: UnitId, upto: March, keep: bool) -> Option<Reach> {
+        let budget = self.move_budget(u, upto)?;
+        Some(if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) })
+    }
+
+    /// What counter `u` may spend on a move up to the march `upto`: the largest allowance asked
+    /// for that it may attempt, less what it spent (none if it may not move).
+    fn move_budget(&self, u: UnitId, upto: March) -> Option<u8> {
         if !self.can_move(u) {
             return None;
         }
         let ma = self.movement(u) as u16;
         let spent = self.units[u as usize].spent as u16;
         let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 }.min(upto.factor() as u16);
-        let budget = (ma * top).saturating_sub(spent).min(250) as u8;
-        Some(if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) })
+        Some((ma * top).saturating_sub(spent).min(250) as u8)
     }
 
     /// The smallest march whose allowance covers a move of `cost` by counter `u` (Forced March).
@@ -419,7 +436,13 @@ impl Leipzig {
         march: March,
         supply: Option<UnitId>,
     ) -> (bool, Option<Reach>) {
-        let Some(r) = self.move_search(s, u, march, true) else { return (false, None) };
+        // The random player's search of the counter when it is kept, else a search that stops
+        // once the hex asked of is settled (its cost and way are then those of a whole search).
+        let Some(budget) = self.move_budget(u, march) else { return (false, None) };
+        let r = match self.kept_search(s, u, budget) {
+            Some(r) => r,
+            None => SCRATCH.with_borrow_mut(|scratch| self.reach_with(scratch, s, u, budget, Some(to))),
+        };
         let listed = to != r.start
             && r.cost(to).is_some_and(|c| {
                 self.march_for(u, c) == march && {
