@@ -153,9 +153,20 @@ impl Leipzig {
         froms.sort_unstable();
         froms.dedup();
         for from in froms {
+            let fortress = b.is_fortress(from);
+            let mut targets: Vec<Hex> =
+                b.neighbours(from).map(|(_, n)| n).filter(|&n| s.enemy_on(self.side, n)).collect();
+            if fortress {
+                // A sortie strikes every adjacent Enemy hex at once: one declaration, named by the first.
+                targets.retain(|&n| !b.river_line(from, n));
+                targets.truncate(1);
+            }
+            // Most stacks have no Enemy beside them: their groups are not made at all.
+            if targets.is_empty() {
+                continue;
+            }
             let combat: Vec<UnitId> = self.at(from).filter(|&u| self.attack_ready(u) && self.is_combat(u)).collect();
             let leaders: Vec<UnitId> = self.at(from).filter(|&u| self.attack_ready(u) && self.is_leader(u)).collect();
-            let fortress = b.is_fortress(from);
             let supplies: Vec<Option<UnitId>> = if fortress {
                 vec![None]
             } else {
@@ -176,13 +187,6 @@ impl Leipzig {
                 let with: Vec<Vec<UnitId>> =
                     groups.iter().map(|g| g.iter().chain(&leaders).copied().collect()).collect();
                 groups.extend(with);
-            }
-            let mut targets: Vec<Hex> =
-                b.neighbours(from).map(|(_, n)| n).filter(|&n| s.enemy_on(self.side, n)).collect();
-            if fortress {
-                // A sortie strikes every adjacent Enemy hex at once: one declaration, named by the first.
-                targets.retain(|&n| !b.river_line(from, n));
-                targets.truncate(1);
             }
             for target in targets {
                 if self.at(target).any(|u| self.garrison_neutral(u))
@@ -348,8 +352,13 @@ impl Leipzig {
                 && (self.austria_open() || !b.austria[n.0 as usize])
         };
         let ma = self.movement(u) as usize;
-        let (dist, _) = self.layers(h, ma, open, |_| 0);
-        (0..b.len()).filter(|&i| dist[i] == ma as u16).map(|i| Hex(i as u16)).collect()
+        if ma == 0 {
+            return vec![h];
+        }
+        // The hexes exactly `ma` away are the last layer, in the map's order.
+        let mut last = self.layers_to(h, ma, open, |_| 0).2;
+        last.sort_unstable();
+        last
     }
 
     /// Breadth-first layers from `from` up to `max` steps through `open` steps: each hex's
@@ -361,6 +370,18 @@ impl Leipzig {
         open: impl Fn(Hex, Hex) -> bool,
         weight: impl Fn(Hex) -> u16,
     ) -> (Vec<u16>, Vec<u16>) {
+        let (dist, cost, _) = self.layers_to(from, max, open, weight);
+        (dist, cost)
+    }
+
+    /// `layers`, and the last layer (the hexes `max` steps away; `from` alone when `max` is 0).
+    fn layers_to(
+        &self,
+        from: Hex,
+        max: usize,
+        open: impl Fn(Hex, Hex) -> bool,
+        weight: impl Fn(Hex) -> u16,
+    ) -> (Vec<u16>, Vec<u16>, Vec<Hex>) {
         let b = &self.sc.board;
         let mut dist = vec![u16::MAX; b.len()];
         let mut cost = vec![u16::MAX; b.len()];
@@ -385,7 +406,7 @@ impl Leipzig {
             }
             frontier = next;
         }
-        (dist, cost)
+        (dist, cost, frontier)
     }
 
     pub fn apply_retreat_before(&mut self, u: UnitId, to: Hex, ev: &mut Vec<Event>) {
