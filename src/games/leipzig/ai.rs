@@ -65,8 +65,7 @@ pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
             7 | 8 => March::Double,
             _ => March::Triple,
         };
-        let dests: Vec<(Hex, u8, March)> =
-            g.drawn_destinations(&s, u, march).into_iter().filter(|d| d.2 == march).collect();
+        let dests: Vec<(Hex, u8, March)> = g.drawn_destinations_of(&s, u, march);
         if dests.is_empty() {
             continue;
         }

@@ -165,7 +165,8 @@ impl Leipzig {
                             _ => March::Triple,
                         };
                         // A check keeps the search of the counter asked of (see `reach_kept`).
-                        let Some((reach, destinations)) = self.destinations_searched(s, u, upto, like.is_some()) else {
+                        let Some((reach, destinations)) = self.destinations_searched(s, u, upto, like.is_some(), None)
+                        else {
                             continue;
                         };
                         for (to, _, march) in destinations {

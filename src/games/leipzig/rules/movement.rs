@@ -361,22 +361,25 @@ impl Leipzig {
     /// The same with the search they were read from (none for a counter that may not move): the
     /// check of a move keeps it for `apply`, whose march has the same budget.
     pub fn search_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Option<(Reach, Vec<Destination>)> {
-        self.destinations_searched(s, u, upto, false)
+        self.destinations_searched(s, u, upto, false, None)
     }
 
-    /// The destinations of a counter a random player draws among, its search kept for the
-    /// check of the move drawn (see `reach_kept`).
-    pub fn drawn_destinations(&self, s: &Situation, u: UnitId, upto: March) -> Vec<Destination> {
-        self.destinations_searched(s, u, upto, true).map(|(_, out)| out).unwrap_or_default()
+    /// The destinations of a counter a random player draws among for the march `march` alone
+    /// (the hexes a smaller march reaches left out before their ending is judged), its search
+    /// kept for the check of the move drawn.
+    pub fn drawn_destinations_of(&self, s: &Situation, u: UnitId, march: March) -> Vec<Destination> {
+        self.destinations_searched(s, u, march, true, Some(march)).map(|(_, out)| out).unwrap_or_default()
     }
 
-    /// `search_destinations`, the search kept (`keep`) or not.
+    /// `search_destinations`, the search kept (`keep`) or not, the destinations of one march
+    /// (`only`) or of all.
     pub(super) fn destinations_searched(
         &self,
         s: &Situation,
         u: UnitId,
         upto: March,
         keep: bool,
+        only: Option<March>,
     ) -> Option<(Reach, Vec<Destination>)> {
         let r = self.move_search(s, u, upto, keep)?;
         let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
@@ -385,10 +388,11 @@ impl Leipzig {
             if h == r.start {
                 continue;
             }
-            if !self.may_end(s, u, r.start, h, c, &must_support) {
+            let march = self.march_for(u, c);
+            if only.is_some_and(|m| m != march) || !self.may_end(s, u, r.start, h, c, &must_support) {
                 continue;
             }
-            out.push((h, c, self.march_for(u, c)));
+            out.push((h, c, march));
         }
         Some((r, out))
     }
