@@ -554,6 +554,9 @@ pub struct LzScenario {
     /// `[infantry and the rest, cavalry][hex * 6 + direction]`, `NO_STEP` where there is no hex
     /// or that mover may not enter it. The movement search asks it of every neighbour it meets.
     pub steps: [Vec<u8>; 2],
+    /// The hex of each city worth points (`victory.cities`, in order), found once at load: the
+    /// owners are updated after every move.
+    pub city_hexes: Vec<Option<Hex>>,
     pub path: std::path::PathBuf,
     pub number: u8,
     pub name: String,
@@ -818,8 +821,10 @@ impl LzScenario {
             }
         }
         let steps = [false, true].map(|cavalry| step_costs(&board, &charts.terrain, cavalry));
+        let city_hexes = file.victory.cities.iter().map(|(c, _)| board.place(c)).collect();
         Ok(LzScenario {
             steps,
+            city_hexes,
             path: path.to_path_buf(),
             number: file.number,
             name: file.name,

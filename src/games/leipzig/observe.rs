@@ -22,13 +22,20 @@ pub struct LzView {
 impl Leipzig {
     /// Whether `viewer` may see what counter `u` is.
     pub fn seen_by(&self, u: usize, viewer: Viewer) -> bool {
-        let unit = &self.units[u];
-        // Nothing stays hidden once the game is over.
-        if unit.side == Side::French || !self.reconnaissance() || unit.revealed || self.step == super::state::Step::Over
-        {
-            return true;
-        }
-        viewer == Viewer::Seat(super::rules::seat_of(Side::Allied))
+        self.seen_by_all(viewer) || self.seen_alone(&self.units[u])
+    }
+
+    /// Whether `viewer` may examine every counter: the Allied seat, any viewer without
+    /// Reconnaissance, and everyone once the game is over (nothing stays hidden then).
+    pub fn seen_by_all(&self, viewer: Viewer) -> bool {
+        !self.reconnaissance()
+            || self.step == super::state::Step::Over
+            || viewer == Viewer::Seat(super::rules::seat_of(Side::Allied))
+    }
+
+    /// Whether a counter may be examined by everyone: a French one, or one revealed.
+    pub fn seen_alone(&self, unit: &super::state::Unit) -> bool {
+        unit.side == Side::French || unit.revealed
     }
 
     pub(super) fn view_for(&self, viewer: Viewer) -> LzView {

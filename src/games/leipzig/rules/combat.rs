@@ -880,9 +880,15 @@ impl Leipzig {
 
     /// The side last to occupy each victory city (How to Win).
     pub fn update_owners(&mut self, ev: &mut Vec<Event>) {
-        for (i, (city, _)) in self.sc.victory.cities.clone().iter().enumerate() {
-            let Some(h) = self.sc.board.place(city) else { continue };
-            if let Some(side) = self.side_at(h)
+        // Who stands on each city, found in one pass over the counters (after every move).
+        let mut hexes: Vec<Hex> = self.sc.city_hexes.iter().flatten().copied().collect();
+        hexes.sort_unstable();
+        hexes.dedup();
+        let held = self.sides_at(&hexes);
+        let sc = self.sc.clone();
+        for (i, ((city, _), h)) in sc.victory.cities.iter().zip(&sc.city_hexes).enumerate() {
+            let Some(h) = h else { continue };
+            if let Some(side) = hexes.binary_search(h).ok().and_then(|k| held[k])
                 && self.owners[i] != side
             {
                 self.owners[i] = side;

@@ -761,18 +761,19 @@ impl Leipzig {
         }
         if side == Side::French && self.is_cavalry(u) && self.reconnaissance() {
             let b = &self.sc.board;
-            let mut seen = Vec::new();
-            for &(h, _) in path {
-                for (_, nb) in b.neighbours(h) {
-                    for x in self.at(nb) {
-                        if self.units[x as usize].side == Side::Allied && !self.units[x as usize].scouted {
-                            seen.push(x);
-                        }
-                    }
-                }
-            }
-            seen.sort_unstable();
-            seen.dedup();
+            // The hexes beside the way, then the counters on them in one pass (in id order).
+            let mut beside: Vec<Hex> = path.iter().flat_map(|&(h, _)| b.neighbours(h).map(|(_, nb)| nb)).collect();
+            beside.sort_unstable();
+            beside.dedup();
+            let seen: Vec<UnitId> = (0..self.units.len() as UnitId)
+                .filter(|&x| {
+                    let unit = &self.units[x as usize];
+                    unit.on_map()
+                        && unit.side == Side::Allied
+                        && !unit.scouted
+                        && unit.hex.is_some_and(|h| beside.binary_search(&h).is_ok())
+                })
+                .collect();
             for &x in &seen {
                 self.units[x as usize].revealed = true;
                 self.units[x as usize].scouted = true;

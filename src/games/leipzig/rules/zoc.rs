@@ -74,14 +74,16 @@ impl Counter {
 impl Footing {
     fn of(g: &Leipzig, viewer: Option<Viewer>, mut units: Vec<u32>) -> Footing {
         units.clear();
-        units.extend(g.units.iter().enumerate().map(|(i, u)| match (u.hex, u.on_map()) {
+        // `seen_by` for every counter, what it asks of the table read once.
+        let all_seen = viewer.is_none_or(|v| g.seen_by_all(v));
+        units.extend(g.units.iter().map(|u| match (u.hex, u.on_map()) {
             (Some(h), true) => {
                 let what = match u.what {
                     What::Type(t) => u32::from(t),
                     What::Leader(l) => 0x100 | u32::from(l),
                     What::Blank => 0x200,
                 };
-                let seen = viewer.is_none_or(|v| g.seen_by(i, v));
+                let seen = all_seen || g.seen_alone(u);
                 u32::from(h.0) << 16 | (u.side.index() as u32) << 12 | u32::from(seen) << 11 | what
             }
             _ => OFF_MAP,
