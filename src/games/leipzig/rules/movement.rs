@@ -311,7 +311,14 @@ impl Leipzig {
                     let ni = nb.0 as usize;
                     // The terrain entered and the hexside crossed, read from the table made at load.
                     let step = steps[hi * 6 + d];
-                    if step == NO_STEP || on[ni] == Some(side.other()) {
+                    // What entering costs at the least (the step and leaving here) settles most
+                    // neighbours at once: beyond the budget (a step barred, `NO_STEP`, is
+                    // beyond any), or already reached as cheaply.
+                    let least = c + step as usize + leave as usize;
+                    if step == NO_STEP || least > budget as usize || least >= r.cost[ni] as usize {
+                        continue;
+                    }
+                    if on[ni] == Some(side.other()) {
                         continue;
                     }
                     if (austria_closed && b.austria[ni]) || garrison_hex == Some(nb) {
