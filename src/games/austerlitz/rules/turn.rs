@@ -4,7 +4,7 @@
 //! at turn 9, after turn 18 or on the capture of Napoléon or Kutuzov.
 
 use super::super::actions::{AzError, Event, rule};
-use super::super::data::{Cell, Kind, Sectors, Side};
+use super::super::data::{Cell, Kind, Sectors, Side, Terrain};
 use super::super::state::{Austerlitz, Step};
 use crate::engine::geometry::{CellShape, Facing};
 
@@ -47,23 +47,35 @@ impl Austerlitz {
     /// Soult must place at least 2 combat units within each of his at-start sectors: a unit of his
     /// may go where the units still to place can fill every sector.
     fn soult_allows(&self, u: usize, c: Cell) -> bool {
+        self.soult_allows_for(u)(c)
+    }
+
+    /// `soult_allows` for unit `u`, what does not depend on the cell (the units of its command
+    /// in each sector, those still to place) counted once: the set-up list asks it of every cell.
+    fn soult_allows_for(&self, u: usize) -> impl Fn(Cell) -> bool + '_ {
         let k = self.sc.unit_command[u] as usize;
         let sectors = self.sc.sectors_of(k);
-        if sectors.len() < 2 {
-            return true;
-        }
-        let mine: Vec<usize> = (0..self.units.len()).filter(|&v| self.sc.unit_command[v] as usize == k).collect();
-        let left = mine.iter().filter(|&&v| self.units[v].at.is_none() && v != u).count() as i32;
         let sector_of = |x: Cell| self.sc.board.space(x).sector;
-        let deficit: i32 = sectors
-            .iter()
-            .map(|&s| {
-                let have = mine.iter().filter(|&&v| self.units[v].at.and_then(sector_of) == Some(s)).count() as i32
-                    + i32::from(sector_of(c) == Some(s));
-                (2 - have).max(0)
-            })
-            .sum();
-        deficit <= left
+        let (have, left) = if sectors.len() < 2 {
+            (Vec::new(), 0)
+        } else {
+            let mine: Vec<usize> = (0..self.units.len()).filter(|&v| self.sc.unit_command[v] as usize == k).collect();
+            let left = mine.iter().filter(|&&v| self.units[v].at.is_none() && v != u).count() as i32;
+            let have: Vec<i32> = sectors
+                .iter()
+                .map(|&s| mine.iter().filter(|&&v| self.units[v].at.and_then(sector_of) == Some(s)).count() as i32)
+                .collect();
+            (have, left)
+        };
+        move |c: Cell| {
+            if sectors.len() < 2 {
+                return true;
+            }
+            let here = sector_of(c);
+            let deficit: i32 =
+                sectors.iter().zip(&have).map(|(&s, &have)| (2 - (have + i32::from(here == Some(s)))).max(0)).sum();
+            deficit <= left
+        }
     }
 
     pub fn deploy_refusal(&self, u: usize, c: Cell, f: Facing) -> Option<AzError> {
@@ -99,14 +111,23 @@ impl Austerlitz {
     pub(super) fn deploy_options(&self, only: Option<usize>, units_too: bool, out: &mut Vec<super::super::Action>) {
         let (units, commands) = self.to_set_up();
         let mut cells: Vec<Option<Vec<Cell>>> = vec![None; self.commands.len()];
+        let mut occupied: Vec<Cell> = self.units.iter().filter_map(|x| x.at).collect();
+        occupied.sort_unstable();
         for u in units.into_iter().filter(|_| units_too) {
             if only.is_some_and(|o| o != u) {
                 continue;
             }
             let k = self.sc.unit_command[u] as usize;
             let cells = cells[k].get_or_insert_with(|| self.setup_cells(k));
+            let soult_allows = self.soult_allows_for(u);
             for &c in cells.iter() {
-                if !self.may_stand(u, c) || !self.soult_allows(u, c) {
+                // An empty cell takes any unit but in a pond (`may_stand`, without its scans).
+                let stands = if occupied.binary_search(&c).is_ok() {
+                    self.may_stand(u, c)
+                } else {
+                    self.sc.board.space(c).terrain != Terrain::Pond
+                };
+                if !stands || !soult_allows(c) {
                     continue;
                 }
                 for f in Facing::ALL {
