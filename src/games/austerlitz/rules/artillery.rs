@@ -78,7 +78,12 @@ impl Austerlitz {
 
     /// Every shot a gun may take now.
     pub fn fire_options(&self, g: usize, out: &mut Vec<(Cell, bool)>) {
+        // Only a space the enemy holds may be fired at (`fire_refusal`'s test, asked first: most
+        // of the field of fire is empty, and a refusal is worded).
         for (c, _) in self.field_of_fire(g) {
+            if self.holder(c).is_none_or(|s| s == self.side) {
+                continue;
+            }
             for battery in [false, true] {
                 if self.fire_refusal(g, c, battery).is_none() {
                     out.push((c, battery));

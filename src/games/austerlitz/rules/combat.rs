@@ -97,45 +97,61 @@ impl Austerlitz {
 
     /// Why these units may not attack that space, if they may not.
     pub fn attack_refusal(&self, units: &[usize], target: Cell) -> Option<String> {
+        let (why, u) = self.attack_barred(units, target)?;
+        let name = u.map(|u| self.sc.units[u].name.as_str()).unwrap_or_default();
+        Some(match why {
+            Barred::NoEnemy => "there is no enemy combat unit in that space".into(),
+            Barred::NoUnit => "an attack needs at least one unit".into(),
+            Barred::Twice => format!("{name} is named twice"),
+            Barred::NotYours => format!("{name} is not one of your units on the board"),
+            Barred::Artillery => format!("{name}: an artillery unit's CF is used only in defence"),
+            Barred::Attacked => format!("{name} has had combat this turn"),
+            Barred::Dis => format!("{name} is disorganized"),
+            Barred::NotInFront => format!("{name} does not have the target in its front"),
+            Barred::HigherMf => format!("{name} moved on its higher MF and may not attack"),
+            Barred::RussianFormation => {
+                format!("{name}: Russian units may not attack after a change of formation in a turn")
+            }
+        })
+    }
+
+    /// Why `units` may not attack `target`, and the unit it concerns: the tests of
+    /// `attack_refusal` without its words (the list of attacks asks them of every unit).
+    fn attack_barred(&self, units: &[usize], target: Cell) -> Option<(Barred, Option<usize>)> {
         let side = self.side;
         match self.holder(target) {
             Some(s) if s != side => {}
-            _ => return Some("there is no enemy combat unit in that space".into()),
+            _ => return Some((Barred::NoEnemy, None)),
         }
         if units.is_empty() {
-            return Some("an attack needs at least one unit".into());
+            return Some((Barred::NoUnit, None));
         }
         for (i, &u) in units.iter().enumerate() {
             let unit = &self.units[u];
-            let name = &self.sc.units[u].name;
-            if units[..i].contains(&u) {
-                return Some(format!("{name} is named twice"));
-            }
-            if self.side_of(u) != side || !self.on_board(u) {
-                return Some(format!("{name} is not one of your units on the board"));
-            }
-            if self.kind(u).is_artillery() {
-                return Some(format!("{name}: an artillery unit's CF is used only in defence"));
-            }
-            if unit.attacked {
-                return Some(format!("{name} has had combat this turn"));
-            }
-            if unit.dis {
-                return Some(format!("{name} is disorganized"));
-            }
-            if !self.front_cells(u).contains(&target) {
-                return Some(format!("{name} does not have the target in its front"));
-            }
-            // Cavalry attacks on its lower MF (and the road's 2 where it used the road).
-            if self.kind(u).is_cavalry() && unit.spent > self.sc.units[u].mf.0 + unit.bonus {
-                return Some(format!("{name} moved on its higher MF and may not attack"));
-            }
-            if self.nation_of(u) == super::super::data::Nation::Russian
+            let why = if units[..i].contains(&u) {
+                Barred::Twice
+            } else if self.side_of(u) != side || !self.on_board(u) {
+                Barred::NotYours
+            } else if self.kind(u).is_artillery() {
+                Barred::Artillery
+            } else if unit.attacked {
+                Barred::Attacked
+            } else if unit.dis {
+                Barred::Dis
+            } else if !self.front_cells(u).contains(&target) {
+                Barred::NotInFront
+            } else if self.kind(u).is_cavalry() && unit.spent > self.sc.units[u].mf.0 + unit.bonus {
+                // Cavalry attacks on its lower MF (and the road's 2 where it used the road).
+                Barred::HigherMf
+            } else if self.nation_of(u) == super::super::data::Nation::Russian
                 && unit.formation_at_start.is_some()
                 && unit.formation_at_start != self.formation_kind(u)
             {
-                return Some(format!("{name}: Russian units may not attack after a change of formation in a turn"));
-            }
+                Barred::RussianFormation
+            } else {
+                continue;
+            };
+            return Some((why, Some(u)));
         }
         None
     }
@@ -297,7 +313,7 @@ impl Austerlitz {
         targets.sort_unstable();
         for t in targets {
             let able: Vec<usize> = (0..self.units.len())
-                .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.attack_refusal(&[u], t).is_none())
+                .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.attack_barred(&[u], t).is_none())
                 .collect();
             let mut sets: Vec<Vec<usize>> = able.iter().map(|&u| vec![u]).collect();
             if able.len() > 1 {
@@ -557,7 +573,7 @@ impl Austerlitz {
     /// Whether unit `u` may attack the space `t` by every other rule but the table, whose first
     /// row is −1: no attack of it alone (charging if it may) comes to −1 or more.
     pub fn below_the_table(&self, u: usize, t: Cell) -> bool {
-        if self.defender_of(t).is_none() || self.attack_refusal(&[u], t).is_some() {
+        if self.defender_of(t).is_none() || self.attack_barred(&[u], t).is_some() {
             return false;
         }
         [false, true]
@@ -905,6 +921,21 @@ impl Austerlitz {
         let d = self.odds(units, target, charge, false).difference();
         AzError::new(rule::COMBAT, format!("the CF difference is {d}: below -1 an attack is not allowed by the CRT"))
     }
+}
+
+/// Why an attack is refused (`Austerlitz::attack_refusal` words it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Barred {
+    NoEnemy,
+    NoUnit,
+    Twice,
+    NotYours,
+    Artillery,
+    Attacked,
+    Dis,
+    NotInFront,
+    HigherMf,
+    RussianFormation,
 }
 
 #[cfg(test)]
