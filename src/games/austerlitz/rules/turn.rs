@@ -140,9 +140,13 @@ impl Austerlitz {
         if only.is_some() {
             return;
         }
+        // Who stands where, read once: a cell no unit is on has no holder (`holder`'s scan).
+        let placed: Vec<Cell> = self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at).collect();
         for k in commands {
-            for c in self.setup_cells(k) {
-                if self.command_at(c).is_none() && self.holder(c).is_none_or(|s| s == self.side) {
+            let cells = cells[k].get_or_insert_with(|| self.setup_cells(k));
+            for &c in cells.iter() {
+                let held = occupied.binary_search(&c).is_ok() && self.holder(c).is_some_and(|s| s != self.side);
+                if !placed.contains(&c) && !held {
                     out.push(super::super::Action::PlaceCommand { command: k as u8, at: c });
                 }
             }
