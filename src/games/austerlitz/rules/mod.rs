@@ -199,7 +199,7 @@ impl Austerlitz {
                     } else if !with_moves && self.cannot_move(u).is_none() {
                         aside.movers.push(u);
                     }
-                    if squares && self.units[u].at.is_some() && self.square_allowed(u).is_ok() {
+                    if squares && self.units[u].at.is_some() && self.square_barred(u).is_none() {
                         out.push(Action::Square { unit: u as u8 });
                     }
                     if fires && self.kind(u) == super::data::Kind::Horse {

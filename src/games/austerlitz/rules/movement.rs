@@ -368,6 +368,7 @@ impl Austerlitz {
         let mut stand: Vec<Option<bool>> = vec![None; b.spaces.len()];
         let mut best: Vec<u16> = vec![u16::MAX; b.spaces.len() * 8];
         let mut found: Vec<Reach> = Vec::with_capacity(arena.len());
+        let mut slots: Vec<usize> = Vec::with_capacity(arena.len());
         for (i, node) in arena.iter().enumerate() {
             let key = node.key;
             let ci = key.cell as usize;
@@ -417,6 +418,7 @@ impl Austerlitz {
                 if *e == u16::MAX {
                     *e = found.len() as u16;
                     found.push(r);
+                    slots.push(ci * 8 + fi);
                 } else {
                     let old = &mut found[*e as usize];
                     if (r.spent, r.steps) < (old.spent, old.steps) {
@@ -425,11 +427,12 @@ impl Austerlitz {
                 }
             }
         }
+        // In the board's order: the (space, front) slots found, sorted, rather than a scan of
+        // every slot of the board.
         out.reserve(found.len());
-        for (i, &e) in best.iter().enumerate() {
-            if e != u16::MAX {
-                out.push((b.cell_of(i / 8), Facing::ALL[i % 8], found[e as usize].clone()));
-            }
+        slots.sort_unstable();
+        for i in slots {
+            out.push((b.cell_of(i / 8), Facing::ALL[i % 8], found[best[i] as usize].clone()));
         }
         Search { arena, reach: out }
     }
@@ -455,8 +458,14 @@ impl Austerlitz {
     /// A square may never be moved next to any other formation.
     fn square_may_stand(&self, u: usize, c: Cell) -> bool {
         let side = self.side_of(u);
-        self.sc.board.grid.neighbours(c).into_iter().all(|(_, n)| {
-            self.units_in(n).all(|v| v == u || self.side_of(v) != side || self.formation_kind(v).is_none())
+        // One pass over the units, each asked whether it stands next to `c`.
+        let next: Vec<Cell> = self.sc.board.grid.neighbours(c).into_iter().map(|(_, n)| n).collect();
+        (0..self.units.len()).all(|v| {
+            let x = &self.units[v];
+            !(x.at.is_some_and(|a| next.contains(&a)) && !x.eliminated)
+                || v == u
+                || self.side_of(v) != side
+                || self.formation_kind(v).is_none()
         })
     }
 
@@ -543,21 +552,35 @@ impl Austerlitz {
 
     /// Form a square or leave it: a change of formation using the unit's full MF.
     pub(super) fn square_allowed(&self, u: usize) -> Result<(), AzError> {
+        let why = match self.square_barred(u) {
+            None => return Ok(()),
+            Some(SquareBarred::NotInfantry) => "a square consists of 1 infantry unit".to_string(),
+            Some(SquareBarred::CannotMove(why)) => format!("it can't change formation: {why}"),
+            Some(SquareBarred::OffBoard) => "it is not on the board".into(),
+            Some(SquareBarred::Terrain) => "units in woods, towns or castle can't be part of a formation".into(),
+            Some(SquareBarred::NextToFormation) => "a square may never stand next to any other formation".into(),
+        };
+        Err(AzError::new(rule::FORMATIONS, why))
+    }
+
+    /// Why unit `u` may not form (or leave) a square: `square_allowed`'s tests without their
+    /// words (the list asks them of every unit at every decision of the Movement step).
+    pub(super) fn square_barred(&self, u: usize) -> Option<SquareBarred> {
         let unit = &self.units[u];
         if !self.kind(u).is_infantry() {
-            return Err(AzError::new(rule::FORMATIONS, "a square consists of 1 infantry unit"));
+            return Some(SquareBarred::NotInfantry);
         }
         if let Some(why) = self.cannot_move(u) {
-            return Err(AzError::new(rule::FORMATIONS, format!("it can't change formation: {why}")));
+            return Some(SquareBarred::CannotMove(why));
         }
-        let Some(c) = unit.at else { return Err(AzError::new(rule::FORMATIONS, "it is not on the board")) };
+        let Some(c) = unit.at else { return Some(SquareBarred::OffBoard) };
         if self.sc.board.space(c).terrain != Terrain::Clear {
-            return Err(AzError::new(rule::FORMATIONS, "units in woods, towns or castle can't be part of a formation"));
+            return Some(SquareBarred::Terrain);
         }
         if !unit.square && !self.square_may_stand(u, c) {
-            return Err(AzError::new(rule::FORMATIONS, "a square may never stand next to any other formation"));
+            return Some(SquareBarred::NextToFormation);
         }
-        Ok(())
+        None
     }
 
     pub(super) fn apply_square(&mut self, u: usize, ev: &mut Vec<Event>) {
@@ -627,4 +650,14 @@ impl Austerlitz {
 /// Whether a space (by index) is one of the board's squares (no diagonal sides).
 fn ci_is_square(b: &Board, ci: usize) -> bool {
     b.shape(b.cell_of(ci)) == CellShape::Square
+}
+
+/// Why a unit may not form or leave a square (`Austerlitz::square_allowed` words it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SquareBarred {
+    NotInfantry,
+    CannotMove(&'static str),
+    OffBoard,
+    Terrain,
+    NextToFormation,
 }
