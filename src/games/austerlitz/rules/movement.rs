@@ -462,7 +462,8 @@ impl Austerlitz {
         let next: Vec<Cell> = self.sc.board.grid.neighbours(c).into_iter().map(|(_, n)| n).collect();
         (0..self.units.len()).all(|v| {
             let x = &self.units[v];
-            !(x.at.is_some_and(|a| next.contains(&a)) && !x.eliminated)
+            !x.at.is_some_and(|a| next.contains(&a))
+                || x.eliminated
                 || v == u
                 || self.side_of(v) != side
                 || self.formation_kind(v).is_none()
