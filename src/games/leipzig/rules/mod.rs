@@ -198,7 +198,8 @@ impl Leipzig {
                     froms.dedup();
                     for from in froms {
                         for (_, target) in self.sc.board.neighbours(from) {
-                            if self.overrun_ratio(s, from, target).is_some() {
+                            // `overrun_ratio`'s first test, asked here: most neighbours hold no Enemy.
+                            if s.enemy_on(self.side, target) && self.overrun_ratio(s, from, target).is_some() {
                                 out.push(Action::Overrun { from, target });
                             }
                         }
