@@ -233,10 +233,13 @@ impl Austerlitz {
                 out.push(Action::EndArtillery);
             }
             Step::Commands => {
+                let occ = self.occupancy();
                 for k in (0..self.commands.len()).filter(|&k| commands && command.is_none_or(|c| c == k)) {
                     if self.sc.commands[k].side == self.side {
                         out.extend(
-                            self.command_reach(k).into_iter().map(|to| Action::MoveCommand { command: k as u8, to }),
+                            self.command_reach_on(k, &occ)
+                                .into_iter()
+                                .map(|to| Action::MoveCommand { command: k as u8, to }),
                         );
                     }
                 }

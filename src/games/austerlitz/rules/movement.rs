@@ -64,7 +64,7 @@ thread_local! {
 }
 
 /// Who stands where, read once per search (the search asks it thousands of times).
-struct Occupancy {
+pub(super) struct Occupancy {
     side: Vec<Option<super::super::data::Side>>,
     count: Vec<u8>,
 }
@@ -156,7 +156,7 @@ impl Austerlitz {
         None
     }
 
-    fn occupancy(&self) -> Occupancy {
+    pub(super) fn occupancy(&self) -> Occupancy {
         let n = self.sc.board.spaces.len();
         let mut o = Occupancy { side: vec![None; n], count: vec![0; n] };
         for u in 0..self.units.len() {
@@ -597,6 +597,11 @@ impl Austerlitz {
     /// Every space a command may move to (step 4): its MF in spaces, never onto enemy units or
     /// another command, on its own or on top of one of its side's units.
     pub fn command_reach(&self, k: usize) -> Vec<Cell> {
+        self.command_reach_on(k, &self.occupancy())
+    }
+
+    /// `command_reach` on who holds each space, read once for every command of a list.
+    pub(super) fn command_reach_on(&self, k: usize, occ: &Occupancy) -> Vec<Cell> {
         let cmd = &self.commands[k];
         let Some(at) = cmd.at else { return Vec::new() };
         if cmd.captured || cmd.moved {
@@ -605,9 +610,7 @@ impl Austerlitz {
         let side = self.sc.commands[k].side;
         let mf = self.sc.commands[k].mf as i32;
         let b = &self.sc.board;
-        // Who holds each space, read once (the search asks it of every neighbour it meets); the
-        // search walks spaces by index through the board's table of neighbours.
-        let occ = self.occupancy();
+        // The search walks spaces by index through the board's table of neighbours.
         let mut dist = vec![i32::MAX; b.spaces.len()];
         let start = b.index(at);
         dist[start] = 0;
@@ -633,15 +636,13 @@ impl Austerlitz {
                 }
             }
         }
-        let mut commanded = vec![false; b.spaces.len()];
-        for c in self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at) {
-            commanded[b.index(c)] = true;
-        }
+        let commanded: Vec<usize> =
+            self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at).map(|c| b.index(c)).collect();
         // In the board's order, as every list is.
         reached.sort_unstable();
         reached
             .into_iter()
-            .filter(|&i| i != start && !b.pond[i] && !commanded[i])
+            .filter(|&i| i != start && !b.pond[i] && !commanded.contains(&i))
             .map(|i| b.cell_of(i))
             .filter(|&c| chebyshev(at, c) <= mf)
             .collect()
