@@ -158,6 +158,27 @@ fn movement_the_kept_map_and_search_see_every_change_of_the_counters_and_the_ove
     assert_eq!(cost_to(&g, u, east), Some(1 + g.sc.charts.terrain.overrun_enter));
 }
 
+/// A move's check asks the list's tests of its own hex alone (`move_listed`): a hex off the map
+/// is refused by the Movement rule, a march that is not the smallest covering the cost by the
+/// Forced March rule, as the list leaves them out, and the table is untouched.
+#[test]
+fn movement_a_moves_check_refuses_what_the_list_leaves_out_off_the_map_included() {
+    let mut g = summer();
+    let h = open_ground(&g, 3);
+    let u = put(&mut g, Side::French, "5-4", h);
+    let two = nb(&g, nb(&g, h, 0), 0);
+    let before = format!("{:?}", g.units);
+    for to in [Hex(u16::MAX), Hex(g.sc.board.len() as u16)] {
+        let e = refused(&g, Action::Move { unit: u, to, march: March::Normal, supply: None });
+        assert_eq!(e.rule, grognard::games::leipzig::actions::rule::MOVEMENT, "{to:?}: {e}");
+    }
+    let e = refused(&g, Action::Move { unit: u, to: two, march: March::Double, supply: None });
+    assert_eq!(e.rule, grognard::games::leipzig::actions::rule::FORCED_MARCH, "a double march for a normal move: {e}");
+    assert_eq!(format!("{:?}", g.units), before, "nothing moved");
+    act(&mut g, Action::Move { unit: u, to: two, march: March::Normal, supply: None });
+    assert_eq!(g.units[u as usize].hex, Some(two));
+}
+
 #[test]
 fn movement_case_a_one_mp_per_clear_hex_and_never_beyond_the_allowance() {
     let mut g = summer();

@@ -286,7 +286,7 @@ impl Leipzig {
         // Costs are small integers: a bucket queue.
         r.buckets[0].push(start);
         for c in 0..=budget as usize {
-            if target.is_some_and(|t| c > r.cost[t.0 as usize] as usize) {
+            if target.is_some_and(|t| r.cost.get(t.0 as usize).is_some_and(|&settled| c > settled as usize)) {
                 break;
             }
             let mut i = 0;
@@ -449,7 +449,9 @@ impl Leipzig {
     ) -> (bool, Option<Reach>) {
         // The random player's search of the counter when it is kept, else a search that stops
         // once the hex asked of is settled (its cost and way are then those of a whole search).
-        let Some(budget) = self.move_budget(u, march) else { return (false, None) };
+        let Some(budget) = self.move_budget(u, march).filter(|_| (to.0 as usize) < self.sc.board.len()) else {
+            return (false, None);
+        };
         let r = match self.kept_search(s, u, budget) {
             Some(r) => r,
             None => SCRATCH.with_borrow_mut(|scratch| self.reach_with(scratch, s, u, budget, Some(to))),
