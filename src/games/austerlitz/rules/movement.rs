@@ -636,13 +636,15 @@ impl Austerlitz {
                 }
             }
         }
-        let commanded: Vec<usize> =
-            self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at).map(|c| b.index(c)).collect();
+        let mut commanded = vec![false; b.spaces.len()];
+        for c in self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at) {
+            commanded[b.index(c)] = true;
+        }
         // In the board's order, as every list is.
         reached.sort_unstable();
         reached
             .into_iter()
-            .filter(|&i| i != start && !b.pond[i] && !commanded.contains(&i))
+            .filter(|&i| i != start && !b.pond[i] && !commanded[i])
             .map(|i| b.cell_of(i))
             .filter(|&c| chebyshev(at, c) <= mf)
             .collect()
