@@ -297,6 +297,16 @@ impl Leipzig {
     pub fn side_at(&self, h: Hex) -> Option<Side> {
         self.at(h).next().map(|u| self.units[u as usize].side)
     }
+    /// `hexes` (in the map's order, each once) without those whose first counter is of `enemy`
+    /// (`side_at`), found in one pass over the counters rather than one for each hex.
+    pub fn drop_held_by(&self, enemy: Side, hexes: &mut Vec<Hex>) {
+        let held = self.sides_at(hexes);
+        let mut k = 0;
+        hexes.retain(|_| {
+            k += 1;
+            held[k - 1] != Some(enemy)
+        });
+    }
     /// `side_at` of each of `hexes` (in the map's order, each once), in one pass over the
     /// counters rather than one for each hex.
     pub fn sides_at(&self, hexes: &[Hex]) -> Vec<Option<Side>> {

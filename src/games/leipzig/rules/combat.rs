@@ -352,10 +352,7 @@ impl Leipzig {
                 && (self.austria_open() || !b.austria[n.0 as usize])
         };
         let ma = self.movement(u) as usize;
-        if ma == 0 {
-            return vec![h];
-        }
-        // The hexes exactly `ma` away are the last layer, in the map's order.
+        // The hexes exactly `ma` away are the last layer (`h` alone for 0), in the map's order.
         let mut last = self.layers_to(h, ma, open, |_| 0).2;
         last.sort_unstable();
         last

@@ -170,6 +170,11 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
+/// The search this thread keeps for `footing`, if it keeps one.
+fn kept_with(footing: &ReachFooting) -> Option<Reach> {
+    SEARCHES.with_borrow(|kept| kept.iter().find(|(f, _)| f == footing).map(|(_, r)| r.clone()))
+}
+
 impl Leipzig {
     /// Whether `side` may enter Austria now.
     pub fn austria_open(&self) -> bool {
@@ -209,9 +214,7 @@ impl Leipzig {
             return self.reach(s, u, budget);
         };
         let footing = self.reach_footing(map, u, budget);
-        if let Some(found) =
-            SEARCHES.with_borrow(|kept| kept.iter().find(|(f, _)| *f == footing).map(|(_, r)| r.clone()))
-        {
+        if let Some(found) = kept_with(&footing) {
             return found;
         }
         let found = self.reach(s, u, budget);
@@ -224,8 +227,7 @@ impl Leipzig {
 
     /// The search `reach_kept` keeps of counter `u` on `s` with `budget`, if it keeps one.
     fn kept_search(&self, s: &Situation, u: UnitId, budget: u8) -> Option<Reach> {
-        let footing = self.reach_footing(Situation::kept(s)?, u, budget);
-        SEARCHES.with_borrow(|kept| kept.iter().find(|(f, _)| *f == footing).map(|(_, r)| r.clone()))
+        kept_with(&self.reach_footing(Situation::kept(s)?, u, budget))
     }
 
     /// Everything `reach_with` reads for counter `u` on `map` (held, so that its address is not
@@ -389,7 +391,7 @@ impl Leipzig {
         only: Option<March>,
     ) -> Option<(Reach, Vec<Destination>)> {
         let r = self.move_search(s, u, upto, keep)?;
-        let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
+        let must_support = self.must_support(s, u);
         let mut out = Vec::with_capacity(r.reached.len());
         for (h, c) in r.hexes() {
             if h == r.start {
@@ -421,6 +423,11 @@ impl Leipzig {
         let spent = self.units[u as usize].spent as u16;
         let top = if self.kind(u) == Some(Kind::Infantry) { 3 } else { 2 }.min(upto.factor() as u16);
         Some((ma * top).saturating_sub(spent).min(250) as u8)
+    }
+
+    /// The stacks a supply unit `u` must stay beside (those only it supports); none for others.
+    fn must_support(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
+        if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() }
     }
 
     /// The smallest march whose allowance covers a move of `cost` by counter `u` (Forced March).
@@ -458,10 +465,7 @@ impl Leipzig {
         };
         let listed = to != r.start
             && r.cost(to).is_some_and(|c| {
-                self.march_for(u, c) == march && {
-                    let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
-                    self.may_end(s, u, r.start, to, c, &must_support)
-                }
+                self.march_for(u, c) == march && self.may_end(s, u, r.start, to, c, &self.must_support(s, u))
             })
             && match supply {
                 None => true,
@@ -555,15 +559,7 @@ impl Leipzig {
             Walk::Whole(path) => (path, march, supply),
             Walk::Stopped(path) => {
                 // A move cut short may need no forced march (and no supply for one) any more.
-                let cost = path.last().expect("the start").1 as u16 + spent as u16;
-                let need = if cost <= ma {
-                    March::Normal
-                } else if cost <= 2 * ma {
-                    March::Double
-                } else {
-                    March::Triple
-                };
-                let march = need.min(march);
+                let march = self.march_for(u, path.last().expect("the start").1).min(march);
                 (path, march, supply.filter(|_| march != March::Normal))
             }
         };

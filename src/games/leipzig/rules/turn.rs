@@ -112,12 +112,7 @@ impl Leipzig {
         let group = self.units[first as usize].status.clone();
         let g = self.group_of(first).expect("a deploying group");
         let mut hexes: Vec<Hex> = self.sc.placement_hexes(&g.at, g.austrian);
-        let held = self.sides_at(&hexes);
-        let mut k = 0;
-        hexes.retain(|_| {
-            k += 1;
-            held[k - 1] != Some(side.other())
-        });
+        self.drop_held_by(side.other(), &mut hexes);
         let units: Vec<UnitId> = if g.free {
             vec![first]
         } else {
@@ -274,12 +269,9 @@ impl Leipzig {
             Entry::EastEdgeNorth => b.edge(Edge::East).filter(|&h| b.allied_side[h.0 as usize]).collect(),
         };
         let austria = self.austria_open();
-        let held = self.sides_at(&hexes);
-        let mut k = 0;
+        self.drop_held_by(side.other(), &mut hexes);
         hexes.retain(|&h| {
-            k += 1;
-            held[k - 1] != Some(side.other())
-                && !(self.is_cavalry(u) && b.terrain(h) == Terrain::Mountain)
+            !(self.is_cavalry(u) && b.terrain(h) == Terrain::Mountain)
                 && (austria
                     || !b.austria[h.0 as usize]
                     || self.units[u as usize].austrian

@@ -33,7 +33,7 @@ const DERIVE_UP_TO: usize = 8;
 /// Everything a map is built from: the scenario (its board and counter types, held so that
 /// its address is not reused), whether the armistice holds, and for each counter where it
 /// stands, its side, what it is and whether the viewer may examine it (`OFF_MAP` off the map;
-/// see `Footing::code`).
+/// read back by `Counter::of`).
 struct Footing {
     sc: Arc<LzScenario>,
     armistice: bool,
@@ -61,6 +61,27 @@ struct Counter {
 }
 
 impl Counter {
+    /// Its type, when it is a combat unit (infantry or cavalry).
+    fn combat<'a>(&self, sc: &'a LzScenario) -> Option<&'a crate::games::leipzig::data::UnitType> {
+        self.ty.map(|t| &sc.types[t]).filter(|t| matches!(t.kind, Kind::Infantry | Kind::Cavalry))
+    }
+
+    /// Whether it is a supply or depot unit.
+    fn supplies(&self, sc: &LzScenario) -> bool {
+        self.ty.is_some_and(|t| matches!(sc.types[t].kind, Kind::Supply | Kind::Depot))
+    }
+
+    /// The zone it exerts, if it is a combat unit outside a fortress (seen or not).
+    fn zone(&self, sc: &LzScenario) -> Option<Zoc> {
+        let t = self.combat(sc).filter(|_| !sc.board.is_fortress(Hex(self.hex as u16)))?;
+        Some(if t.kind == Kind::Cavalry { Zoc::Total } else { Zoc::Partial })
+    }
+
+    /// Whether it exerts a zone its viewer may not know of.
+    fn left_out(&self, sc: &LzScenario) -> bool {
+        !self.seen && self.zone(sc).is_some()
+    }
+
     fn of(code: u32) -> Option<Counter> {
         (code != OFF_MAP).then(|| Counter {
             hex: (code >> 16) as usize,
@@ -97,20 +118,30 @@ impl Footing {
         if !Arc::ptr_eq(&self.sc, &other.sc) || self.armistice != other.armistice {
             return None;
         }
-        let longer = self.units.len().max(other.units.len());
-        let mut n = 0;
-        for i in 0..longer {
-            let a = self.units.get(i).copied().unwrap_or(OFF_MAP);
-            let b = other.units.get(i).copied().unwrap_or(OFF_MAP);
-            if a != b {
-                n += 1;
-                if n > DERIVE_UP_TO {
-                    break;
-                }
-            }
-        }
-        Some(n)
+        Some(changed(&other.units, &self.units).take(DERIVE_UP_TO + 1).count())
     }
+}
+
+/// The codes of the counters that stand otherwise in `after` than in `before`, as (before,
+/// after); a counter one list lacks is off the map there.
+fn changed<'a>(before: &'a [u32], after: &'a [u32]) -> impl Iterator<Item = (u32, u32)> + 'a {
+    let n = before.len().min(after.len());
+    let (both, gone, came) = (before[..n].iter().zip(&after[..n]), &before[n..], &after[n..]);
+    both.map(|(&a, &b)| (a, b))
+        .chain(gone.iter().map(|&a| (a, OFF_MAP)))
+        .chain(came.iter().map(|&b| (OFF_MAP, b)))
+        .filter(|(a, b)| a != b)
+}
+
+/// `hexes` and their neighbours on the board (a hex may come more than once: marking it twice
+/// does no harm, and sorting the outer ring cost more than the repeats).
+fn and_neighbours(b: &crate::games::leipzig::data::Board, hexes: &[usize]) -> SmallVec<[usize; 256]> {
+    let mut out: SmallVec<[usize; 256]> = SmallVec::new();
+    for &h in hexes {
+        out.push(h);
+        out.extend(b.neighbours[h].iter().flatten().map(|nb| nb.0 as usize));
+    }
+    out
 }
 
 /// The maps a thread keeps, the latest first, a spare list for the next footing, a spare map for
@@ -248,7 +279,7 @@ impl Situation {
         };
         for c in units.iter().filter_map(|&code| Counter::of(code)) {
             s.occupy(sc, c);
-            if s.supplies(sc, c) {
+            if c.supplies(sc) {
                 s.supplied[c.side.index()][c.hex] = true;
                 for nb in sc.board.neighbours[c.hex].iter().flatten() {
                     s.supplied[c.side.index()][nb.0 as usize] = true;
@@ -283,40 +314,28 @@ impl Situation {
         let b = &sc.board;
         marks.resize(b.len(), 0);
         let mut emptied: SmallVec<[usize; 16]> = SmallVec::new();
-        for i in 0..before.len().max(after.len()) {
-            let was = before.get(i).copied().unwrap_or(OFF_MAP);
-            let is = after.get(i).copied().unwrap_or(OFF_MAP);
-            if was != is {
-                // The zones left out counted again for the counters that changed (the map copied
-                // has the same armistice: while it holds, none is left out, as `build` counts).
-                if !armistice {
-                    self.unseen -= Counter::of(was).is_some_and(|c| self.left_out(sc, c)) as u32;
-                    self.unseen += Counter::of(is).is_some_and(|c| self.left_out(sc, c)) as u32;
-                }
-                emptied.extend([was, is].into_iter().filter_map(Counter::of).map(|c| c.hex));
+        for (was, is) in changed(before, after) {
+            // The zones left out counted again for the counters that changed (the map copied
+            // has the same armistice: while it holds, none is left out, as `build` counts).
+            if !armistice {
+                self.unseen -= Counter::of(was).is_some_and(|c| c.left_out(sc)) as u32;
+                self.unseen += Counter::of(is).is_some_and(|c| c.left_out(sc)) as u32;
             }
+            emptied.extend([was, is].into_iter().filter_map(Counter::of).map(|c| c.hex));
         }
         self.blind = self.unseen > 0;
         emptied.sort_unstable();
         emptied.dedup();
         // The hexes whose occupants changed, those next to them (their supply and zones), and
         // those next to these (the counters whose zone or supply reaches them).
-        let mut near: SmallVec<[usize; 64]> = SmallVec::new();
-        for &h in &emptied {
-            marks[h] |= EMPTIED;
-            near.push(h);
-            near.extend(b.neighbours[h].iter().flatten().map(|nb| nb.0 as usize));
-        }
+        let mut near = and_neighbours(b, &emptied);
         near.sort_unstable();
         near.dedup();
-        let mut within_two: SmallVec<[usize; 256]> = SmallVec::new();
-        for &h in &near {
-            marks[h] |= NEAR;
-            within_two.push(h);
-            within_two.extend(b.neighbours[h].iter().flatten().map(|nb| nb.0 as usize));
-        }
-        for &h in &within_two {
-            marks[h] |= WITHIN_TWO;
+        let within_two = and_neighbours(b, &near);
+        for (list, mark) in [(&within_two[..], WITHIN_TWO), (&near[..], NEAR), (&emptied[..], EMPTIED)] {
+            for &h in list {
+                marks[h] |= mark;
+            }
         }
         for &h in &emptied {
             self.side[h] = None;
@@ -340,7 +359,7 @@ impl Situation {
             if mark & EMPTIED != 0 {
                 self.occupy(sc, c);
             }
-            if self.supplies(sc, c) {
+            if c.supplies(sc) {
                 let side = c.side.index();
                 if mark & NEAR != 0 {
                     self.supplied[side][c.hex] = true;
@@ -361,27 +380,10 @@ impl Situation {
         }
     }
 
-    /// Whether counter `c` exerts a zone its viewer may not know of (a combat unit outside a
-    /// fortress that the viewer may not examine).
-    fn left_out(&self, sc: &LzScenario, c: Counter) -> bool {
-        !c.seen && self.exerts(sc, c).is_some()
-    }
-
-    /// The zone counter `c` exerts, if it is a combat unit outside a fortress.
-    fn exerts(&self, sc: &LzScenario, c: Counter) -> Option<Zoc> {
-        let t = &sc.types[c.ty?];
-        if !matches!(t.kind, Kind::Infantry | Kind::Cavalry) || sc.board.is_fortress(Hex(c.hex as u16)) {
-            return None;
-        }
-        Some(if t.kind == Kind::Cavalry { Zoc::Total } else { Zoc::Partial })
-    }
-
     /// Counter `c` counted on its hex: its side, and a combat unit's number, divisions and arm.
     fn occupy(&mut self, sc: &LzScenario, c: Counter) {
         self.side[c.hex] = Some(c.side);
-        if let Some(t) = c.ty.map(|t| &sc.types[t])
-            && matches!(t.kind, Kind::Infantry | Kind::Cavalry)
-        {
+        if let Some(t) = c.combat(sc) {
             self.combat[c.hex] += 1;
             self.divisions[c.hex] += u16::from(t.divisions);
             if t.kind == Kind::Cavalry {
@@ -390,17 +392,12 @@ impl Situation {
         }
     }
 
-    /// Whether counter `c` is a supply or depot unit.
-    fn supplies(&self, sc: &LzScenario, c: Counter) -> bool {
-        c.ty.is_some_and(|t| matches!(sc.types[t].kind, Kind::Supply | Kind::Depot))
-    }
-
     /// Counter `c`'s zone put on the neighbours `onto` accepts (none out of or into a fortress,
     /// none across an unbridged river); a counter its viewer may not examine is counted as left
     /// out instead (the map is blind).
     fn exert(&mut self, sc: &LzScenario, c: Counter, onto: impl Fn(usize) -> bool) {
         let b = &sc.board;
-        let Some(z) = self.exerts(sc, c) else { return };
+        let Some(z) = c.zone(sc) else { return };
         if !c.seen {
             self.unseen += 1;
             self.blind = true;
