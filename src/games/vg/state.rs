@@ -406,8 +406,8 @@ impl Vg {
     }
 
     /// The cards `p` may play now: the hand, and campaign cards in front of them.
-    pub fn playable_cards(&self, p: Player) -> Vec<CardId> {
-        self.hands[p.index()].iter().chain(&self.in_front[p.index()]).copied().collect()
+    pub fn playable_cards(&self, p: Player) -> impl Iterator<Item = CardId> + '_ {
+        self.hands[p.index()].iter().chain(&self.in_front[p.index()]).copied()
     }
 
     pub fn is_ai(&self, p: Player) -> bool {

@@ -92,6 +92,11 @@ impl Botn {
             // With missing markers the player chooses which villages to leave out: every choice
             // of `missing` villages among the free ones, in the card's order, is listed (at most
             // 4 choose 2): each is what `check_army_card` accepts.
+            if missing == 0 {
+                // The usual case, without making the list of one empty choice.
+                out.push(Action::LayOutArmyCard { army, skip: Vec::new() });
+                continue;
+            }
             for skip in combinations(&free, missing) {
                 out.push(Action::LayOutArmyCard { army, skip });
             }

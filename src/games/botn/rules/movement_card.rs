@@ -113,13 +113,10 @@ impl Botn {
     }
 
     /// Jumps over an own army with two movement cards: for each marker, the first two cards in hand
-    /// that move it are offered.
-    pub(super) fn push_jumps(&self, held: &Held, out: &mut Vec<Action>) {
+    /// that move it are offered (`jump_cards`, read here from the hand's movement cards).
+    pub(super) fn push_jumps(&self, held: &Held, moving: &[(CardId, &ActionCard)], out: &mut Vec<Action>) {
         let side = self.active;
-        let movement_cards = self
-            .hand_ids(side)
-            .filter(|&c| matches!(self.sc.action_cards[c as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)));
-        if movement_cards.take(2).count() < 2 {
+        if moving.len() < 2 {
             return;
         }
         for (m, ms) in self.markers.iter().enumerate() {
@@ -127,11 +124,18 @@ impl Botn {
             if self.army_side(army) != side {
                 continue;
             }
-            let Some([a, b]) = self.jump_cards(side, army) else { continue };
+            // The cards are looked for only beside an own army (most markers have none).
+            let mut cards = None;
             for &over in self.sc.graph.neighbours(from) {
                 if held.army_on(over).is_none_or(|x| self.army_side(x) != side) {
                     continue;
                 }
+                let cards = *cards.get_or_insert_with(|| {
+                    let mut usable =
+                        moving.iter().filter(|(_, face)| self.movement_card_allows(face, army)).map(|&(c, _)| c);
+                    usable.next().zip(usable.next())
+                });
+                let Some((a, b)) = cards else { break };
                 for &to in self.sc.graph.neighbours(over) {
                     if to != from && held.free_for(army, to) {
                         out.push(Action::JumpOverArmy { cards: [a, b], marker: m as MarkerId, over, to });
@@ -139,6 +143,14 @@ impl Botn {
                 }
             }
         }
+    }
+
+    /// The hand's movement cards in hand order, with their faces.
+    pub(super) fn moving_cards(&self) -> smallvec::SmallVec<[(CardId, &ActionCard); 8]> {
+        self.hand_ids(self.active)
+            .map(|c| (c, &self.sc.action_cards[c as usize]))
+            .filter(|(_, face)| matches!(face, ActionCard::Move(_) | ActionCard::MoveArmy(_)))
+            .collect()
     }
 
     pub(super) fn move_marker(&mut self, marker: MarkerId, to: SpaceId, events: &mut Vec<Event>) {

@@ -127,6 +127,7 @@ impl Botn {
         let mut removable: smallvec::SmallVec<[(MarkerId, SpaceId); 64]> = smallvec::SmallVec::new();
         removable
             .extend(own_markers.iter().filter(|(_, army, _)| on_board[*army as usize] > 1).map(|&(m, _, at)| (m, at)));
+        let moving = self.moving_cards();
         let mut seen_cards: smallvec::SmallVec<[&ActionCard; 8]> = smallvec::SmallVec::new();
         for (hi, hc) in hand.iter().enumerate() {
             let HandCard::Action(card) = *hc else { continue };
@@ -149,7 +150,7 @@ impl Botn {
             }
         }
         if first_ok {
-            self.push_jumps(&held, out);
+            self.push_jumps(&held, &moving, out);
             self.push_scout_cards(&removable, out);
         }
         self.push_draws(out);

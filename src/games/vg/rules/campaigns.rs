@@ -24,7 +24,7 @@ impl Vg {
         let c = match self.campaigns.iter().position(|x| x.card == card && !x.resolved) {
             Some(c) => c as CampaignId,
             None => {
-                let def = self.sc.cards[card as usize].campaign.clone().expect("checked");
+                let def = self.sc.cards[card as usize].campaign.as_ref().expect("checked");
                 self.campaigns.push(CampaignState {
                     card,
                     region: def.region,
@@ -45,7 +45,8 @@ impl Vg {
     }
 
     pub(super) fn legal_commit(&self, player: Player, campaign: CampaignId, committed: u8, out: &mut Vec<Action>) {
-        out.extend(self.valid_units(player, campaign).into_iter().map(Action::CommitUnit));
+        let valid = self.units_in(Loc::Army(player)).filter(|&u| self.unit_may_join(player, u, campaign).is_ok());
+        out.extend(valid.map(Action::CommitUnit));
         if committed > 0 {
             out.push(Action::EndCommit);
         }
@@ -153,7 +154,8 @@ impl Vg {
             std::cmp::Ordering::Equal => None,
         });
         let card = self.campaigns[c as usize].card;
-        let def = self.sc.cards[card as usize].campaign.clone().expect("a campaign card");
+        let sc = Arc::clone(&self.sc);
+        let def = sc.cards[card as usize].campaign.as_ref().expect("a campaign card");
         events.push(Event::Resolved { card, campaign: c, strength, by_tabletop: forced.is_some(), winner });
         self.results.push(BattleResult { card, strength, winner, by_tabletop: forced.is_some() });
         self.campaigns[c as usize].resolved = true;

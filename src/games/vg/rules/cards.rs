@@ -5,6 +5,14 @@
 
 use super::*;
 
+/// Why a card's body may not be chosen (worded by `body_allowed`).
+enum BodyBar {
+    /// The majority of influence in this nation is needed.
+    Majority(NationId),
+    /// No Major Nation where the majority is held, for an alliance with any.
+    NoMajorNation,
+}
+
 impl Vg {
     /// A player's turn: each playable card, for its body (where allowed) and its bottom text, or
     /// as a campaign (and the solo AI's hand-over of one it cannot fight, XV).
@@ -18,7 +26,7 @@ impl Vg {
                     out.push(Action::SoloGiveCampaign { card });
                 }
             } else {
-                if self.body_allowed(p, card).is_ok() {
+                if self.body_bar(p, card).is_none() {
                     out.push(Action::PlayCard { card, text: Text::Body });
                 }
                 out.push(Action::PlayCard { card, text: Text::Bottom });
@@ -44,19 +52,19 @@ impl Vg {
         self.take_card(p, card);
         self.played[p.index()] += 1;
         // A played card "is removed from play" (VII).
-        let def = self.sc.cards[card as usize].clone();
         events.push(Event::CardPlayed { player: p, card, text });
-        let effects: Vec<Effect> = match text {
-            Text::Body => def.body.clone(),
-            Text::Bottom => def.bottom.into_iter().collect(),
+        let def = &self.sc.cards[card as usize];
+        let effects = match text {
+            Text::Body => def.body.as_slice(),
+            Text::Bottom => def.bottom.as_slice(),
         };
-        self.tasks.extend(effects.into_iter().map(|e| Task::Effect(e, p)));
+        self.tasks.extend(effects.iter().map(|&e| Task::Effect(e, p)));
         self.phase = Phase::Card;
     }
 
     pub(super) fn card_check(&self, p: Player, card: CardId) -> Result<&crate::games::vg::data::Card, VgError> {
         let def = self.sc.cards.get(card as usize).ok_or(VgError::NoSuchThing)?;
-        if !self.playable_cards(p).contains(&card) {
+        if !self.playable_cards(p).any(|c| c == card) {
             return Err(VgError::NotYourCard);
         }
         Ok(def)
@@ -65,36 +73,37 @@ impl Vg {
     /// Whether the body of an event card can be chosen by `p`: alliances and minor-nation
     /// recruiting need a majority of influence.
     pub fn body_allowed(&self, p: Player, card: CardId) -> Result<(), VgError> {
-        let def = &self.sc.cards[card as usize];
-        for e in &def.body {
+        let name = || self.sc.cards[card as usize].name.clone();
+        match self.body_bar(p, card) {
+            None => Ok(()),
+            Some(BodyBar::Majority(n)) => {
+                Err(VgError::NeedsMajority { card: name(), nation: self.sc.nation_name(n).to_string() })
+            }
+            Some(BodyBar::NoMajorNation) => Err(VgError::BodyImpossible {
+                card: name(),
+                why: "no Major Nation where the majority of influence is held".to_string(),
+            }),
+        }
+    }
+
+    /// What bars the body of `card` for `p`, if anything: the legal list asks this of every card
+    /// in hand, and wording a refusal there made two strings a card.
+    fn body_bar(&self, p: Player, card: CardId) -> Option<BodyBar> {
+        for e in &self.sc.cards[card as usize].body {
             match *e {
-                Effect::Alliance(w, n) => {
-                    let q = who(w, p);
-                    if !self.has_majority(q, n) {
-                        return Err(VgError::NeedsMajority {
-                            card: def.name.clone(),
-                            nation: self.sc.nation_name(n).to_string(),
-                        });
-                    }
-                }
+                Effect::Alliance(w, n) if !self.has_majority(who(w, p), n) => return Some(BodyBar::Majority(n)),
                 Effect::Recruit(w, Some(n), _)
                     if self.nation_kind(n) == NationKind::Minor && !self.has_majority(who(w, p), n) =>
                 {
-                    return Err(VgError::NeedsMajority {
-                        card: def.name.clone(),
-                        nation: self.sc.nation_name(n).to_string(),
-                    });
+                    return Some(BodyBar::Majority(n));
                 }
                 Effect::AllianceAny(w) if self.ally_options(who(w, p)).is_empty() => {
-                    return Err(VgError::BodyImpossible {
-                        card: def.name.clone(),
-                        why: "no Major Nation where the majority of influence is held".to_string(),
-                    });
+                    return Some(BodyBar::NoMajorNation);
                 }
                 _ => {}
             }
         }
-        Ok(())
+        None
     }
 
     fn clamp(&self, v: i16) -> i16 {
@@ -249,12 +258,11 @@ impl Vg {
         if p == Player::Britain {
             out.extend((0..self.sc.nations.len() as NationId).filter(|&n| self.nation_kind(n) == NationKind::Major));
         }
-        // Which nations have units in the pool, read in one pass.
-        let mut pooled = vec![false; self.sc.nations.len()];
-        for (u, loc) in self.units.iter().enumerate() {
-            if *loc == Loc::Pool {
-                pooled[self.unit_nation(u as UnitId) as usize] = true;
-            }
+        // Which nations have units in the pool, read in one pass over the pool's units (a nation
+        // number is 8 bits).
+        let mut pooled = [false; 256];
+        for u in self.units_in(Loc::Pool) {
+            pooled[self.unit_nation(u) as usize] = true;
         }
         out.retain(|&n| pooled[n as usize]);
         out
@@ -262,9 +270,7 @@ impl Vg {
 
     /// A nation's unused units (the stack recruits are drawn from).
     pub fn pool_of(&self, n: NationId) -> Vec<UnitId> {
-        (0..self.units.len() as UnitId)
-            .filter(|&u| self.units[u as usize] == Loc::Pool && self.unit_nation(u) == n)
-            .collect()
+        self.units_in(Loc::Pool).filter(|&u| self.unit_nation(u) == n).collect()
     }
 
     pub(super) fn recruit(&mut self, p: Player, n: NationId, count: u8, events: &mut Vec<Event>) {

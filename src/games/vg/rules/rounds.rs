@@ -53,7 +53,7 @@ impl Vg {
         self.ai_draws_if_empty(events);
         // A player with no card at all left (possible only for the solo AI with an empty deck)
         // passes the rest of the round.
-        if self.playable_cards(self.turn).is_empty() {
+        if self.playable_cards(self.turn).next().is_none() {
             events.push(Event::NoCardLeft { player: self.turn });
             self.played[self.turn.index()] = self.quota[self.turn.index()];
             self.next_turn(events);

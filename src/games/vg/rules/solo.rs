@@ -63,7 +63,7 @@ impl Vg {
         let p = self.turn;
         if self.is_ai(p)
             && self.phase == Phase::Play
-            && self.playable_cards(p).is_empty()
+            && self.playable_cards(p).next().is_none()
             && let Some(c) = self.draw()
         {
             self.hands[p.index()].push(c);
