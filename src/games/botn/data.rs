@@ -282,6 +282,10 @@ pub struct Scenario {
     pub missions: Vec<Mission>,
     /// The action deck, one entry per physical card.
     pub action_cards: Vec<ActionCard>,
+    /// Each action card's face, as the number of the first card of the deck with that face: the
+    /// legal lists tell identical cards apart many times an action, and comparing two numbers
+    /// is cheaper than comparing two faces.
+    pub faces: Vec<CardFace>,
     pub scout_cards: u8,
     pub minus_one_chips: u8,
     pub time: Vec<TimeSpace>,
@@ -291,6 +295,9 @@ pub struct Scenario {
 }
 
 pub const GAME_ID: &str = "battle-of-the-nations";
+
+/// An action card's face: the number of the deck's first card with it (`Scenario::faces`).
+pub type CardFace = u8;
 
 /// The most armies, troop markers, cards of a kind and spaces of a bar (their numbers are 8-bit).
 pub const MAX_PIECES: usize = 250;
@@ -499,6 +506,10 @@ impl Scenario {
         let hash = digest_bytes(
             [scenario_text, board_text, armies_text, cards_text, tracks_text, aids_text].concat().as_bytes(),
         );
+        let faces = action_cards
+            .iter()
+            .map(|card| action_cards.iter().position(|c| c == card).expect("the card itself") as CardFace)
+            .collect();
         Ok(Scenario {
             name: file.name,
             path: path.to_path_buf(),
@@ -509,6 +520,7 @@ impl Scenario {
             armies: army_list,
             missions,
             action_cards,
+            faces,
             scout_cards: cards.scout_cards,
             minus_one_chips: cards.minus_one_chips,
             time: tracks.time,

@@ -68,15 +68,11 @@ impl Botn {
     }
 
     /// 1. The army cards that may be laid out now, with every choice of villages left out.
-    pub(super) fn push_army_cards(&self, held: &super::movement_card::Held, out: &mut Vec<Action>) {
+    pub(super) fn push_army_cards(&self, holders: &super::movement_card::Holders, out: &mut Vec<Action>) {
         let side = self.active;
         let scouts = self.scouts_in_hand(side);
         let mut free: smallvec::SmallVec<[SpaceId; 8]> = smallvec::SmallVec::new();
-        // Each army's markers in its supply (`supply_count`), counted in one pass.
-        let mut supply: smallvec::SmallVec<[usize; 32]> = smallvec::smallvec![0; self.armies.len()];
-        for m in self.markers.iter().filter(|m| m.in_supply()) {
-            supply[m.army as usize] += 1;
-        }
+        let (held, supply) = (holders.held(), &holders.supply);
         for (i, a) in self.sc.armies.iter().enumerate() {
             let army = i as ArmyId;
             if a.def.side != side || self.armies[i].card_played || self.too_early(army).is_some() {
@@ -85,7 +81,7 @@ impl Botn {
             // `free_villages`, read from the fields' holders.
             free.clear();
             free.extend(a.villages.iter().copied().filter(|&v| held.army_on(v).is_none()));
-            let missing = free.len().saturating_sub(supply[i]);
+            let missing = free.len().saturating_sub(supply[i] as usize);
             if free.is_empty() || missing > scouts {
                 continue;
             }

@@ -7,9 +7,9 @@ use super::*;
 impl Botn {
     /// 7. Draw an Action Card: each face in the row once, and the blind pile.
     pub(super) fn push_draws(&self, out: &mut Vec<Action>) {
-        let mut seen_up: Vec<&ActionCard> = Vec::new();
+        let mut seen_up: smallvec::SmallVec<[CardFace; 8]> = smallvec::SmallVec::new();
         for &c in &self.face_up {
-            let face = &self.sc.action_cards[c as usize];
+            let face = self.sc.faces[c as usize];
             if !seen_up.contains(&face) {
                 seen_up.push(face);
                 out.push(Action::DrawFaceUp { card: c });

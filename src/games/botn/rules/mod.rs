@@ -21,7 +21,7 @@ mod wild_card;
 pub use preparation::setup;
 
 use super::actions::{Action, BotnError, SandboxAction};
-use super::data::{ActionCard, District, Scenario, Side, Terrain, UnitType};
+use super::data::{ActionCard, CardFace, District, Scenario, Side, Terrain, UnitType};
 use super::state::*;
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
@@ -195,8 +195,8 @@ impl Botn {
         cards: impl Iterator<Item = CardId> + 'a,
         card: CardId,
     ) -> impl Iterator<Item = CardId> + 'a {
-        let face = self.sc.action_cards.get(card as usize);
-        cards.filter(move |&c| self.sc.action_cards.get(c as usize) == face)
+        let face = self.sc.faces.get(card as usize);
+        cards.filter(move |&c| self.sc.faces.get(c as usize) == face)
     }
 
     pub(super) fn hand_ids(&self, side: Side) -> impl Iterator<Item = CardId> + '_ {

@@ -4,32 +4,51 @@
 
 use super::*;
 
-/// Who holds each field: the army on it, and which armies have a marker on it (a bit per field
-/// and army).
-pub(super) struct Held {
-    // On the stack for the shipped map (about 60 fields, 19 armies): a legal list makes one, and
-    // allocating its two vectors was a tenth of the list's time.
+/// What the turn's legal list reads of the armies and markers, read in one pass over each (it
+/// asks of every neighbour of every marker, once per card: reading them again each time was most
+/// of its time): who holds each field (the army on it, and a bit per field and army for the
+/// armies with a marker on it), each army's markers in its supply, and the active side's markers
+/// on the board.
+pub(super) struct Holders {
+    // On the stack for the shipped map (about 60 fields, 19 armies, 53 markers): allocating
+    // these vectors was a tenth of the list's time.
     army: smallvec::SmallVec<[Option<ArmyId>; 96]>,
     markers: smallvec::SmallVec<[u64; 32]>,
     armies: usize,
+    /// Each army's markers in its supply (`supply_count`); army numbers stay below 128.
+    pub(super) supply: [u8; 128],
+    /// Each army's markers on the board.
+    pub(super) on_board: [u8; 128],
+    /// The active side's markers on the board: marker, army, field.
+    pub(super) own: smallvec::SmallVec<[(MarkerId, ArmyId, SpaceId); 64]>,
 }
 
-impl Held {
+impl Holders {
+    /// The fields' holders as slices, read in the inner loops without asking each time whether
+    /// the vectors left the stack.
+    pub(super) fn held(&self) -> Held<'_> {
+        Held { army: &self.army, markers: &self.markers, armies: self.armies }
+    }
+}
+
+/// Who holds each field (`Holders`).
+#[derive(Clone, Copy)]
+pub(super) struct Held<'a> {
+    army: &'a [Option<ArmyId>],
+    markers: &'a [u64],
+    armies: usize,
+}
+
+impl Held<'_> {
     /// The army on a field.
-    pub(super) fn army_on(&self, field: SpaceId) -> Option<ArmyId> {
+    pub(super) fn army_on(self, field: SpaceId) -> Option<ArmyId> {
         self.army[field.0 as usize]
     }
 
     /// What `destination_free` answers: no army on `to`, and no marker of `army`.
-    pub(super) fn free_for(&self, army: ArmyId, to: SpaceId) -> bool {
-        let (word, bit) = self.bit(to, army);
-        self.army[to.0 as usize].is_none() && self.markers[word] & bit == 0
-    }
-
-    /// The word and the bit saying that `army` has a marker on `field`.
-    fn bit(&self, field: SpaceId, army: ArmyId) -> (usize, u64) {
-        let i = field.0 as usize * self.armies + army as usize;
-        (i / 64, 1 << (i % 64))
+    pub(super) fn free_for(self, army: ArmyId, to: SpaceId) -> bool {
+        let i = to.0 as usize * self.armies + army as usize;
+        self.army[to.0 as usize].is_none() && self.markers[i / 64] & (1 << (i % 64)) == 0
     }
 }
 
@@ -49,27 +68,38 @@ impl Botn {
         self.army_at(to).is_none() && !self.markers_at(to).any(|m| self.markers[m as usize].army == army)
     }
 
-    /// Who holds each field, read once for a legal list (it asks of every neighbour of every
-    /// marker, once per card: reading the armies and markers again each time was most of its time).
-    pub(super) fn held(&self) -> Held {
+    /// The armies and markers as the turn's legal list reads them (`Holders`), for `side`.
+    pub(super) fn holders(&self, side: Side) -> Holders {
         let armies = self.armies.len();
-        let mut held = Held {
+        let mut h = Holders {
             army: smallvec::smallvec![None; self.sc.fields.len()],
             markers: smallvec::smallvec![0; (self.sc.fields.len() * armies).div_ceil(64)],
             armies,
+            supply: [0; 128],
+            on_board: [0; 128],
+            own: smallvec::SmallVec::new(),
         };
         for (a, st) in self.armies.iter().enumerate() {
             if let Some(at) = st.at {
-                held.army[at.0 as usize] = Some(a as ArmyId);
+                h.army[at.0 as usize] = Some(a as ArmyId);
             }
         }
-        for m in &self.markers {
-            if let Some(at) = m.at {
-                let (word, bit) = held.bit(at, m.army);
-                held.markers[word] |= bit;
+        let markers = h.markers.as_mut_slice();
+        for (i, m) in self.markers.iter().enumerate() {
+            match m.at {
+                Some(at) => {
+                    let bit = at.0 as usize * armies + m.army as usize;
+                    markers[bit / 64] |= 1 << (bit % 64);
+                    h.on_board[m.army as usize] += 1;
+                    if self.army_side(m.army) == side {
+                        h.own.push((i as MarkerId, m.army, at));
+                    }
+                }
+                None if !m.removed => h.supply[m.army as usize] += 1,
+                None => {}
             }
         }
-        held
+        h
     }
 
     pub(super) fn check_destination(&self, army: ArmyId, to: SpaceId) -> Result<(), BotnError> {
@@ -114,7 +144,7 @@ impl Botn {
 
     /// Jumps over an own army with two movement cards: for each marker, the first two cards in hand
     /// that move it are offered (`jump_cards`, read here from the hand's movement cards).
-    pub(super) fn push_jumps(&self, held: &Held, moving: &[(CardId, &ActionCard)], out: &mut Vec<Action>) {
+    pub(super) fn push_jumps(&self, held: Held<'_>, moving: &[(CardId, &ActionCard)], out: &mut Vec<Action>) {
         let side = self.active;
         if moving.len() < 2 {
             return;
@@ -165,7 +195,7 @@ impl Botn {
         card: CardId,
         face: &ActionCard,
         own_markers: &[(MarkerId, ArmyId, SpaceId)],
-        held: &Held,
+        held: Held<'_>,
         out: &mut Vec<Action>,
     ) {
         // What `check_move` asks, without building its refusals: the marker is own and on the

@@ -110,47 +110,39 @@ impl Botn {
             return;
         }
         let first_ok = self.first_turn_block().is_ok();
-        let held = self.held();
-        self.push_army_cards(&held, out);
+        let holders = self.holders(side);
+        let held = holders.held();
+        self.push_army_cards(&holders, out);
         let hand = &self.hands[side.index()];
-        // On the stack for the shipped armies' 53 markers: allocated, these lists were a tenth of
-        // the list's time.
-        let mut own_markers: smallvec::SmallVec<[(MarkerId, ArmyId, SpaceId); 64]> = smallvec::SmallVec::new();
-        own_markers.extend(self.markers.iter().enumerate().filter_map(|(i, m)| {
-            m.at.filter(|_| self.army_side(m.army) == side).map(|at| (i as MarkerId, m.army, at))
-        }));
-        // Markers on the board by army, counted once (an army's last marker stays).
-        let mut on_board = [0u8; 256];
-        for &(_, army, _) in &own_markers {
-            on_board[army as usize] += 1;
-        }
+        let (own_markers, on_board) = (holders.own.as_slice(), &holders.on_board);
+        // An army's last marker on the board stays.
         let mut removable: smallvec::SmallVec<[(MarkerId, SpaceId); 64]> = smallvec::SmallVec::new();
         removable
             .extend(own_markers.iter().filter(|(_, army, _)| on_board[*army as usize] > 1).map(|&(m, _, at)| (m, at)));
         let moving = self.moving_cards();
-        let mut seen_cards: smallvec::SmallVec<[&ActionCard; 8]> = smallvec::SmallVec::new();
+        let mut seen_cards: smallvec::SmallVec<[CardFace; 8]> = smallvec::SmallVec::new();
         for (hi, hc) in hand.iter().enumerate() {
             let HandCard::Action(card) = *hc else { continue };
             let face = &self.sc.action_cards[card as usize];
             // Identical cards give identical actions: list each face once.
-            if seen_cards.contains(&face) {
+            if seen_cards.contains(&self.sc.faces[card as usize]) {
                 continue;
             }
-            seen_cards.push(face);
+            seen_cards.push(self.sc.faces[card as usize]);
             match face {
                 ActionCard::Time => out.push(Action::PlayTimeCard { card }),
                 ActionCard::Terrain(t) if first_ok => self.push_terrain_card(card, *t, &removable, out),
                 ActionCard::Move(_) | ActionCard::MoveArmy(_) if first_ok => {
-                    self.push_movement_card(card, face, &own_markers, &held, out)
+                    self.push_movement_card(card, face, own_markers, held, out)
                 }
                 _ => {}
             }
             if first_ok && !matches!(face, ActionCard::Time) {
-                self.push_wild_card(hi, &own_markers, &removable, &held, out);
+                self.push_wild_card(hi, own_markers, &removable, held, out);
             }
         }
         if first_ok {
-            self.push_jumps(&held, &moving, out);
+            self.push_jumps(held, &moving, out);
             self.push_scout_cards(&removable, out);
         }
         self.push_draws(out);

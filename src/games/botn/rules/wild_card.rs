@@ -12,14 +12,14 @@ impl Botn {
         at: usize,
         own_markers: &[(MarkerId, ArmyId, SpaceId)],
         removable: &[(MarkerId, SpaceId)],
-        held: &movement_card::Held,
+        held: movement_card::Held<'_>,
         out: &mut Vec<Action>,
     ) {
         let hand = &self.hands[self.active.index()];
         let HandCard::Action(card) = hand[at] else { return };
         let face = &self.sc.action_cards[card as usize];
         let twin = hand.iter().skip(at + 1).find_map(|c| match *c {
-            HandCard::Action(o) if self.sc.action_cards[o as usize] == *face => Some(o),
+            HandCard::Action(o) if self.sc.faces[o as usize] == self.sc.faces[card as usize] => Some(o),
             _ => None,
         });
         let Some(twin) = twin else { return };
