@@ -235,16 +235,17 @@ impl Vg {
 
     /// After a campaign, surviving units go back in front of their player (or home).
     pub(super) fn return_survivors(&mut self, c: CampaignId) {
-        for u in 0..self.units.len() {
-            if let Loc::Campaign(x, p) = self.units[u]
-                && x == c
-            {
-                let n = self.sc.units[u].nation;
+        for p in Player::BOTH {
+            // The campaign's units read from its row of bits (not every unit of the game), then
+            // moved: where one goes does not depend on where another went.
+            let there: smallvec::SmallVec<[UnitId; 32]> = self.units_in(Loc::Campaign(c, p)).collect();
+            for u in there {
+                let n = self.unit_nation(u);
                 let home = match self.nation_kind(n) {
                     NationKind::Major => self.home_loc(n, p),
                     _ => Loc::Army(p),
                 };
-                self.units.set(u, home);
+                self.units.set(u as usize, home);
             }
         }
     }
