@@ -37,7 +37,7 @@ pub fn ron_text<T: Serialize>(value: &T) -> String {
 }
 
 fn write_text<T: Serialize>(value: &T, out: &mut Vec<u8>) {
-    value.serialize(&mut RonText { out }).expect("the value serializes");
+    value.serialize(&mut RonText { out, names: [(0, 0, false); NAMES] }).expect("the value serializes");
 }
 
 pub fn digest_bytes(bytes: &[u8]) -> String {
@@ -49,7 +49,15 @@ pub fn digest_bytes(bytes: &[u8]) -> String {
 /// no extensions, strings escaped as `char::escape_debug` does, floats with a `.0` when whole.
 struct RonText<'a> {
     out: &'a mut Vec<u8>,
+    /// The names already judged in this text, by where they lie (`name`'s address and length):
+    /// a state writes the same few dozen field and variant names hundreds of times, and judging
+    /// each byte of each was a tenth of a digest. Slot by address; a name that shares its slot
+    /// is judged again.
+    names: [(usize, usize, bool); NAMES],
 }
+
+/// How many names `RonText` remembers.
+const NAMES: usize = 64;
 
 /// ron's own error: a value's `Serialize` may fail with a message of its own.
 type Result<T = ()> = std::result::Result<T, ron::Error>;
@@ -81,8 +89,22 @@ impl RonText<'_> {
     /// A name as ron writes it: `r#` before one that is not a plain identifier or is one of
     /// RON's words. Rust's names are ASCII; another is written by ron itself.
     fn identifier(&mut self, name: &'static str) {
+        let slot = (name.as_ptr() as usize >> 2) % NAMES;
+        if let (at, len, true) = self.names[slot]
+            && at == name.as_ptr() as usize
+            && len == name.len()
+        {
+            // A plain identifier that is not one of RON's words, judged before.
+            self.out.extend_from_slice(name.as_bytes());
+            return;
+        }
         let plain = name.bytes().next().is_some_and(|c| c == b'_' || c.is_ascii_alphabetic())
             && name.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric());
+        let word = matches!(
+            name,
+            "true" | "false" | "Some" | "None" | "inf" | "inff32" | "inff64" | "NaN" | "NaNf32" | "NaNf64"
+        );
+        self.names[slot] = (name.as_ptr() as usize, name.len(), plain && !word);
         if !plain {
             if !name.is_ascii() {
                 // Unicode's identifier classes decide: ron writes such a name itself.
@@ -97,10 +119,7 @@ impl RonText<'_> {
                 return;
             }
             self.out.extend_from_slice(b"r#");
-        } else if matches!(
-            name,
-            "true" | "false" | "Some" | "None" | "inf" | "inff32" | "inff64" | "NaN" | "NaNf32" | "NaNf64"
-        ) {
+        } else if word {
             self.out.extend_from_slice(b"r#");
         }
         self.out.extend_from_slice(name.as_bytes());
