@@ -202,7 +202,7 @@ impl Botn {
             .filter_map(|(i, m)| m.at.map(|at| (i as MarkerId, at)))
     }
 
-    pub fn markers_in_supply(&self, army: ArmyId) -> Vec<MarkerId> {
+    pub fn markers_in_supply(&self, army: ArmyId) -> smallvec::SmallVec<[MarkerId; 8]> {
         self.markers
             .iter()
             .enumerate()

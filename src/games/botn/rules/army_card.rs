@@ -21,8 +21,8 @@ fn combinations<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
 }
 
 impl Botn {
-    /// The free villages of an army card (those not holding an army).
-    pub fn free_villages(&self, army: ArmyId) -> Vec<SpaceId> {
+    /// The free villages of an army card (those not holding an army); an army has at most 20.
+    pub fn free_villages(&self, army: ArmyId) -> smallvec::SmallVec<[SpaceId; 8]> {
         self.sc.armies[army as usize].villages.iter().copied().filter(|&v| self.army_at(v).is_none()).collect()
     }
 
@@ -126,9 +126,9 @@ impl Botn {
         loop {
             let due = self.armies_due();
             let Some(&(army, field)) = due.first() else { break };
-            let rivals: Vec<ArmyId> = due.iter().filter(|(_, f)| *f == field).map(|(a, _)| *a).collect();
-            if rivals.len() > 1 {
-                self.placing = rivals;
+            let rivals = due.iter().filter(|(_, f)| *f == field).map(|(a, _)| *a);
+            if rivals.clone().count() > 1 {
+                self.placing = rivals.collect();
                 self.step = Step::PlaceArmy;
                 return true;
             }
@@ -141,9 +141,10 @@ impl Botn {
     }
 
     /// Armies down to their last marker on the board, with its field, in army order.
-    fn armies_due(&self) -> Vec<(ArmyId, SpaceId)> {
-        // Each army's markers on the board and the field of its last one, read in one pass.
-        let mut on_board = vec![(0u8, None); self.armies.len()];
+    fn armies_due(&self) -> smallvec::SmallVec<[(ArmyId, SpaceId); 8]> {
+        // Each army's markers on the board and the field of its last one, read in one pass (on
+        // the stack: army numbers stay below 128, and this is asked after most actions).
+        let mut on_board = [(0u8, None); 128];
         for m in &self.markers {
             if let Some(at) = m.at {
                 let (n, field) = &mut on_board[m.army as usize];
