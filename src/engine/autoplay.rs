@@ -117,6 +117,7 @@ pub fn simulate<G: Game, V: serde::Serialize>(
                 // Every game is replayed from its log on a fresh table: the digest must match.
                 let digest = table.digest();
                 let mut again = fresh(game_seed).without_undo();
+                again.reserve(table.records.len(), table.entries.len());
                 let replayed = again.replay(table.records.iter().cloned()).map(|_| again.digest());
                 if replayed.as_ref().ok() != Some(&digest) {
                     run.errors += 1;

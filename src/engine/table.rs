@@ -77,8 +77,10 @@ pub struct Table<G: Game> {
     /// The readable log; `entry_marks[i]` is where record `i`'s entries begin.
     pub entries: Vec<Entry<G::Event>>,
     entry_marks: Vec<usize>,
-    /// The state at the last commit point and the number of records it includes.
-    checkpoint: G,
+    /// The state at the last commit point and the number of records it includes. Taken at the
+    /// first action (the state is the table's first until then), so that a table that never
+    /// undoes never copies its state.
+    checkpoint: Option<G>,
     checkpoint_len: usize,
     /// Whether undo is offered: a table played out headless (a computer's games, `simulate`'s
     /// replay check) never undoes, and a copy of the state at every commit point was a tenth of
@@ -90,7 +92,7 @@ pub struct Table<G: Game> {
 impl<G: Game> Table<G> {
     pub fn new(game: G, seed: u64, mode: Mode) -> Self {
         Self {
-            checkpoint: game.clone(),
+            checkpoint: None,
             game,
             mode,
             seed,
@@ -103,16 +105,28 @@ impl<G: Game> Table<G> {
         }
     }
 
+    /// Room for `records` more records and `entries` more log entries (a replay that knows how
+    /// long the log it replays grew need not grow its own step by step).
+    pub fn reserve(&mut self, records: usize, entries: usize) {
+        self.records.reserve(records);
+        self.entry_marks.reserve(records);
+        self.entries.reserve(entries);
+    }
+
     /// The same table with undo turned off from here on: no action can be taken back, and no
     /// copy of the state is kept at commit points.
     pub fn without_undo(mut self) -> Self {
         self.undo = false;
+        self.checkpoint = None;
         self.checkpoint_len = self.records.len();
         self
     }
 
     /// Checks and applies one act. On error nothing changes.
     pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<(), TableError<G::Error>> {
+        if self.undo && self.checkpoint.is_none() {
+            self.checkpoint = Some(self.game.clone());
+        }
         let commit = match &act {
             Act::Game(action) => {
                 let action = checked(&self.game, self.mode, seat, action).map_err(TableError::Rule)?;
@@ -143,7 +157,7 @@ impl<G: Game> Table<G> {
         if !self.undo {
             self.checkpoint_len = self.records.len();
         } else if commit {
-            self.checkpoint = self.game.clone();
+            self.checkpoint = Some(self.game.clone());
             self.checkpoint_len = self.records.len();
         }
         Ok(())
@@ -165,7 +179,7 @@ impl<G: Game> Table<G> {
         let mark = self.entry_marks[self.checkpoint_len];
         self.entries.truncate(mark);
         self.entry_marks.truncate(self.checkpoint_len);
-        self.game = self.checkpoint.clone();
+        self.game = self.checkpoint.clone().expect("an action since the last commit point took the checkpoint");
         for record in redo {
             self.submit(record.seat, record.act).expect("an action that applied once applies again");
         }
@@ -196,7 +210,9 @@ impl<G: Game> Table<G> {
 
     /// Re-applies a log onto this table; on the first bad record, returns its index and error.
     pub fn replay(&mut self, records: impl IntoIterator<Item = Record<G::Action>>) -> Result<(), ReplayFailure<G>> {
-        for (i, record) in records.into_iter().enumerate() {
+        let records = records.into_iter();
+        self.records.reserve(records.size_hint().0);
+        for (i, record) in records.enumerate() {
             if let Err(e) = self.submit(record.seat, record.act.clone()) {
                 return Err((i, record, e));
             }
