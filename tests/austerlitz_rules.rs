@@ -1101,7 +1101,7 @@ fn setup_soult_places_at_least_2_combat_units_in_each_of_his_5_sectors() {
     // Put 11 of his 12 units in sector 8 where they fit, and the refusal comes before a sector
     // could be left short.
     let sector8: Vec<Cell> =
-        g.setup_cells(soult).into_iter().filter(|&c| g.sc.board.space(c).sector == Some(8)).collect();
+        g.setup_cells(soult).iter().copied().filter(|&c| g.sc.board.space(c).sector == Some(8)).collect();
     let mut placed = 0;
     for (&u, &c) in mine.iter().zip(&sector8) {
         match g.check(

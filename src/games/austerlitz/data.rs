@@ -485,6 +485,10 @@ pub struct AzScenario {
     pub sectors: Sectors,
     pub woods: bool,
     pub oob_provenance: Provenance,
+    /// The spaces each command's units set up on (its sectors, on its side of the red border),
+    /// in the board's order: the set-up's legal list asks this of every command at every
+    /// decision, and it read the whole board each time.
+    pub setup_cells: Vec<Vec<Cell>>,
 }
 
 fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Board, DataError> {
@@ -829,7 +833,7 @@ impl AzScenario {
         let (tables, tables_text): (Tables, String) = load_ron(&tables_path)?;
         check_tables(&tables_path, &tables_text, &tables)?;
         all.push_str(&tables_text);
-        Ok(AzScenario {
+        let mut sc = AzScenario {
             name: file.name,
             path: path.to_path_buf(),
             hash: crate::engine::digest::digest_bytes(all.as_bytes()),
@@ -841,7 +845,22 @@ impl AzScenario {
             sectors: file.sectors,
             woods: file.woods,
             oob_provenance: oob.provenance,
-        })
+            setup_cells: Vec::new(),
+        };
+        sc.setup_cells = (0..sc.commands.len()).map(|k| sc.setup_cells_of(k)).collect();
+        Ok(sc)
+    }
+
+    /// The spaces a command's units set up on: its sectors, on its side of the red border.
+    fn setup_cells_of(&self, command: usize) -> Vec<Cell> {
+        let sectors = self.sectors_of(command);
+        let side = self.commands[command].side;
+        let r = self.board.red_border;
+        let own_half = |c: Cell| match side {
+            Side::French => c.0 <= r.french_max_x,
+            Side::Allied => c.0 >= r.allied_min_x,
+        };
+        self.board.cells().filter(|&c| self.board.space(c).sector.is_some_and(|s| sectors.contains(&s)) && own_half(c)).collect()
     }
 
     /// The sectors a command sets up in under this scenario.

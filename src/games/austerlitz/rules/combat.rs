@@ -299,6 +299,12 @@ impl Austerlitz {
     /// units that may strike it (all of them, and each alone, and every pair where few), with
     /// and without the charge.
     pub fn attack_options(&self, out: &mut Vec<AttackOption>) {
+        self.attack_options_on(None, out)
+    }
+
+    /// The attack options on one target space (all of them without): the check of an attack
+    /// asks only of its own target, whose options are the same whatever the other targets.
+    pub(super) fn attack_options_on(&self, only: Option<Cell>, out: &mut Vec<AttackOption>) {
         let side = self.side;
         let mut targets: Vec<Cell> = Vec::new();
         for u in 0..self.units.len() {
@@ -311,7 +317,7 @@ impl Austerlitz {
             }
         }
         targets.sort_unstable();
-        for t in targets {
+        for t in targets.into_iter().filter(|&t| only.is_none_or(|o| o == t)) {
             let able: Vec<usize> = (0..self.units.len())
                 .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.attack_barred(&[u], t).is_none())
                 .collect();

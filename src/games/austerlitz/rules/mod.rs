@@ -214,7 +214,11 @@ impl Austerlitz {
                 }
                 let mut options = Vec::new();
                 if attacks {
-                    self.attack_options(&mut options);
+                    let target = match only {
+                        Some(Action::Attack { target, .. }) => Some(*target),
+                        _ => None,
+                    };
+                    self.attack_options_on(target, &mut options);
                 }
                 out.extend(options.into_iter().map(attack_action));
                 out.push(Action::EndMovement);

@@ -18,15 +18,10 @@ impl Austerlitz {
         }
     }
 
-    /// The spaces a command's units set up on: its sectors, on its side of the red border.
-    pub fn setup_cells(&self, command: usize) -> Vec<Cell> {
-        let sectors = self.sc.sectors_of(command);
-        let side = self.sc.commands[command].side;
-        self.sc
-            .board
-            .cells()
-            .filter(|&c| self.sc.board.space(c).sector.is_some_and(|s| sectors.contains(&s)) && self.own_half(side, c))
-            .collect()
+    /// The spaces a command's units set up on: its sectors, on its side of the red border
+    /// (found at load, `AzScenario::setup_cells`).
+    pub fn setup_cells(&self, command: usize) -> &[Cell] {
+        &self.sc.setup_cells[command]
     }
 
     /// Units and commands of the side setting up that wait for a place (Davout's corps arrives
@@ -110,7 +105,6 @@ impl Austerlitz {
     /// `units_too`, for the check of a command's place or of the rest).
     pub(super) fn deploy_options(&self, only: Option<usize>, units_too: bool, out: &mut Vec<super::super::Action>) {
         let (units, commands) = self.to_set_up();
-        let mut cells: Vec<Option<Vec<Cell>>> = vec![None; self.commands.len()];
         let mut occupied: Vec<Cell> = self.units.iter().filter_map(|x| x.at).collect();
         occupied.sort_unstable();
         for u in units.into_iter().filter(|_| units_too) {
@@ -118,9 +112,8 @@ impl Austerlitz {
                 continue;
             }
             let k = self.sc.unit_command[u] as usize;
-            let cells = cells[k].get_or_insert_with(|| self.setup_cells(k));
             let soult_allows = self.soult_allows_for(u);
-            for &c in cells.iter() {
+            for &c in self.setup_cells(k) {
                 // An empty cell takes any unit but in a pond (`may_stand`, without its scans).
                 let stands = if occupied.binary_search(&c).is_ok() {
                     self.may_stand(u, c)
@@ -143,8 +136,7 @@ impl Austerlitz {
         // Who stands where, read once: a cell no unit is on has no holder (`holder`'s scan).
         let placed: Vec<Cell> = self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at).collect();
         for k in commands {
-            let cells = cells[k].get_or_insert_with(|| self.setup_cells(k));
-            for &c in cells.iter() {
+            for &c in self.setup_cells(k) {
                 let held = occupied.binary_search(&c).is_ok() && self.holder(c).is_some_and(|s| s != self.side);
                 if !placed.contains(&c) && !held {
                     out.push(super::super::Action::PlaceCommand { command: k as u8, at: c });
@@ -187,7 +179,7 @@ impl Austerlitz {
             }
             if choice.is_none() {
                 // Fill Soult's emptiest sector first.
-                let mut cells = self.setup_cells(k);
+                let mut cells = self.setup_cells(k).to_vec();
                 let sector_count = |s: Option<u8>| {
                     (0..self.units.len())
                         .filter(|&v| {
@@ -222,7 +214,7 @@ impl Austerlitz {
                     .filter(|&u| self.sc.unit_command[u] as usize == k)
                     .filter_map(|u| self.units[u].at)
                     .collect();
-                own.into_iter().chain(self.setup_cells(k)).find(|&c| free(self, c))
+                own.into_iter().chain(self.setup_cells(k).iter().copied()).find(|&c| free(self, c))
             });
             self.commands[k].at =
                 at.or_else(|| self.sc.board.cells().find(|&c| self.own_half(self.side, c) && free(self, c)));
