@@ -860,7 +860,10 @@ impl AzScenario {
             Side::French => c.0 <= r.french_max_x,
             Side::Allied => c.0 >= r.allied_min_x,
         };
-        self.board.cells().filter(|&c| self.board.space(c).sector.is_some_and(|s| sectors.contains(&s)) && own_half(c)).collect()
+        self.board
+            .cells()
+            .filter(|&c| self.board.space(c).sector.is_some_and(|s| sectors.contains(&s)) && own_half(c))
+            .collect()
     }
 
     /// The sectors a command sets up in under this scenario.

@@ -127,33 +127,40 @@ impl Austerlitz {
             return Some((Barred::NoUnit, None));
         }
         for (i, &u) in units.iter().enumerate() {
-            let unit = &self.units[u];
-            let why = if units[..i].contains(&u) {
-                Barred::Twice
-            } else if self.side_of(u) != side || !self.on_board(u) {
-                Barred::NotYours
-            } else if self.kind(u).is_artillery() {
-                Barred::Artillery
-            } else if unit.attacked {
-                Barred::Attacked
-            } else if unit.dis {
-                Barred::Dis
-            } else if !self.front_cells(u).contains(&target) {
-                Barred::NotInFront
-            } else if self.kind(u).is_cavalry() && unit.spent > self.sc.units[u].mf.0 + unit.bonus {
-                // Cavalry attacks on its lower MF (and the road's 2 where it used the road).
-                Barred::HigherMf
-            } else if self.nation_of(u) == super::super::data::Nation::Russian
-                && unit.formation_at_start.is_some()
-                && unit.formation_at_start != self.formation_kind(u)
-            {
-                Barred::RussianFormation
-            } else {
-                continue;
-            };
-            return Some((why, Some(u)));
+            let why = if units[..i].contains(&u) { Some(Barred::Twice) } else { self.unit_barred(u, target) };
+            if let Some(why) = why {
+                return Some((why, Some(u)));
+            }
         }
         None
+    }
+
+    /// What bars unit `u` from attacking `target` (whose holder `attack_barred` has asked about):
+    /// the attack options ask this of every unit for every target.
+    fn unit_barred(&self, u: usize, target: Cell) -> Option<Barred> {
+        let unit = &self.units[u];
+        let why = if self.side_of(u) != self.side || !self.on_board(u) {
+            Barred::NotYours
+        } else if self.kind(u).is_artillery() {
+            Barred::Artillery
+        } else if unit.attacked {
+            Barred::Attacked
+        } else if unit.dis {
+            Barred::Dis
+        } else if !self.front_cells(u).contains(&target) {
+            Barred::NotInFront
+        } else if self.kind(u).is_cavalry() && unit.spent > self.sc.units[u].mf.0 + unit.bonus {
+            // Cavalry attacks on its lower MF (and the road's 2 where it used the road).
+            Barred::HigherMf
+        } else if self.nation_of(u) == super::super::data::Nation::Russian
+            && unit.formation_at_start.is_some()
+            && unit.formation_at_start != self.formation_kind(u)
+        {
+            Barred::RussianFormation
+        } else {
+            return None;
+        };
+        Some(why)
     }
 
     /// The CF difference with every modifier and its reason, and the die modifiers.
@@ -318,8 +325,10 @@ impl Austerlitz {
         }
         targets.sort_unstable();
         for t in targets.into_iter().filter(|&t| only.is_none_or(|o| o == t)) {
+            // `attack_barred(&[u], t)` for each unit, the target's holder (an enemy, found above)
+            // not asked again for every unit.
             let able: Vec<usize> = (0..self.units.len())
-                .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.attack_barred(&[u], t).is_none())
+                .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.unit_barred(u, t).is_none())
                 .collect();
             let mut sets: Vec<Vec<usize>> = able.iter().map(|&u| vec![u]).collect();
             if able.len() > 1 {
