@@ -366,6 +366,7 @@ impl Austerlitz {
         let here = self.units[u].at.map(|c| b.index(c));
         let own_front = self.units[u].facing.index();
         let mut stand: Vec<Option<bool>> = vec![None; b.spaces.len()];
+        let mut square_ok = self.units[u].square.then(|| self.square_stand_check(u));
         let mut best: Vec<u16> = vec![u16::MAX; b.spaces.len() * 8];
         let mut found: Vec<Reach> = Vec::with_capacity(arena.len());
         let mut slots: Vec<usize> = Vec::with_capacity(arena.len());
@@ -376,7 +377,7 @@ impl Austerlitz {
                 // An empty space takes it unless it is a pond; else the stacking rules decide.
                 let c = b.cell_of(ci);
                 let empty = occ.count[ci] == 0 && !b.pond[ci];
-                (empty || self.may_stand(u, c)) && (!self.units[u].square || self.square_may_stand(u, c))
+                (empty || self.may_stand(u, c)) && square_ok.as_mut().is_none_or(|ok| ok(ci))
             });
             if !ok {
                 continue;
@@ -458,16 +459,43 @@ impl Austerlitz {
     /// A square may never be moved next to any other formation.
     fn square_may_stand(&self, u: usize, c: Cell) -> bool {
         let side = self.side_of(u);
-        // One pass over the units, each asked whether it stands next to `c`.
-        let next: Vec<Cell> = self.sc.board.grid.neighbours(c).into_iter().map(|(_, n)| n).collect();
+        let b = &self.sc.board;
+        // One pass over the units, each asked whether it stands next to `c` (the board's table
+        // of neighbours: `NO_SPACE` off the board).
+        let next = &b.next[b.index(c)];
         (0..self.units.len()).all(|v| {
             let x = &self.units[v];
-            !x.at.is_some_and(|a| next.contains(&a))
+            !x.at.is_some_and(|a| next.contains(&(b.index(a) as u16)))
                 || x.eliminated
                 || v == u
                 || self.side_of(v) != side
                 || self.formation_kind(v).is_none()
         })
+    }
+
+    /// `square_may_stand` for each space a square's search reaches, by space index: the side's
+    /// other units on the board are found once, a space's neighbours are looked up among them,
+    /// and a unit is asked whether it stands in a formation only once it stands next to a space
+    /// asked about (the search asked every unit of the game for every space).
+    fn square_stand_check(&self, u: usize) -> impl FnMut(usize) -> bool + '_ {
+        let side = self.side_of(u);
+        let b = &self.sc.board;
+        let own: Vec<(usize, usize)> = (0..self.units.len())
+            .filter(|&v| v != u && !self.units[v].eliminated && self.side_of(v) == side)
+            .filter_map(|v| self.units[v].at.map(|a| (b.index(a), v)))
+            .collect();
+        let mut held = vec![false; b.spaces.len()];
+        for &(i, _) in &own {
+            held[i] = true;
+        }
+        let mut formed: Vec<Option<bool>> = vec![None; self.units.len()];
+        move |ci: usize| {
+            b.next[ci].iter().filter(|&&n| n != super::super::data::NO_SPACE && held[n as usize]).all(|&n| {
+                own.iter()
+                    .filter(|&&(i, _)| i == n as usize)
+                    .all(|&(_, v)| !*formed[v].get_or_insert_with(|| self.formation_kind(v).is_some()))
+            })
+        }
     }
 
     /// The move, along the path of the check's search where it kept one.
