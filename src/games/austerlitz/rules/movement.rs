@@ -693,3 +693,40 @@ pub(super) enum SquareBarred {
     Terrain,
     NextToFormation,
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::austerlitz::{self, AzScenario, ai::AzPlayer};
+    use std::sync::Arc;
+
+    /// Formations: a square may never be moved next to any other formation. The check a
+    /// square's search makes once (`square_stand_check`) answers as the check of one space
+    /// (`square_may_stand`) does, at every space, for a spread of units, at every tenth decision
+    /// of two random battles.
+    #[test]
+    fn formations_a_squares_search_judges_every_space_as_the_check_of_one_space() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz/1-historical.ron");
+        let sc = Arc::new(AzScenario::load(&path).expect("the shipped scenario loads"));
+        let mut compared = 0;
+        for seed in 1..=2 {
+            let game = austerlitz::play_game(sc.clone(), seed, [AzPlayer::Random; 2], 40_000).expect("a battle");
+            let mut t = austerlitz::table_on(sc.clone(), seed);
+            for (k, r) in game.records.iter().enumerate() {
+                if k % 10 == 0 {
+                    let g = &t.game;
+                    for u in (0..g.units.len()).step_by(5) {
+                        let mut check = g.square_stand_check(u);
+                        for i in 0..g.sc.board.spaces.len() {
+                            let one = g.square_may_stand(u, g.sc.board.cell_of(i));
+                            assert_eq!(check(i), one, "unit {u}, space {i}, decision {k} of battle {seed}");
+                            compared += usize::from(!one);
+                        }
+                    }
+                }
+                t.submit(r.seat, r.act.clone()).expect("the battle replays");
+            }
+        }
+        // Spaces next to a formation were among those compared.
+        assert!(compared > 100, "{compared} spaces barred");
+    }
+}
