@@ -855,15 +855,19 @@ impl AzScenario {
     fn setup_cells_of(&self, command: usize) -> Vec<Cell> {
         let sectors = self.sectors_of(command);
         let side = self.commands[command].side;
-        let r = self.board.red_border;
-        let own_half = |c: Cell| match side {
-            Side::French => c.0 <= r.french_max_x,
-            Side::Allied => c.0 >= r.allied_min_x,
-        };
         self.board
             .cells()
-            .filter(|&c| self.board.space(c).sector.is_some_and(|s| sectors.contains(&s)) && own_half(c))
+            .filter(|&c| self.board.space(c).sector.is_some_and(|s| sectors.contains(&s)) && self.own_half(side, c))
             .collect()
+    }
+
+    /// Whether a space is on a side's half of the red border.
+    pub fn own_half(&self, side: Side, c: Cell) -> bool {
+        let r = self.board.red_border;
+        match side {
+            Side::French => c.0 <= r.french_max_x,
+            Side::Allied => c.0 >= r.allied_min_x,
+        }
     }
 
     /// The sectors a command sets up in under this scenario.

@@ -9,13 +9,9 @@ use super::super::state::{Austerlitz, Step};
 use crate::engine::geometry::{CellShape, Facing};
 
 impl Austerlitz {
-    /// Whether a space is on a side's half of the red border.
+    /// Whether a space is on a side's half of the red border (`AzScenario::own_half`).
     pub fn own_half(&self, side: Side, c: Cell) -> bool {
-        let r = self.sc.board.red_border;
-        match side {
-            Side::French => c.0 <= r.french_max_x,
-            Side::Allied => c.0 >= r.allied_min_x,
-        }
+        self.sc.own_half(side, c)
     }
 
     /// The spaces a command's units set up on: its sectors, on its side of the red border

@@ -95,7 +95,7 @@ impl Botn {
                         h.own.push((i as MarkerId, m.army, at));
                     }
                 }
-                None if !m.removed => h.supply[m.army as usize] += 1,
+                None if m.in_supply() => h.supply[m.army as usize] += 1,
                 None => {}
             }
         }
@@ -136,39 +136,36 @@ impl Botn {
 
     /// The two cards a jump of `army`'s marker is played with: the first two in the hand that
     /// move it (the legal list offers only these, and the check takes only these).
-    fn jump_cards(&self, side: Side, army: ArmyId) -> Option<[CardId; 2]> {
-        let mut usable =
-            self.hand_ids(side).filter(|&c| self.movement_card_allows(&self.sc.action_cards[c as usize], army));
+    /// `moving` is the hand's movement cards (`moving_cards`).
+    fn jump_cards(&self, moving: &[(CardId, &ActionCard)], army: ArmyId) -> Option<[CardId; 2]> {
+        let mut usable = moving.iter().filter(|(_, face)| self.movement_card_allows(face, army)).map(|&(c, _)| c);
         Some([usable.next()?, usable.next()?])
     }
 
     /// Jumps over an own army with two movement cards: for each marker, the first two cards in hand
     /// that move it are offered (`jump_cards`, read here from the hand's movement cards).
-    pub(super) fn push_jumps(&self, held: Held<'_>, moving: &[(CardId, &ActionCard)], out: &mut Vec<Action>) {
+    pub(super) fn push_jumps(
+        &self,
+        own_markers: &[(MarkerId, ArmyId, SpaceId)],
+        held: Held<'_>,
+        moving: &[(CardId, &ActionCard)],
+        out: &mut Vec<Action>,
+    ) {
         let side = self.active;
         if moving.len() < 2 {
             return;
         }
-        for (m, ms) in self.markers.iter().enumerate() {
-            let (Some(from), army) = (ms.at, ms.army) else { continue };
-            if self.army_side(army) != side {
-                continue;
-            }
+        for &(m, army, from) in own_markers {
             // The cards are looked for only beside an own army (most markers have none).
             let mut cards = None;
             for &over in self.sc.graph.neighbours(from) {
                 if held.army_on(over).is_none_or(|x| self.army_side(x) != side) {
                     continue;
                 }
-                let cards = *cards.get_or_insert_with(|| {
-                    let mut usable =
-                        moving.iter().filter(|(_, face)| self.movement_card_allows(face, army)).map(|&(c, _)| c);
-                    usable.next().zip(usable.next())
-                });
-                let Some((a, b)) = cards else { break };
+                let Some([a, b]) = *cards.get_or_insert_with(|| self.jump_cards(moving, army)) else { break };
                 for &to in self.sc.graph.neighbours(over) {
                     if to != from && held.free_for(army, to) {
-                        out.push(Action::JumpOverArmy { cards: [a, b], marker: m as MarkerId, over, to });
+                        out.push(Action::JumpOverArmy { cards: [a, b], marker: m, over, to });
                     }
                 }
             }
@@ -255,7 +252,7 @@ impl Botn {
             return Err(BotnError::NotAdjacent { from: self.name_of(over), to: self.field_label(to) });
         }
         self.check_destination(army, to)?;
-        if self.jump_cards(side, army) != Some(*cards) {
+        if self.jump_cards(&self.moving_cards(), army) != Some(*cards) {
             return Err(BotnError::NotFirstOfFace { face: self.card(cards[0])?.title() });
         }
         Ok(())

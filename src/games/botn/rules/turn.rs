@@ -142,7 +142,7 @@ impl Botn {
             }
         }
         if first_ok {
-            self.push_jumps(held, &moving, out);
+            self.push_jumps(own_markers, held, &moving, out);
             self.push_scout_cards(&removable, out);
         }
         self.push_draws(out);

@@ -45,8 +45,7 @@ impl Vg {
     }
 
     pub(super) fn legal_commit(&self, player: Player, campaign: CampaignId, committed: u8, out: &mut Vec<Action>) {
-        let valid = self.units_in(Loc::Army(player)).filter(|&u| self.unit_may_join(player, u, campaign).is_ok());
-        out.extend(valid.map(Action::CommitUnit));
+        out.extend(self.joinable(player, campaign).map(Action::CommitUnit));
         if committed > 0 {
             out.push(Action::EndCommit);
         }

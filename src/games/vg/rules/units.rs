@@ -27,13 +27,17 @@ impl Vg {
 
     /// Units in front of `p` that may join campaign `c` (VIII Limitations).
     pub fn valid_units(&self, p: Player, c: CampaignId) -> Vec<UnitId> {
-        self.units_in(Loc::Army(p)).filter(|&u| self.unit_may_join(p, u, c).is_ok()).collect()
+        self.joinable(p, c).collect()
     }
 
-    /// Whether `p` has a unit that may join campaign `c`: `valid_units` without making the list
-    /// (asked after every commitment).
+    /// `valid_units` read without making the list (the legal list and every commitment ask).
+    pub(super) fn joinable(&self, p: Player, c: CampaignId) -> impl Iterator<Item = UnitId> + '_ {
+        self.units_in(Loc::Army(p)).filter(move |&u| self.unit_may_join(p, u, c).is_ok())
+    }
+
+    /// Whether `p` has a unit that may join campaign `c`.
     pub fn any_valid_unit(&self, p: Player, c: CampaignId) -> bool {
-        self.units_in(Loc::Army(p)).any(|u| self.unit_may_join(p, u, c).is_ok())
+        self.joinable(p, c).next().is_some()
     }
 
     pub(super) fn unit_may_join(&self, p: Player, u: UnitId, c: CampaignId) -> Result<(), &'static str> {
