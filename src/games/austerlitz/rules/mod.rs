@@ -195,7 +195,7 @@ impl Austerlitz {
                         continue;
                     }
                     if moves {
-                        self.list_moves(u, one.is_some(), out, aside);
+                        self.list_moves(u, only.filter(|_| one.is_some()), out, aside);
                     } else if !with_moves && self.cannot_move(u).is_none() {
                         aside.movers.push(u);
                     }
@@ -229,7 +229,7 @@ impl Austerlitz {
                         continue;
                     }
                     if moves {
-                        self.list_moves(u, one.is_some(), out, aside);
+                        self.list_moves(u, only.filter(|_| one.is_some()), out, aside);
                     } else if !with_moves {
                         aside.movers.push(u);
                     }
@@ -253,13 +253,16 @@ impl Austerlitz {
         }
     }
 
-    /// A unit's moves, its search set aside where `keep` asks.
-    fn list_moves(&self, u: usize, keep: bool, out: &mut Vec<Action>, aside: &mut Aside) {
-        // A check (one unit's list) may find the search the random player's draw kept; a whole
-        // list searches every unit once and keeps nothing.
-        let search = if keep { self.search(u) } else { self.search_afresh(u) };
+    /// A unit's moves (all, or for a check the one asked of), its search set aside for a check.
+    fn list_moves(&self, u: usize, only: Option<&Action>, out: &mut Vec<Action>, aside: &mut Aside) {
+        // A check may find the search the random player's draw kept, else searches for the one
+        // destination asked of; a whole list searches every unit once and keeps nothing.
+        let search = match only {
+            Some(&Action::Move { to, facing, .. }) => self.search_to(u, to, facing),
+            _ => self.search_afresh(u),
+        };
         out.extend(search.reach.iter().map(|&(to, facing, _)| Action::Move { unit: u as u8, to, facing }));
-        if keep {
+        if only.is_some() {
             aside.search = Some(search);
         }
     }

@@ -6,6 +6,7 @@ use super::super::actions::{AzError, Event, rule};
 use super::super::data::{Board, Cell, Crossing, Kind, Mover, Terrain};
 use super::super::state::{Austerlitz, Formation, angle, chebyshev, rotate};
 use crate::engine::geometry::{CellShape, Facing};
+use smallvec::SmallVec;
 
 /// How a unit gets to a space with a facing: what it spent and what it passed.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,6 +223,17 @@ impl Austerlitz {
         found
     }
 
+    /// Unit `u`'s search for the check of its move to `to` with front `facing`: the kept search
+    /// when there is one (the random player's draw), else a search for that destination alone
+    /// (see `search_for`), which is not kept.
+    pub(super) fn search_to(&self, u: usize, to: Cell, facing: Facing) -> Search {
+        SEARCHES
+            .with_borrow(|kept| {
+                kept.iter().find(|(g, unit, _)| *unit == u && g == self).map(|(_, _, found)| found.clone())
+            })
+            .unwrap_or_else(|| self.search_for(u, Some((to, facing))))
+    }
+
     /// Every space and facing unit `u` can reach, searched now whatever was kept (the
     /// benchmark of one unit's search).
     #[doc(hidden)]
@@ -234,6 +246,17 @@ impl Austerlitz {
     /// spent (a step costs 1 to 4), states in flat arrays by index: it runs for every unit
     /// each time the legal list is asked.
     pub(super) fn search_afresh(&self, u: usize) -> Search {
+        self.search_for(u, None)
+    }
+
+    /// The search, whole (`to` none) or for one (space, front) alone: the check of a move
+    /// asks of one. A step costs at least 1 MF and a state is made or bettered only from a
+    /// cheaper one, so once the bucket of `t` MF is done every state costing at most `t + 1` is
+    /// final (the same states, in the same order, with the same parents as the whole search
+    /// has); the search for one destination stops there once a way to it costing at most
+    /// `t + 1` is found, and judges only the states on that space. Its `reach` holds that
+    /// destination alone, if the unit reaches it.
+    fn search_for(&self, u: usize, to: Option<(Cell, Facing)>) -> Search {
         let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
             return Search::default();
@@ -264,6 +287,94 @@ impl Austerlitz {
         let costs = &b.step_costs[mover as usize];
         let limit = allowance + 2 + extra;
         let slot = |k: &Key| (k.cell as usize * 8 + k.facing as usize) * 3 + k.road as usize;
+        let here = self.units[u].at.map(|c| b.index(c));
+        let own_front = self.units[u].facing.index();
+        let mut square_ok = self.units[u].square.then(|| self.square_stand_check(u));
+        // Whether the unit may end its move on space `ci`: an empty space unless it is a pond;
+        // else the stacking rules decide.
+        let mut may_end = |ci: usize| {
+            let empty = occ.count[ci] == 0 && !b.pond[ci];
+            (empty || self.may_stand(u, b.cell_of(ci))) && square_ok.as_mut().is_none_or(|ok| ok(ci))
+        };
+        // The fronts a state may end with: within its turn (a square space's front is one of
+        // its four sides).
+        let faces_of = |node: &Node| {
+            turns[node.key.facing as usize] & if ci_is_square(b, node.key.cell as usize) { 0x55 } else { 0xff }
+        };
+        // The destination state `i` gives with the unit's travel turned to `gi`: its front and
+        // how it is reached, if it may end so.
+        let judge = |i: usize, node: &Node, gi: usize| -> Option<(usize, Reach)> {
+            let key = node.key;
+            let ci = key.cell as usize;
+            let bonus = key.road.min(2);
+            let turn = gi != key.facing as usize;
+            let spent = key.spent + u8::from(turn && !free_turn);
+            let over = spent > allowance + bonus;
+            // The column's extra MF only to attack, never for a turn in the last space.
+            if over
+                && (turn
+                    || !column
+                    || spent > allowance + bonus + extra
+                    || !self.enemy_ahead(b.cell_of(ci), Facing::ALL[gi], side))
+            {
+                return None;
+            }
+            let fi = if artillery { (gi + 4) % 8 } else { gi };
+            if here == Some(ci) && fi == own_front {
+                return None;
+            }
+            Some((
+                fi,
+                Reach {
+                    spent,
+                    node: i,
+                    steps: node.depth,
+                    straight: node.straight && !turn,
+                    extra: over,
+                    bonus,
+                    // The destination's own units are joined, not passed over.
+                    crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(ci))),
+                    ponds: node.ponds,
+                },
+            ))
+        };
+        // The best way to space `ti` with front `fi` among the states there that cost at most
+        // `upto` (in the arena's order, as the whole search judges them), if it costs at most
+        // `upto`.
+        let best_at = |arena: &[Node], index: &[u16], ti: usize, fi: usize, upto: u8| -> Option<Reach> {
+            let gi = if artillery { (fi + 4) % 8 } else { fi };
+            let mut states: SmallVec<[usize; 24]> = index[ti * 24..ti * 24 + 24]
+                .iter()
+                .filter(|&&o| o != u16::MAX && arena[o as usize].key.spent <= upto)
+                .map(|&o| o as usize)
+                .collect();
+            states.sort_unstable();
+            let mut best: Option<Reach> = None;
+            for i in states {
+                let node = &arena[i];
+                if faces_of(node) & 1 << gi == 0 {
+                    continue;
+                }
+                if let Some((_, r)) = judge(i, node, gi)
+                    && best.as_ref().is_none_or(|old| (r.spent, r.steps) < (old.spent, old.steps))
+                {
+                    best = Some(r);
+                }
+            }
+            best.filter(|r| r.spent <= upto)
+        };
+        // The destination asked of, if any: none to search for where the unit may not end.
+        let target = match to {
+            Some((c, f)) if b.contains(c) => {
+                let ti = b.index(c);
+                if !may_end(ti) {
+                    return Search::default();
+                }
+                Some((ti, f.index()))
+            }
+            Some(_) => return Search::default(),
+            None => None,
+        };
         let mut arena: Vec<Node> = Vec::with_capacity(512);
         let mut index: Vec<u16> = vec![u16::MAX; b.spaces.len() * 24];
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); limit as usize + 1];
@@ -362,59 +473,35 @@ impl Austerlitz {
                     }
                 }
             }
+            // One destination asked of: done once a way to it costing at most `t + 1` is found
+            // (a step costs at least 1 MF, so the states that cost that much are final once
+            // bucket `t` is done).
+            if let Some((ti, fi)) = target
+                && best_at(&arena, &index, ti, fi, t as u8 + 1).is_some()
+            {
+                break;
+            }
         }
-        let here = self.units[u].at.map(|c| b.index(c));
-        let own_front = self.units[u].facing.index();
+        if let Some((ti, fi)) = target {
+            if let Some(r) = best_at(&arena, &index, ti, fi, u8::MAX) {
+                out.push((b.cell_of(ti), Facing::ALL[fi], r));
+            }
+            return Search { arena, reach: out };
+        }
         let mut stand: Vec<Option<bool>> = vec![None; b.spaces.len()];
-        let mut square_ok = self.units[u].square.then(|| self.square_stand_check(u));
         let mut best: Vec<u16> = vec![u16::MAX; b.spaces.len() * 8];
         let mut found: Vec<Reach> = Vec::with_capacity(arena.len());
         let mut slots: Vec<usize> = Vec::with_capacity(arena.len());
         for (i, node) in arena.iter().enumerate() {
-            let key = node.key;
-            let ci = key.cell as usize;
-            let ok = *stand[ci].get_or_insert_with(|| {
-                // An empty space takes it unless it is a pond; else the stacking rules decide.
-                let c = b.cell_of(ci);
-                let empty = occ.count[ci] == 0 && !b.pond[ci];
-                (empty || self.may_stand(u, c)) && square_ok.as_mut().is_none_or(|ok| ok(ci))
-            });
-            if !ok {
+            let ci = node.key.cell as usize;
+            if !*stand[ci].get_or_insert_with(|| may_end(ci)) {
                 continue;
             }
-            // A square space's front is one of its four sides.
-            let mut faces = turns[key.facing as usize] & if ci_is_square(b, ci) { 0x55 } else { 0xff };
-            let bonus = key.road.min(2);
+            let mut faces = faces_of(node);
             while faces != 0 {
                 let gi = faces.trailing_zeros() as usize;
                 faces &= faces - 1;
-                let turn = gi != key.facing as usize;
-                let spent = key.spent + u8::from(turn && !free_turn);
-                let over = spent > allowance + bonus;
-                // The column's extra MF only to attack, never for a turn in the last space.
-                if over
-                    && (turn
-                        || !column
-                        || spent > allowance + bonus + extra
-                        || !self.enemy_ahead(b.cell_of(ci), Facing::ALL[gi], side))
-                {
-                    continue;
-                }
-                let fi = if artillery { (gi + 4) % 8 } else { gi };
-                if here == Some(ci) && fi == own_front {
-                    continue;
-                }
-                let r = Reach {
-                    spent,
-                    node: i,
-                    steps: node.depth,
-                    straight: node.straight && !turn,
-                    extra: over,
-                    bonus,
-                    // The destination's own units are joined, not passed over.
-                    crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(ci))),
-                    ponds: node.ponds,
-                };
+                let Some((fi, r)) = judge(i, node, gi) else { continue };
                 let e = &mut best[ci * 8 + fi];
                 if *e == u16::MAX {
                     *e = found.len() as u16;
@@ -728,5 +815,53 @@ mod tests {
         }
         // Spaces next to a formation were among those compared.
         assert!(compared > 100, "{compared} spaces barred");
+    }
+
+    /// Movement: the check of one move (a search for that destination alone, stopped as soon as
+    /// its best way is final) finds what the whole search finds there: the same MF, steps and
+    /// passing, and the same way walked; and nothing where the whole search reaches nothing. For
+    /// every unit of the side moving, at every fortieth decision of a random battle, at every
+    /// destination it reaches and at every front of every thirteenth space.
+    #[test]
+    fn movement_the_check_of_one_move_finds_what_the_whole_search_finds() {
+        use crate::engine::geometry::Facing;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz/1-historical.ron");
+        let sc = Arc::new(AzScenario::load(&path).expect("the shipped scenario loads"));
+        let (mut reached, mut stopped_early) = (0, 0);
+        for seed in [3] {
+            let game = austerlitz::play_game(sc.clone(), seed, [AzPlayer::Random; 2], 40_000).expect("a battle");
+            let mut t = austerlitz::table_on(sc.clone(), seed);
+            for (k, r) in game.records.iter().enumerate() {
+                let g = &t.game;
+                if k % 40 == 0 {
+                    for u in (0..g.units.len()).filter(|&u| g.side_of(u) == g.side && g.cannot_move(u).is_none()) {
+                        let whole = g.search_afresh(u);
+                        for (c, f, how) in &whole.reach {
+                            let one = g.search_for(u, Some((*c, *f)));
+                            assert_eq!(one.reach, vec![(*c, *f, how.clone())], "unit {u} to {c:?} {f:?}, decision {k}");
+                            assert_eq!(
+                                g.path_in(u, one.clone(), *c, *f),
+                                g.path_in(u, whole.clone(), *c, *f),
+                                "the way of unit {u} to {c:?} {f:?}, decision {k}"
+                            );
+                            reached += 1;
+                            stopped_early += usize::from(one.arena.len() < whole.arena.len());
+                        }
+                        for i in (0..g.sc.board.spaces.len()).step_by(13) {
+                            let c = g.sc.board.cell_of(i);
+                            for f in Facing::ALL {
+                                if !whole.reach.iter().any(|(wc, wf, _)| (*wc, *wf) == (c, f)) {
+                                    assert!(g.search_for(u, Some((c, f))).reach.is_empty(), "unit {u} to {c:?} {f:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+                t.submit(r.seat, r.act.clone()).expect("the battle replays");
+            }
+        }
+        // Many destinations were compared, and most searches for one stopped before the end.
+        eprintln!("{reached} compared, {stopped_early} stopped early");
+        assert!(reached > 500 && stopped_early * 2 > reached, "{reached} compared, {stopped_early} stopped early");
     }
 }
