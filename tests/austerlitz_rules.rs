@@ -1254,3 +1254,35 @@ fn cavalry_charge_the_mist_never_takes_more_than_the_charge_adds_dragoons_in_tur
     assert_eq!(charge.attack, plain.attack, "+1 for the charge, -1 of the mist's 2: {:?}", charge.modifiers);
     assert!(charge.modifiers.iter().any(|m| m.0 == -1 && m.1.contains("mist")), "{:?}", charge.modifiers);
 }
+
+/// Commands: the phasing player may move any commands (step 4), each its MF in spaces whatever
+/// the ground, on its own or on top of one of its side's units; never over enemy units, and only
+/// one command to a space.
+#[test]
+fn commands_a_command_moves_its_mf_in_spaces_never_over_enemy_units_nor_onto_another_command() {
+    let mut g = empty();
+    g.step = Step::Commands;
+    let k = command(&g, "Lannes");
+    g.commands[k].at = Some((2, 4));
+    let mf = g.sc.commands[k].mf as i32;
+    put(&mut g, LINE, (2, 5), Facing::N);
+    put(&mut g, ENEMY, (3, 5), Facing::S);
+    let other = command(&g, "Napoléon");
+    g.commands[other].at = Some((1, 5));
+    let reach = g.command_reach(k);
+    assert!(reach.contains(&(2, 4 + mf)), "{mf} spaces north");
+    assert!(!reach.contains(&(2, 5 + mf)), "one space beyond its MF");
+    assert!(reach.contains(&(2, 5)), "on top of its own side's unit");
+    assert!(!reach.contains(&(3, 5)), "onto an enemy unit");
+    assert!(!reach.contains(&(1, 5)), "onto another command");
+    assert!(!reach.contains(&(2, 4)), "where it stands");
+    // Enemy units on every side: it goes nowhere (an own unit and a command may be passed over).
+    let ring: Vec<Cell> = g.sc.board.grid.neighbours((2, 4)).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(ring.len(), 8, "an octagon touches eight spaces");
+    let allied: Vec<usize> =
+        (0..g.units.len()).filter(|&u| g.side_of(u) == Side::Allied && g.kind(u).is_infantry()).take(8).collect();
+    for (u, c) in allied.iter().zip(&ring) {
+        g.units[*u].at = Some(*c);
+    }
+    assert_eq!(g.command_reach(k), Vec::<Cell>::new());
+}

@@ -725,44 +725,46 @@ impl Austerlitz {
         let side = self.sc.commands[k].side;
         let mf = self.sc.commands[k].mf as i32;
         let b = &self.sc.board;
-        // The search walks spaces by index through the board's table of neighbours.
-        let mut dist = vec![i32::MAX; b.spaces.len()];
+        // A step costs one MF whatever the space: the spaces reached ring by ring, each marked
+        // once in a row of bits (read in order, they give the board's order without a sort).
         let start = b.index(at);
-        dist[start] = 0;
-        let mut queue = std::collections::VecDeque::from([start]);
-        let mut reached = Vec::new();
-        while let Some(ci) = queue.pop_front() {
-            let d = dist[ci];
-            if d == mf {
-                continue;
-            }
-            for &n in &b.next[ci] {
-                let ni = n as usize;
-                if n == super::super::data::NO_SPACE
-                    || occ.side[ni].is_some_and(|s| s != side)
-                    || b.pond[ni] && d + 1 == mf
-                {
-                    continue;
+        let mut seen: SmallVec<[u64; 16]> = SmallVec::from_elem(0, b.spaces.len().div_ceil(64));
+        seen[start / 64] |= 1 << (start % 64);
+        let (mut ring, mut next): (SmallVec<[u16; 64]>, SmallVec<[u16; 64]>) = (SmallVec::new(), SmallVec::new());
+        ring.push(start as u16);
+        for _ in 0..mf {
+            for &ci in &ring {
+                for &n in &b.next[ci as usize] {
+                    let ni = n as usize;
+                    if n == super::super::data::NO_SPACE
+                        || seen[ni / 64] & 1 << (ni % 64) != 0
+                        || occ.side[ni].is_some_and(|s| s != side)
+                    {
+                        continue;
+                    }
+                    seen[ni / 64] |= 1 << (ni % 64);
+                    next.push(n);
                 }
-                if dist[ni] > d + 1 {
-                    dist[ni] = d + 1;
-                    queue.push_back(ni);
-                    reached.push(ni);
+            }
+            std::mem::swap(&mut ring, &mut next);
+            next.clear();
+        }
+        seen[start / 64] &= !(1 << (start % 64));
+        let commanded: SmallVec<[usize; 16]> =
+            self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at).map(|c| b.index(c)).collect();
+        let mut out = Vec::new();
+        for (w, &word) in seen.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = b.cell_of(i);
+                if !b.pond[i] && !commanded.contains(&i) && chebyshev(at, c) <= mf {
+                    out.push(c);
                 }
             }
         }
-        let mut commanded = vec![false; b.spaces.len()];
-        for c in self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at) {
-            commanded[b.index(c)] = true;
-        }
-        // In the board's order, as every list is.
-        reached.sort_unstable();
-        reached
-            .into_iter()
-            .filter(|&i| i != start && !b.pond[i] && !commanded[i])
-            .map(|i| b.cell_of(i))
-            .filter(|&c| chebyshev(at, c) <= mf)
-            .collect()
+        out
     }
 }
 
