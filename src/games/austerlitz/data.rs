@@ -225,6 +225,10 @@ pub struct Board {
     /// table instead of each space's record).
     #[serde(skip)]
     pub pond: Vec<bool>,
+    /// For each space, the fronts a unit may take there (bits in `Facing::ALL` order): all
+    /// eight in an octagon, the four sides of a square.
+    #[serde(skip)]
+    pub fronts: Vec<u8>,
     pub red_border: RedBorder,
     pub davout_entry: Arrow,
 }
@@ -615,6 +619,7 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         next: Vec::new(),
         step_costs: Default::default(),
         pond: Vec::new(),
+        fronts: Vec::new(),
         red_border: f.red_border,
         davout_entry: f.davout_entry,
     };
@@ -629,6 +634,9 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         .collect();
     board.stream_dirs = stream_dirs;
     board.pond = board.spaces.iter().map(|s| s.terrain == Terrain::Pond).collect();
+    board.fronts = (0..board.spaces.len())
+        .map(|i| if board.shape(board.cell_of(i)) == CellShape::Square { 0x55 } else { 0xff })
+        .collect();
     board.next = (0..board.spaces.len())
         .map(|i| {
             let c = board.cell_of(i);

@@ -3,9 +3,9 @@
 //! ponds, friendly units crossed put in DIS, lone enemy commands captured).
 
 use super::super::actions::{AzError, Event, rule};
-use super::super::data::{Board, Cell, Crossing, Kind, Mover, Terrain};
+use super::super::data::{Cell, Crossing, Kind, Mover, Terrain};
 use super::super::state::{Austerlitz, Formation, angle, chebyshev, rotate};
-use crate::engine::geometry::{CellShape, Facing};
+use crate::engine::geometry::Facing;
 use smallvec::SmallVec;
 
 /// How a unit gets to a space with a facing: what it spent and what it passed.
@@ -296,48 +296,8 @@ impl Austerlitz {
             let empty = occ.count[ci] == 0 && !b.pond[ci];
             (empty || self.may_stand(u, b.cell_of(ci))) && square_ok.as_mut().is_none_or(|ok| ok(ci))
         };
-        // The fronts a state may end with: within its turn (a square space's front is one of
-        // its four sides).
-        let faces_of = |node: &Node| {
-            turns[node.key.facing as usize] & if ci_is_square(b, node.key.cell as usize) { 0x55 } else { 0xff }
-        };
-        // The destination state `i` gives with the unit's travel turned to `gi`: its front and
-        // how it is reached, if it may end so.
-        let judge = |i: usize, node: &Node, gi: usize| -> Option<(usize, Reach)> {
-            let key = node.key;
-            let ci = key.cell as usize;
-            let bonus = key.road.min(2);
-            let turn = gi != key.facing as usize;
-            let spent = key.spent + u8::from(turn && !free_turn);
-            let over = spent > allowance + bonus;
-            // The column's extra MF only to attack, never for a turn in the last space.
-            if over
-                && (turn
-                    || !column
-                    || spent > allowance + bonus + extra
-                    || !self.enemy_ahead(b.cell_of(ci), Facing::ALL[gi], side))
-            {
-                return None;
-            }
-            let fi = if artillery { (gi + 4) % 8 } else { gi };
-            if here == Some(ci) && fi == own_front {
-                return None;
-            }
-            Some((
-                fi,
-                Reach {
-                    spent,
-                    node: i,
-                    steps: node.depth,
-                    straight: node.straight && !turn,
-                    extra: over,
-                    bonus,
-                    // The destination's own units are joined, not passed over.
-                    crossed: node.crossed.saturating_sub(u8::from(occ.count[ci] > 0 && here != Some(ci))),
-                    ponds: node.ponds,
-                },
-            ))
-        };
+        let ending =
+            Ending { g: self, occ: &occ, turns, allowance, extra, column, free_turn, artillery, here, own_front, side };
         // The best way to space `ti` with front `fi` among the states there that cost at most
         // `upto` (in the arena's order, as the whole search judges them), if it costs at most
         // `upto`.
@@ -352,13 +312,13 @@ impl Austerlitz {
             let mut best: Option<Reach> = None;
             for i in states {
                 let node = &arena[i];
-                if faces_of(node) & 1 << gi == 0 {
+                if ending.fronts(node) & 1 << gi == 0 {
                     continue;
                 }
-                if let Some((_, r)) = judge(i, node, gi)
-                    && best.as_ref().is_none_or(|old| (r.spent, r.steps) < (old.spent, old.steps))
+                if let Some((_, spent)) = ending.end(node, gi)
+                    && best.as_ref().is_none_or(|old| (spent, node.depth) < (old.spent, old.steps))
                 {
-                    best = Some(r);
+                    best = Some(ending.reach(i, node, gi, spent));
                 }
             }
             best.filter(|r| r.spent <= upto)
@@ -497,20 +457,20 @@ impl Austerlitz {
             if !*stand[ci].get_or_insert_with(|| may_end(ci)) {
                 continue;
             }
-            let mut faces = faces_of(node);
+            let mut faces = ending.fronts(node);
             while faces != 0 {
                 let gi = faces.trailing_zeros() as usize;
                 faces &= faces - 1;
-                let Some((fi, r)) = judge(i, node, gi) else { continue };
+                let Some((fi, spent)) = ending.end(node, gi) else { continue };
                 let e = &mut best[ci * 8 + fi];
                 if *e == u16::MAX {
                     *e = found.len() as u16;
-                    found.push(r);
+                    found.push(ending.reach(i, node, gi, spent));
                     slots.push(ci * 8 + fi);
                 } else {
                     let old = &mut found[*e as usize];
-                    if (r.spent, r.steps) < (old.spent, old.steps) {
-                        *old = r;
+                    if (spent, node.depth) < (old.spent, old.steps) {
+                        *old = ending.reach(i, node, gi, spent);
                     }
                 }
             }
@@ -768,9 +728,71 @@ impl Austerlitz {
     }
 }
 
-/// Whether a space (by index) is one of the board's squares (no diagonal sides).
-fn ci_is_square(b: &Board, ci: usize) -> bool {
-    b.shape(b.cell_of(ci)) == CellShape::Square
+/// How a search judges where its states may end, fixed for the whole search: the unit's
+/// turns, allowance and column's extra MF, where it stands and its front.
+struct Ending<'a> {
+    g: &'a Austerlitz,
+    occ: &'a Occupancy,
+    turns: [u8; 8],
+    allowance: u8,
+    extra: u8,
+    column: bool,
+    free_turn: bool,
+    artillery: bool,
+    here: Option<usize>,
+    own_front: usize,
+    side: super::super::data::Side,
+}
+
+impl Ending<'_> {
+    /// The fronts a state may end with: within its turn (a square space's front is one of its
+    /// four sides).
+    #[inline(always)]
+    fn fronts(&self, node: &Node) -> u8 {
+        self.turns[node.key.facing as usize] & self.g.sc.board.fronts[node.key.cell as usize]
+    }
+
+    /// Whether state `node` may end with its travel turned to `gi`: the front it then has and
+    /// the MF it spends.
+    #[inline(always)]
+    fn end(&self, node: &Node, gi: usize) -> Option<(usize, u8)> {
+        let key = node.key;
+        let ci = key.cell as usize;
+        let bonus = key.road.min(2);
+        let turn = gi != key.facing as usize;
+        let spent = key.spent + u8::from(turn && !self.free_turn);
+        // The column's extra MF only to attack, never for a turn in the last space.
+        if spent > self.allowance + bonus
+            && (turn
+                || !self.column
+                || spent > self.allowance + bonus + self.extra
+                || !self.g.enemy_ahead(self.g.sc.board.cell_of(ci), Facing::ALL[gi], self.side))
+        {
+            return None;
+        }
+        let fi = if self.artillery { (gi + 4) % 8 } else { gi };
+        (self.here != Some(ci) || fi != self.own_front).then_some((fi, spent))
+    }
+
+    /// How state `i` (`node`) reaches its space turned to `gi`, spending `spent` (see `end`).
+    #[inline(always)]
+    fn reach(&self, i: usize, node: &Node, gi: usize, spent: u8) -> Reach {
+        let key = node.key;
+        let ci = key.cell as usize;
+        let bonus = key.road.min(2);
+        let turn = gi != key.facing as usize;
+        Reach {
+            spent,
+            node: i,
+            steps: node.depth,
+            straight: node.straight && !turn,
+            extra: spent > self.allowance + bonus,
+            bonus,
+            // The destination's own units are joined, not passed over.
+            crossed: node.crossed.saturating_sub(u8::from(self.occ.count[ci] > 0 && self.here != Some(ci))),
+            ponds: node.ponds,
+        }
+    }
 }
 
 /// Why a unit may not form or leave a square (`Austerlitz::square_allowed` words it).
