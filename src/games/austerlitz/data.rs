@@ -225,12 +225,109 @@ pub struct Board {
     /// table instead of each space's record).
     #[serde(skip)]
     pub pond: Vec<bool>,
+    /// The board's spaces as rows of bits (bit `i` of word `i / 64` for space `i`), for the
+    /// searches that spread ring by ring: every space, the octagons (the only spaces a diagonal
+    /// step leaves), and the spaces with a neighbour to the east and to the west.
+    #[serde(skip)]
+    pub bits: BoardBits,
     /// For each space, the fronts a unit may take there (bits in `Facing::ALL` order): all
     /// eight in an octagon, the four sides of a square.
     #[serde(skip)]
     pub fronts: Vec<u8>,
     pub red_border: RedBorder,
     pub davout_entry: Arrow,
+}
+
+/// A set of spaces as rows of bits, by index (a board has a few hundred spaces).
+pub type SpaceBits = smallvec::SmallVec<[u64; 8]>;
+
+/// See `Board::bits`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoardBits {
+    width: usize,
+    all: SpaceBits,
+    octagons: SpaceBits,
+    east: SpaceBits,
+    west: SpaceBits,
+}
+
+impl BoardBits {
+    fn of(grid: &SquareOctGrid) -> BoardBits {
+        let (w, h) = (grid.width as usize, grid.height as usize);
+        let mut bits = BoardBits { width: w, ..BoardBits::default() };
+        for set in [&mut bits.all, &mut bits.octagons, &mut bits.east, &mut bits.west] {
+            set.resize((w * h).div_ceil(64), 0);
+        }
+        for i in 0..w * h {
+            let (x, y) = ((i % w) as i32, (i / w) as i32);
+            let mark = |set: &mut SpaceBits, on: bool| set[i / 64] |= u64::from(on) << (i % 64);
+            mark(&mut bits.all, true);
+            mark(&mut bits.octagons, grid.shape((x, y)) == CellShape::Octagon);
+            mark(&mut bits.east, x + 1 < grid.width);
+            mark(&mut bits.west, x > 0);
+        }
+        bits
+    }
+
+    /// An empty set of spaces.
+    pub fn none(&self) -> SpaceBits {
+        SpaceBits::from_elem(0, self.all.len())
+    }
+
+    /// The spaces within `steps` steps of space `from`, each step to a bordering space (a
+    /// diagonal one only between octagons) that is in `open`: every ring at once, a few word
+    /// operations a direction, rather than space by space.
+    pub fn spread(&self, from: usize, open: &[u64], steps: u32) -> SpaceBits {
+        let mut reached = self.none();
+        reached[from / 64] |= 1 << (from % 64);
+        let w = self.width as isize;
+        let mut next = self.none();
+        for _ in 0..steps {
+            next.copy_from_slice(&reached);
+            for dy in [-1isize, 0, 1] {
+                for dx in [-1isize, 0, 1] {
+                    if (dx, dy) == (0, 0) {
+                        continue;
+                    }
+                    // The spaces a step this way may leave: not off the board's east or west
+                    // edge, and only octagons diagonally.
+                    let side = match dx {
+                        1 => Some(&self.east),
+                        -1 => Some(&self.west),
+                        _ => None,
+                    };
+                    let diagonal = (dx != 0 && dy != 0).then_some(&self.octagons);
+                    shift_into(&mut next, &reached, dy * w + dx, |k, word| {
+                        word & side.map_or(u64::MAX, |s| s[k]) & diagonal.map_or(u64::MAX, |o| o[k])
+                    });
+                }
+            }
+            let mut grew = false;
+            for k in 0..next.len() {
+                let now = reached[k] | (next[k] & open[k] & self.all[k]);
+                grew |= now != reached[k];
+                reached[k] = now;
+            }
+            if !grew {
+                break;
+            }
+        }
+        reached
+    }
+}
+
+/// `into |= (from, each word filtered by `keep`) moved by `by` spaces (towards higher
+/// indices when positive); the bits moved past either end are dropped.
+fn shift_into(into: &mut [u64], from: &[u64], by: isize, keep: impl Fn(usize, u64) -> u64) {
+    let n = from.len() as isize;
+    let (words, bits) = (by.div_euclid(64), by.rem_euclid(64) as u32);
+    for k in 0..n {
+        // Bit j of the result comes from bit j - by: words k - words and k - words - 1.
+        let src = |i: isize| if (0..n).contains(&i) { keep(i as usize, from[i as usize]) } else { 0 };
+        let lo = src(k - words);
+        let word = if bits == 0 { lo } else { lo << bits | src(k - words - 1) >> (64 - bits) };
+        into[k as usize] |= word;
+    }
 }
 
 impl Board {
@@ -620,6 +717,7 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         step_costs: Default::default(),
         pond: Vec::new(),
         fronts: Vec::new(),
+        bits: BoardBits::default(),
         red_border: f.red_border,
         davout_entry: f.davout_entry,
     };
@@ -634,6 +732,7 @@ fn build_board(path: &Path, text: &str, f: BoardFile, woods: bool) -> Result<Boa
         .collect();
     board.stream_dirs = stream_dirs;
     board.pond = board.spaces.iter().map(|s| s.terrain == Terrain::Pond).collect();
+    board.bits = BoardBits::of(&board.grid);
     board.fronts = (0..board.spaces.len())
         .map(|i| if board.shape(board.cell_of(i)) == CellShape::Square { 0x55 } else { 0xff })
         .collect();
