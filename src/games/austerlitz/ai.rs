@@ -51,8 +51,20 @@ fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
 /// turn. One search of the board instead of one for every unit (about 30 an action). Austerlitz
 /// hides nothing, so the table is its seat's view.
 pub fn random_action(g: &Austerlitz, rng: &mut TableRng) -> Option<Action> {
-    let mut others = Vec::new();
-    let movers = g.legal_but_moves(&mut others);
+    // The list of the other actions in this thread's buffer (a commands step lists thousands).
+    let mut others = OTHERS.with_borrow_mut(std::mem::take);
+    let drawn = draw(g, rng, &mut others);
+    OTHERS.with_borrow_mut(|kept| *kept = others);
+    drawn
+}
+
+thread_local! {
+    static OTHERS: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `random_action` with `others` to list into.
+fn draw(g: &Austerlitz, rng: &mut TableRng, others: &mut Vec<Action>) -> Option<Action> {
+    let movers = g.legal_but_moves(others);
     let choices = others.len() + movers.len();
     for _ in 0..4 * choices {
         let k = rng.below(choices);

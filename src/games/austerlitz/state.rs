@@ -8,6 +8,7 @@ use crate::engine::geometry::{CellShape, Facing};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Shared;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 pub type UnitId = u8;
 pub type CmdId = u8;
@@ -134,10 +135,10 @@ pub struct Austerlitz {
 }
 
 /// The cells of the octagon's three sides centred on `f` (or the square's one side).
-pub fn front_dirs(shape: CellShape, f: Facing) -> Vec<Facing> {
+pub fn front_dirs(shape: CellShape, f: Facing) -> SmallVec<[Facing; 3]> {
     match shape {
-        CellShape::Square => vec![f],
-        CellShape::Octagon => vec![rotate(f, -1), f, rotate(f, 1)],
+        CellShape::Square => smallvec::smallvec![f],
+        CellShape::Octagon => smallvec::smallvec![rotate(f, -1), f, rotate(f, 1)],
     }
 }
 
@@ -238,12 +239,13 @@ impl Austerlitz {
         }
     }
 
-    /// The neighbouring spaces in the unit's front.
-    pub fn front_cells(&self, u: usize) -> Vec<Cell> {
-        let Some(at) = self.units[u].at else { return Vec::new() };
+    /// The neighbouring spaces in the unit's front (on the stack: the attack options ask it of
+    /// every unit for every target).
+    pub fn front_cells(&self, u: usize) -> SmallVec<[Cell; 8]> {
+        let Some(at) = self.units[u].at else { return SmallVec::new() };
         let board = &self.sc.board;
         if self.all_round(u) {
-            return board.grid.neighbours(at).into_iter().map(|(_, n)| n).collect();
+            return Facing::ALL.iter().filter_map(|&f| board.grid.step(at, f)).collect();
         }
         front_dirs(board.shape(at), self.units[u].facing).into_iter().filter_map(|d| board.grid.step(at, d)).collect()
     }

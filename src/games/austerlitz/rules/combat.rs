@@ -8,6 +8,7 @@ use super::super::actions::{AzError, Event, rule};
 use super::super::data::{Cell, Crossing, CrtResult, FireResult, Kind, Side, Terrain};
 use super::super::state::{Aspect, Attack, Austerlitz, Formation, Pending, chebyshev};
 use crate::engine::geometry::{CellShape, Facing};
+use smallvec::SmallVec;
 
 /// The worked-out odds of an attack, before the die.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,6 +166,17 @@ impl Austerlitz {
 
     /// The CF difference with every modifier and its reason, and the die modifiers.
     pub fn odds(&self, units: &[usize], target: Cell, charge: bool, counter_charge: bool) -> Odds {
+        self.odds_worded(units, target, charge, counter_charge, true)
+    }
+
+    /// `odds`, its modifiers worded (`words`) or with the numbers alone: the attack options ask
+    /// the odds of every set of units against every target and read only the difference.
+    fn odds_worded(&self, units: &[usize], target: Cell, charge: bool, counter_charge: bool, words: bool) -> Odds {
+        let say = |list: &mut Vec<(i32, String)>, m: i32, text: &dyn Fn() -> String| {
+            if words {
+                list.push((m, text()));
+            }
+        };
         let b = &self.sc.board;
         let d = self.defender_of(target).expect("a defender");
         let mut mods = Vec::new();
@@ -180,7 +192,7 @@ impl Austerlitz {
             let charging = charge && self.may_charge(u, target);
             if charging && counter_charge {
                 cf = half_up(self.sc.units[u].cf as i32);
-                mods.push((0, format!("{name}: counter-charged, its basic CF halved to {cf}")));
+                say(&mut mods, 0, &|| format!("{name}: counter-charged, its basic CF halved to {cf}"));
             }
             attack += cf;
             if charging && !counter_charge {
@@ -196,33 +208,33 @@ impl Austerlitz {
                 // which the player may always choose (Cavalry charge).
                 let mist = if hill { 0 } else { self.sc.tables.mist(self.turn).map_or(0, |m| m.charge as i32) };
                 attack += bonus - mist.min(bonus);
-                mods.push((bonus, format!("{name}: charge")));
+                say(&mut mods, bonus, &|| format!("{name}: charge"));
                 if mist > 0 {
-                    mods.push((-mist.min(bonus), format!("{name}: mist (turn {})", self.turn)));
+                    say(&mut mods, -mist.min(bonus), &|| format!("{name}: mist (turn {})", self.turn));
                 }
             }
             if !formations_counted.contains(&u) {
                 let (bonus, members) = self.formation_bonus(u, true);
                 if bonus > 0 {
                     attack += bonus;
-                    mods.push((bonus, format!("{name}: formation (+1 a unit, at most +3)")));
+                    say(&mut mods, bonus, &|| format!("{name}: formation (+1 a unit, at most +3)"));
                     formations_counted.extend(members);
                 }
                 formations_counted.push(u);
             }
             if b.uphill(at, target) {
                 attack -= 1;
-                mods.push((-1, format!("{name}: attacking uphill")));
+                say(&mut mods, -1, &|| format!("{name}: attacking uphill"));
             }
             if b.crossing(at, target) != Crossing::Open {
                 attack -= 1;
-                mods.push((-1, format!("{name}: attacking across the stream")));
+                say(&mut mods, -1, &|| format!("{name}: attacking across the stream"));
             }
             if matches!(self.kind(u), Kind::LightCav | Kind::HeavyCav)
                 && matches!(b.space(target).terrain, Terrain::Town | Terrain::Woods | Terrain::Castle)
             {
                 attack -= 1;
-                mods.push((-1, format!("{name}: cavalry attacking a town, woods or castle")));
+                say(&mut mods, -1, &|| format!("{name}: cavalry attacking a town, woods or castle"));
             }
             let aspect = self.aspect(d, at);
             if aspect != Aspect::Front {
@@ -238,32 +250,31 @@ impl Austerlitz {
         let dname = &self.sc.units[d].name;
         let stacked_infantry = self.kind(d).is_infantry();
         let mut defence = self.base_cf(d);
-        mods.push((
-            0,
+        say(&mut mods, 0, &|| {
             format!(
                 "{dname} defends with {defence}{}",
                 if self.is_demoralised(d) { " (demoralised: halved)" } else { "" }
-            ),
-        ));
+            )
+        });
         if !self.kind(d).is_artillery() || !stacked_infantry {
             let (bonus, _) = self.formation_bonus(d, false);
             if bonus > 0 {
                 defence += bonus;
-                mods.push((-bonus, format!("{dname}: in formation")));
+                say(&mut mods, -bonus, &|| format!("{dname}: in formation"));
             }
         }
         if self.units[d].square {
             defence += 1;
-            mods.push((-1, format!("{dname}: square (+1 in defence)")));
+            say(&mut mods, -1, &|| format!("{dname}: square (+1 in defence)"));
         }
         match b.space(target).terrain {
             Terrain::Woods => {
                 defence += 1;
-                mods.push((-1, format!("{dname}: in woods")));
+                say(&mut mods, -1, &|| format!("{dname}: in woods"));
             }
             Terrain::Town | Terrain::Castle if stacked_infantry => {
                 defence += 2;
-                mods.push((-2, format!("{dname}: infantry in a town or castle")));
+                say(&mut mods, -2, &|| format!("{dname}: infantry in a town or castle"));
             }
             _ => {}
         }
@@ -277,10 +288,9 @@ impl Austerlitz {
             let m = if doubled { flank * 2 } else { flank };
             defence -= m;
             let side = if worst == Aspect::Rear { "rear" } else { "flank" };
-            mods.push((
-                m,
-                format!("attack on the {side}{}", if doubled { " of demoralised infantry (doubled)" } else { "" }),
-            ));
+            say(&mut mods, m, &|| {
+                format!("attack on the {side}{}", if doubled { " of demoralised infantry (doubled)" } else { "" })
+            });
         }
         // The die: commanders' ratings, formations against cavalry and guns.
         let mut die_modifiers = Vec::new();
@@ -288,16 +298,16 @@ impl Austerlitz {
         let d_rating = self.rating_of(d) as i32;
         let rm = rating_modifier(a_rating - d_rating);
         if rm != 0 {
-            die_modifiers.push((rm, format!("command ratings {a_rating} against {d_rating}")));
+            say(&mut die_modifiers, rm, &|| format!("command ratings {a_rating} against {d_rating}"));
         }
         let formed = |u: usize| {
             matches!(self.formation_kind(u), Some(Formation::Line | Formation::Column)) && self.in_command(u)
         };
         if units.iter().any(|&u| formed(u)) && (self.kind(d).is_artillery() || self.kind(d).is_cavalry()) {
-            die_modifiers.push((1, "a formation in command range attacks artillery or cavalry".into()));
+            say(&mut die_modifiers, 1, &|| "a formation in command range attacks artillery or cavalry".into());
         }
         if units.iter().all(|&u| self.kind(u).is_cavalry()) && stacked_infantry && formed(d) {
-            die_modifiers.push((-1, "cavalry attacks infantry in a formation in command range".into()));
+            say(&mut die_modifiers, -1, &|| "cavalry attacks infantry in a formation in command range".into());
         }
         Odds { attack, defence, modifiers: mods, die_modifiers, attacker_safe }
     }
@@ -314,21 +324,27 @@ impl Austerlitz {
     pub(super) fn attack_options_on(&self, only: Option<Cell>, out: &mut Vec<AttackOption>) {
         let side = self.side;
         let mut targets: Vec<Cell> = Vec::new();
+        // The units that may strike, each with its front (found once, not once a target).
+        let mut strikers: Vec<(usize, SmallVec<[Cell; 8]>)> = Vec::new();
         for u in 0..self.units.len() {
             if self.side_of(u) == side && self.on_board(u) && !self.units[u].attacked && !self.kind(u).is_artillery() {
-                for c in self.front_cells(u) {
+                let front = self.front_cells(u);
+                for &c in &front {
                     if self.holder(c).is_some_and(|s| s != side) && !targets.contains(&c) {
                         targets.push(c);
                     }
                 }
+                strikers.push((u, front));
             }
         }
         targets.sort_unstable();
         for t in targets.into_iter().filter(|&t| only.is_none_or(|o| o == t)) {
-            // `attack_barred(&[u], t)` for each unit, the target's holder (an enemy, found above)
-            // not asked again for every unit.
-            let able: Vec<usize> = (0..self.units.len())
-                .filter(|&u| self.side_of(u) == side && self.on_board(u) && self.unit_barred(u, t).is_none())
+            // `attack_barred(&[u], t)` for each unit with `t` in its front (no other may strike
+            // it), the target's holder (an enemy, found above) not asked again for every unit.
+            let able: Vec<usize> = strikers
+                .iter()
+                .filter(|(u, front)| front.contains(&t) && self.unit_barred(*u, t).is_none())
+                .map(|(u, _)| *u)
                 .collect();
             let mut sets: Vec<Vec<usize>> = able.iter().map(|&u| vec![u]).collect();
             if able.len() > 1 {
@@ -350,7 +366,7 @@ impl Austerlitz {
                         continue;
                     }
                     // No attack below the table's first row.
-                    if self.sc.tables.crt_row(self.odds(&set, t, charge, false).difference()).is_some() {
+                    if self.sc.tables.crt_row(self.odds_worded(&set, t, charge, false, false).difference()).is_some() {
                         out.push((set.clone(), t, charge));
                     }
                 }

@@ -57,6 +57,46 @@ pub struct Search {
     pub reach: Vec<(Cell, Facing, Reach)>,
 }
 
+/// What a search keeps between searches on one thread: the state index of each (space, travel
+/// direction, road MF) slot (`u16::MAX` everywhere outside a search: a search sets back only
+/// the slots it used) and the buckets' lists, so that a search neither allocates them nor
+/// clears the whole board's slots.
+#[derive(Default)]
+struct SearchScratch {
+    index: Vec<u16>,
+    buckets: Vec<Vec<u32>>,
+}
+
+thread_local! {
+    static SEARCH_SCRATCH: std::cell::RefCell<SearchScratch> = std::cell::RefCell::new(SearchScratch::default());
+}
+
+impl SearchScratch {
+    /// This thread's scratch, ready for a search of `slots` slots and `buckets` buckets (a
+    /// search cut short by a panic leaves none behind: the next one starts afresh).
+    fn take(slots: usize, buckets: usize) -> SearchScratch {
+        let mut s = SEARCH_SCRATCH.with_borrow_mut(std::mem::take);
+        if s.index.len() != slots {
+            s.index = vec![u16::MAX; slots];
+        }
+        if s.buckets.len() < buckets {
+            s.buckets.resize_with(buckets, Vec::new);
+        }
+        s
+    }
+
+    /// The scratch given back, its `used` slots set back and its buckets emptied.
+    fn give_back(mut index: Vec<u16>, mut buckets: Vec<Vec<u32>>, used: impl Iterator<Item = usize>) {
+        for s in used {
+            index[s] = u16::MAX;
+        }
+        for b in &mut buckets {
+            b.clear();
+        }
+        SEARCH_SCRATCH.with_borrow_mut(|kept| *kept = SearchScratch { index, buckets });
+    }
+}
+
 /// How many searches a thread keeps (see `Austerlitz::search`).
 const KEPT_SEARCHES: usize = 2;
 
@@ -340,8 +380,7 @@ impl Austerlitz {
             None => None,
         };
         let mut arena: Vec<Node> = Vec::with_capacity(512);
-        let mut index: Vec<u16> = vec![u16::MAX; b.spaces.len() * 24];
-        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); limit as usize + 1];
+        let SearchScratch { mut index, mut buckets } = SearchScratch::take(b.spaces.len() * 24, limit as usize + 1);
         // Start: in its space, or (Davout) entering the arrow's space.
         match self.units[u].at {
             Some(c) => arena.push(Node {
@@ -446,8 +485,10 @@ impl Austerlitz {
                 break;
             }
         }
-        if let Some((ti, fi)) = target {
-            if let Some(r) = best_at(&arena, &index, ti, fi, u8::MAX) {
+        let asked = target.map(|(ti, fi)| (ti, fi, best_at(&arena, &index, ti, fi, u8::MAX)));
+        SearchScratch::give_back(index, buckets, arena.iter().map(|n| slot(&n.key)));
+        if let Some((ti, fi, found)) = asked {
+            if let Some(r) = found {
                 out.push((b.cell_of(ti), Facing::ALL[fi], r));
             }
             return Search { arena, reach: out };
