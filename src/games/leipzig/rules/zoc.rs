@@ -222,10 +222,21 @@ impl Situation {
             let nearest = kept
                 .maps
                 .iter()
-                .filter_map(|(f, m)| footing.differences(f).filter(|&n| n <= DERIVE_UP_TO).map(|n| (n, f, m)))
-                .min_by_key(|(n, ..)| *n);
+                .enumerate()
+                .filter_map(|(i, (f, _))| footing.differences(f).filter(|&n| n <= DERIVE_UP_TO).map(|n| (n, i)))
+                .min_by_key(|&(n, _)| n);
             let map = match nearest {
-                Some((_, from, base)) => {
+                // A kept map nothing else holds is made the new one in place (the table has
+                // moved on from it: an action changed a counter), its footing given up.
+                Some((_, i)) if Rc::strong_count(&kept.maps[i].1) == 1 => {
+                    let (from, base) = kept.maps.remove(i);
+                    let mut map = Rc::try_unwrap(base).unwrap_or_else(|shared| (*shared).clone());
+                    map.derive(&g.sc, footing.armistice, &from.units, &footing.units, &mut kept.marks);
+                    kept.spare = from.units;
+                    map
+                }
+                Some((_, i)) => {
+                    let (from, base) = &kept.maps[i];
                     let mut map = match kept.spare_map.take() {
                         Some(mut spare) => {
                             spare.copy_from(base);
