@@ -244,29 +244,40 @@ pub type SpaceBits = smallvec::SmallVec<[u64; 8]>;
 /// See `Board::bits`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoardBits {
-    width: usize,
     all: SpaceBits,
-    octagons: SpaceBits,
-    east: SpaceBits,
-    west: SpaceBits,
+    /// For each of the eight directions, how far a step moves a space's index and the spaces a
+    /// step that way may leave (not off the board's east or west edge; only octagons
+    /// diagonally).
+    steps: Vec<(isize, SpaceBits)>,
 }
 
 impl BoardBits {
     fn of(grid: &SquareOctGrid) -> BoardBits {
         let (w, h) = (grid.width as usize, grid.height as usize);
-        let mut bits = BoardBits { width: w, ..BoardBits::default() };
-        for set in [&mut bits.all, &mut bits.octagons, &mut bits.east, &mut bits.west] {
-            set.resize((w * h).div_ceil(64), 0);
-        }
+        let words = (w * h).div_ceil(64);
+        let mut all = SpaceBits::from_elem(0, words);
         for i in 0..w * h {
-            let (x, y) = ((i % w) as i32, (i / w) as i32);
-            let mark = |set: &mut SpaceBits, on: bool| set[i / 64] |= u64::from(on) << (i % 64);
-            mark(&mut bits.all, true);
-            mark(&mut bits.octagons, grid.shape((x, y)) == CellShape::Octagon);
-            mark(&mut bits.east, x + 1 < grid.width);
-            mark(&mut bits.west, x > 0);
+            all[i / 64] |= 1 << (i % 64);
         }
-        bits
+        let mut steps = Vec::new();
+        for dy in [-1isize, 0, 1] {
+            for dx in [-1isize, 0, 1] {
+                if (dx, dy) == (0, 0) {
+                    continue;
+                }
+                let mut leave = SpaceBits::from_elem(0, words);
+                for i in 0..w * h {
+                    let (x, y) = ((i % w) as i32, (i / w) as i32);
+                    let off_edge = (dx == 1 && x + 1 == grid.width) || (dx == -1 && x == 0);
+                    let diagonal_from_square = dx != 0 && dy != 0 && grid.shape((x, y)) != CellShape::Octagon;
+                    if !off_edge && !diagonal_from_square {
+                        leave[i / 64] |= 1 << (i % 64);
+                    }
+                }
+                steps.push((dy * w as isize + dx, leave));
+            }
+        }
+        BoardBits { all, steps }
     }
 
     /// An empty set of spaces.
@@ -280,27 +291,14 @@ impl BoardBits {
     pub fn spread(&self, from: usize, open: &[u64], steps: u32) -> SpaceBits {
         let mut reached = self.none();
         reached[from / 64] |= 1 << (from % 64);
-        let w = self.width as isize;
-        let mut next = self.none();
+        let (mut next, mut leaving) = (self.none(), self.none());
         for _ in 0..steps {
             next.copy_from_slice(&reached);
-            for dy in [-1isize, 0, 1] {
-                for dx in [-1isize, 0, 1] {
-                    if (dx, dy) == (0, 0) {
-                        continue;
-                    }
-                    // The spaces a step this way may leave: not off the board's east or west
-                    // edge, and only octagons diagonally.
-                    let side = match dx {
-                        1 => Some(&self.east),
-                        -1 => Some(&self.west),
-                        _ => None,
-                    };
-                    let diagonal = (dx != 0 && dy != 0).then_some(&self.octagons);
-                    shift_into(&mut next, &reached, dy * w + dx, |k, word| {
-                        word & side.map_or(u64::MAX, |s| s[k]) & diagonal.map_or(u64::MAX, |o| o[k])
-                    });
+            for (by, leave) in &self.steps {
+                for ((l, r), m) in leaving.iter_mut().zip(&reached).zip(leave) {
+                    *l = r & m;
                 }
+                shift_into(&mut next, &leaving, *by);
             }
             let mut grew = false;
             for k in 0..next.len() {
@@ -316,17 +314,16 @@ impl BoardBits {
     }
 }
 
-/// `into |= (from, each word filtered by `keep`) moved by `by` spaces (towards higher
-/// indices when positive); the bits moved past either end are dropped.
-fn shift_into(into: &mut [u64], from: &[u64], by: isize, keep: impl Fn(usize, u64) -> u64) {
+/// `into |= from` moved by `by` spaces (towards higher indices when positive); the bits moved
+/// past either end are dropped.
+fn shift_into(into: &mut [u64], from: &[u64], by: isize) {
     let n = from.len() as isize;
     let (words, bits) = (by.div_euclid(64), by.rem_euclid(64) as u32);
+    let src = |i: isize| if (0..n).contains(&i) { from[i as usize] } else { 0 };
     for k in 0..n {
         // Bit j of the result comes from bit j - by: words k - words and k - words - 1.
-        let src = |i: isize| if (0..n).contains(&i) { keep(i as usize, from[i as usize]) } else { 0 };
         let lo = src(k - words);
-        let word = if bits == 0 { lo } else { lo << bits | src(k - words - 1) >> (64 - bits) };
-        into[k as usize] |= word;
+        into[k as usize] |= if bits == 0 { lo } else { lo << bits | src(k - words - 1) >> (64 - bits) };
     }
 }
 
