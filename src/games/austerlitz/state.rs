@@ -365,11 +365,12 @@ impl Austerlitz {
     /// A gun's field of fire: (space, distance in rows). Pointing at a long side: 1 space, then
     /// 3, then 5; at an octagon's short side: 1 (the diagonal), then 3, then 5. Field artillery
     /// reaches 9 spaces (three rows); horse artillery 7 (the third row 3 wide).
-    pub fn field_of_fire(&self, gun: usize) -> Vec<(Cell, u8)> {
-        let Some(at) = self.units[gun].at else { return Vec::new() };
+    pub fn field_of_fire(&self, gun: usize) -> SmallVec<[(Cell, u8); 9]> {
+        let Some(at) = self.units[gun].at else { return SmallVec::new() };
         let f = self.units[gun].facing;
         let horse = self.kind(gun) == Kind::Horse;
-        let mut out = Vec::new();
+        // At most 1 + 3 + 5 spaces: on the stack (the lists ask it of every gun).
+        let mut out = SmallVec::new();
         let (fx, fy) = f.offset();
         for k in 1..=3i32 {
             let half = if horse && k == 3 { 1 } else { k - 1 };
