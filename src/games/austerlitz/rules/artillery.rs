@@ -24,29 +24,20 @@ impl Austerlitz {
     /// Why gun `g` may not fire at space `target` now (in its own turn), if it may not.
     pub fn fire_refusal(&self, g: usize, target: Cell, battery: bool) -> Option<AzError> {
         let e = |m: String| Some(AzError::new(rule::ARTILLERY, m));
-        let unit = &self.units[g];
         let name = &self.sc.units[g].name;
-        if self.side_of(g) != self.side || !self.on_board(g) || !self.kind(g).is_artillery() {
-            return e(format!("{name} is not one of your guns on the board"));
-        }
-        if unit.fired {
-            return e(format!("{name} has fired this turn (once in its own turn)"));
-        }
-        if unit.dis {
-            return e(format!("{name} is disorganized"));
-        }
-        if self.shielded(g) {
-            return e(format!("{name} stands in a square and can't fire"));
-        }
-        match self.step {
-            Step::Fire => {}
-            Step::Move if self.kind(g) == Kind::Horse && !unit.moved => {}
-            Step::Move
-                if self.kind(g) == Kind::Horse && unit.moved && unit.spent <= self.sc.units[g].mf.0 + unit.bonus => {}
-            Step::Move if self.kind(g) == Kind::Horse && unit.moved => {
-                return e(format!("{name} moved on its higher MF: horse artillery moves and fires on its lower"));
-            }
-            _ => return e("guns fire in step 1 (horse artillery also in step 2, before or after moving)".into()),
+        if let Some(why) = self.gun_barred(g) {
+            return e(match why {
+                GunBarred::NotYours => format!("{name} is not one of your guns on the board"),
+                GunBarred::Fired => format!("{name} has fired this turn (once in its own turn)"),
+                GunBarred::Dis => format!("{name} is disorganized"),
+                GunBarred::Shielded => format!("{name} stands in a square and can't fire"),
+                GunBarred::HigherMf => {
+                    format!("{name} moved on its higher MF: horse artillery moves and fires on its lower")
+                }
+                GunBarred::NotNow => {
+                    "guns fire in step 1 (horse artillery also in step 2, before or after moving)".into()
+                }
+            });
         }
         let Some(&(_, rows)) = self.field_of_fire(g).iter().find(|(c, _)| *c == target) else {
             return e(format!("{} is not in {name}'s field of fire", self.sc.board.place_name(target)));
@@ -76,8 +67,37 @@ impl Austerlitz {
         None
     }
 
+    /// What bars gun `g` from firing now whatever its target, if anything (`fire_refusal` words
+    /// it; the list asks it once a gun, not once a target).
+    fn gun_barred(&self, g: usize) -> Option<GunBarred> {
+        let unit = &self.units[g];
+        if self.side_of(g) != self.side || !self.on_board(g) || !self.kind(g).is_artillery() {
+            return Some(GunBarred::NotYours);
+        }
+        if unit.fired {
+            return Some(GunBarred::Fired);
+        }
+        if unit.dis {
+            return Some(GunBarred::Dis);
+        }
+        if self.shielded(g) {
+            return Some(GunBarred::Shielded);
+        }
+        let horse = self.kind(g) == Kind::Horse;
+        match self.step {
+            Step::Fire => None,
+            Step::Move if horse && !unit.moved => None,
+            Step::Move if horse && unit.spent <= self.sc.units[g].mf.0 + unit.bonus => None,
+            Step::Move if horse => Some(GunBarred::HigherMf),
+            _ => Some(GunBarred::NotNow),
+        }
+    }
+
     /// Every shot a gun may take now.
     pub fn fire_options(&self, g: usize, out: &mut Vec<(Cell, bool)>) {
+        if self.gun_barred(g).is_some() {
+            return;
+        }
         // Only a space the enemy holds may be fired at (`fire_refusal`'s test, asked first: most
         // of the field of fire is empty, and a refusal is worded).
         for (c, _) in self.field_of_fire(g) {
@@ -164,4 +184,15 @@ impl Austerlitz {
         ));
         self.fire_result(g, targets, result, ev);
     }
+}
+
+/// Why a gun may not fire now whatever its target (`Austerlitz::gun_barred`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GunBarred {
+    NotYours,
+    Fired,
+    Dis,
+    Shielded,
+    HigherMf,
+    NotNow,
 }
