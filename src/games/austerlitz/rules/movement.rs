@@ -553,12 +553,14 @@ impl Austerlitz {
         let side = self.side_of(u);
         let b = &self.sc.board;
         // One pass over the units, each asked whether it stands next to `c` (the board's table
-        // of neighbours: `NO_SPACE` off the board).
+        // of neighbours: `NO_SPACE` off the board), those more than a space away in either
+        // direction set aside first.
         let next = &b.next[b.index(c)];
         (0..self.units.len()).all(|v| {
             let x = &self.units[v];
-            !x.at.is_some_and(|a| next.contains(&(b.index(a) as u16)))
-                || x.eliminated
+            !x.at.is_some_and(|a| {
+                (a.0 - c.0).abs() <= 1 && (a.1 - c.1).abs() <= 1 && next.contains(&(b.index(a) as u16))
+            }) || x.eliminated
                 || v == u
                 || self.side_of(v) != side
                 || self.formation_kind(v).is_none()
