@@ -226,8 +226,8 @@ pub struct Board {
     #[serde(skip)]
     pub pond: Vec<bool>,
     /// The board's spaces as rows of bits (bit `i` of word `i / 64` for space `i`), for the
-    /// searches that spread ring by ring: every space, the octagons (the only spaces a diagonal
-    /// step leaves), and the spaces with a neighbour to the east and to the west.
+    /// searches that spread ring by ring: every space, and for each direction the spaces a step
+    /// that way may leave.
     #[serde(skip)]
     pub bits: BoardBits,
     /// For each space, the fronts a unit may take there (bits in `Facing::ALL` order): all

@@ -254,9 +254,7 @@ impl Austerlitz {
     /// thread are kept with a copy of the table they were made on, and one is reused only for
     /// the same unit on an equal table (the scenario compared by address, held by the copy).
     pub(super) fn search(&self, u: usize) -> Search {
-        if let Some(found) = SEARCHES.with_borrow(|kept| {
-            kept.iter().find(|(g, unit, _)| *unit == u && g == self).map(|(_, _, found)| found.clone())
-        }) {
+        if let Some(found) = self.kept_search(u) {
             return found;
         }
         let found = self.search_afresh(u);
@@ -271,11 +269,14 @@ impl Austerlitz {
     /// when there is one (the random player's draw), else a search for that destination alone
     /// (see `search_for`), which is not kept.
     pub(super) fn search_to(&self, u: usize, to: Cell, facing: Facing) -> Search {
-        SEARCHES
-            .with_borrow(|kept| {
-                kept.iter().find(|(g, unit, _)| *unit == u && g == self).map(|(_, _, found)| found.clone())
-            })
-            .unwrap_or_else(|| self.search_for(u, Some((to, facing))))
+        self.kept_search(u).unwrap_or_else(|| self.search_for(u, Some((to, facing))))
+    }
+
+    /// The search this thread keeps of unit `u` on this very table, if it keeps one.
+    fn kept_search(&self, u: usize) -> Option<Search> {
+        SEARCHES.with_borrow(|kept| {
+            kept.iter().find(|(g, unit, _)| *unit == u && g == self).map(|(_, _, found)| found.clone())
+        })
     }
 
     /// Every space and facing unit `u` can reach, searched now whatever was kept (the
@@ -745,14 +746,13 @@ impl Austerlitz {
         }
         // In the board's order, as every list is; never on a pond.
         let mut out = Vec::new();
-        let width = b.grid.width as usize;
         for (w, &word) in reached.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if !b.pond[i] {
-                    out.push(((i % width) as i32, (i / width) as i32));
+                    out.push(b.cell_of(i));
                 }
             }
         }
