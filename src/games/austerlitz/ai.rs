@@ -7,9 +7,10 @@
 //! when a unit stands alone, keeps its commanders with their units, and takes its reactions.
 
 use super::actions::Action;
-use super::data::Cell;
+use super::data::{Cell, Side};
 use super::observe::AzView;
 use super::state::{Austerlitz, Pending, Step, chebyshev, rotate};
+use crate::engine::geometry::Facing;
 use crate::engine::rng::TableRng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,39 @@ fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
 
 fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
     g.units[u].at.and_then(|at| nearest(g, u, at, |v| g.kind(v).is_infantry())).unwrap_or(i32::MAX)
+}
+
+/// `nearest_enemy` of a side's units from each space, measured once a space and kept for
+/// the decision (the beginner asks it of every move's space, the space ahead and the start).
+struct Nearest {
+    enemies: [Vec<Cell>; 2],
+    known: [Vec<i32>; 2],
+    width: i32,
+}
+
+impl Nearest {
+    fn new(g: &Austerlitz, cells: usize) -> Nearest {
+        let mut enemies = [Vec::new(), Vec::new()];
+        for v in 0..g.units.len() {
+            if g.on_board(v)
+                && let Some(at) = g.units[v].at
+            {
+                // An enemy of the other side's units.
+                enemies[1 - g.side_of(v).index()].push(at);
+            }
+        }
+        Nearest { enemies, known: [vec![i32::MIN; cells], vec![i32::MIN; cells]], width: g.sc.board.grid.width }
+    }
+
+    /// What `nearest_enemy` answers for a unit of `side` at `at`.
+    fn enemy(&mut self, side: Side, at: Cell) -> i32 {
+        let i = (at.1 * self.width + at.0) as usize;
+        let known = &mut self.known[side.index()][i];
+        if *known == i32::MIN {
+            *known = self.enemies[side.index()].iter().map(|&c| chebyshev(c, at)).min().unwrap_or(0);
+        }
+        *known
+    }
 }
 
 /// A random legal action drawn without listing every move: a unit that may move is one more
@@ -153,60 +187,92 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     // infantry unit it does not face, nor into reach of a loaded gun unless it can strike; a
     // unit beside a friend facing the same way (a line) is worth more.
     let side = g.side;
-    let mut danger: Vec<Cell> = Vec::new();
+    let board = &g.sc.board;
+    let cells = board.spaces.len();
+    // What every move's score asks, found once a decision instead of once a move (a unit has
+    // hundreds of moves, and each asked of every unit of the game): the spaces in an enemy
+    // front or under a loaded gun, each space's own infantry with its front and its holder, and the nearest
+    // enemy of each side from a space, measured when first asked.
+    let mut danger = vec![false; cells];
+    let mut own_infantry: Vec<smallvec::SmallVec<[(usize, Facing); 2]>> = vec![smallvec::SmallVec::new(); cells];
+    let mut holder: Vec<Option<Side>> = vec![None; cells];
     for v in 0..g.units.len() {
-        if g.side_of(v) == side || !g.on_board(v) {
+        if !g.on_board(v) {
+            continue;
+        }
+        if let Some(at) = g.units[v].at {
+            // `holder`: the side of the space's first unit.
+            holder[board.index(at)].get_or_insert(g.side_of(v));
+        }
+        if g.side_of(v) == side {
+            if g.kind(v).is_infantry()
+                && let Some(at) = g.units[v].at
+            {
+                own_infantry[board.index(at)].push((v, g.units[v].facing));
+            }
             continue;
         }
         if g.kind(v).is_infantry() && !g.units[v].dis {
-            danger.extend(g.front_cells(v));
+            for c in g.front_cells(v) {
+                danger[board.index(c)] = true;
+            }
         }
         if g.kind(v).is_artillery() && !g.units[v].reacted {
-            danger.extend(g.field_of_fire(v).into_iter().filter(|(_, rows)| *rows <= 2).map(|(c, _)| c));
+            for (c, rows) in g.field_of_fire(v) {
+                if rows <= 2 {
+                    danger[board.index(c)] = true;
+                }
+            }
         }
     }
+    let mut nearest = Nearest::new(g, cells);
     let mut moves: Vec<(i32, &Action)> = Vec::new();
-    let mut reach: Vec<Option<Vec<(Cell, crate::engine::geometry::Facing, super::rules::movement::Reach)>>> =
-        vec![None; g.units.len()];
+    // The spaces and facings the unit whose moves are being scored reaches only over friends
+    // or the ice (its moves come one after another in the list; another unit's are searched
+    // when they come).
+    let mut barred = vec![false; cells * 8];
+    let mut barred_of: Option<usize> = None;
     for a in legal {
         if let Action::Move { unit, to, facing } = a {
             let u = *unit as usize;
             // Never over friends (each put in DIS, a second time eliminated) nor the ice.
-            let how = reach[u].get_or_insert_with(|| g.reach(u));
-            if how.iter().any(|(c, f, r)| c == to && f == facing && (r.crossed > 0 || r.ponds > 0)) {
+            if barred_of != Some(u) {
+                barred.fill(false);
+                for (c, f, r) in g.reach(u) {
+                    if r.crossed > 0 || r.ponds > 0 {
+                        barred[board.index(c) * 8 + f.index()] = true;
+                    }
+                }
+                barred_of = Some(u);
+            }
+            if barred[board.index(*to) * 8 + facing.index()] {
                 continue;
             }
             let Some(from) = g.units[u].at else {
                 moves.push((100, a));
                 continue;
             };
-            let gain = nearest_enemy(g, u, from) - nearest_enemy(g, u, *to);
+            let them = g.side_of(u);
+            let gain = nearest.enemy(them, from) - nearest.enemy(them, *to);
             // Face the enemy at the end: the step ahead from the new space is nearer.
-            let ahead = g.sc.board.grid.step(*to, *facing);
-            let facing_enemy = ahead.is_some_and(|n| nearest_enemy(g, u, n) < nearest_enemy(g, u, *to));
-            let strikes = ahead.is_some_and(|n| g.holder(n).is_some_and(|s| s != side)) && !g.kind(u).is_artillery();
-            let exposed = danger.contains(to) && !strikes;
-            let line = [rotate(*facing, 2), rotate(*facing, -2)].into_iter().any(|d| {
-                g.sc.board.grid.step(*to, d).is_some_and(|n| {
-                    g.units_at(n).into_iter().any(|v| {
-                        v != u && g.side_of(v) == side && g.kind(v).is_infantry() && g.units[v].facing == *facing
-                    })
+            let ahead = board.grid.step(*to, *facing);
+            let facing_enemy = ahead.is_some_and(|n| nearest.enemy(them, n) < nearest.enemy(them, *to));
+            let strikes =
+                ahead.is_some_and(|n| holder[board.index(n)].is_some_and(|s| s != side)) && !g.kind(u).is_artillery();
+            let exposed = danger[board.index(*to)] && !strikes;
+            let friend_facing = |d: Facing, fronts: &[Facing]| {
+                board.grid.step(*to, d).is_some_and(|n| {
+                    own_infantry[board.index(n)].iter().any(|&(v, front)| v != u && fronts.contains(&front))
                 })
-            });
+            };
+            let line = [rotate(*facing, 2), rotate(*facing, -2)].into_iter().any(|d| friend_facing(d, &[*facing]));
             // Behind or before a friend facing within 45°: a column, to march (and to strike
             // with its extra MF); near the enemy, a line (its strength).
-            let column = [*facing, rotate(*facing, 4)].into_iter().any(|d| {
-                g.sc.board.grid.step(*to, d).is_some_and(|n| {
-                    g.units_at(n).into_iter().any(|v| {
-                        v != u
-                            && g.side_of(v) == side
-                            && g.kind(v).is_infantry()
-                            && [rotate(*facing, -1), *facing, rotate(*facing, 1)].contains(&g.units[v].facing)
-                    })
-                })
-            });
-            let near = nearest_enemy(g, u, *to) <= 4;
-            if gain > 0 && facing_enemy && !exposed && !(g.kind(u).is_artillery() && nearest_enemy(g, u, *to) <= 1) {
+            let column = [*facing, rotate(*facing, 4)]
+                .into_iter()
+                .any(|d| friend_facing(d, &[rotate(*facing, -1), *facing, rotate(*facing, 1)]));
+            let near = nearest.enemy(them, *to) <= 4;
+            if gain > 0 && facing_enemy && !exposed && !(g.kind(u).is_artillery() && nearest.enemy(them, *to) <= 1) {
                 let formed = match (g.kind(u).is_infantry(), near) {
                     (true, true) if line => 15,
                     (true, false) if column => 20,
@@ -223,16 +289,20 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     // Commanders go to the middle of their units, and stand on one of their side's units (a
     // lone command is captured by any enemy unit that reaches it).
     let mut best_cmd: Option<(i32, &Action)> = None;
+    // Each command's units' spaces, found once a command (a command has dozens of moves).
+    let mut units_of: Vec<Option<Vec<Cell>>> = vec![None; g.commands.len()];
     for a in legal {
         if let Action::MoveCommand { command, to } = a {
             let k = *command as usize;
-            let own: Vec<Cell> = (0..g.units.len())
-                .filter(|&u| g.sc.unit_command[u] as usize == k && g.on_board(u))
-                .filter_map(|u| g.units[u].at)
-                .collect();
+            let own = units_of[k].get_or_insert_with(|| {
+                (0..g.units.len())
+                    .filter(|&u| g.sc.unit_command[u] as usize == k && g.on_board(u))
+                    .filter_map(|u| g.units[u].at)
+                    .collect()
+            });
             let Some(from) = g.commands[k].at else { continue };
             let far = |c: Cell| own.iter().map(|&o| chebyshev(o, c)).max().unwrap_or(0);
-            let covered = |c: Cell| g.holder(c) == Some(side);
+            let covered = |c: Cell| holder[board.index(c)] == Some(side);
             let gain = (far(from) - far(*to)) + 4 * (i32::from(covered(*to)) - i32::from(covered(from)));
             if gain > 1 && best_cmd.is_none_or(|(b, _)| gain > b) {
                 best_cmd = Some((gain, a));

@@ -174,6 +174,41 @@ pub enum Aspect {
 }
 
 impl Austerlitz {
+    /// Whether two tables are equal but for their chance (the generator): what a search finds
+    /// does not depend on it, and a seat's view is the table with its generator set aside.
+    /// Every field is named, so that a field added to the table is compared here too.
+    pub fn same_but_chance(&self, other: &Austerlitz) -> bool {
+        let Austerlitz {
+            sc,
+            turn,
+            side,
+            step,
+            units,
+            commands,
+            pending,
+            davout_arrived,
+            collapse_until,
+            eliminated,
+            winner,
+            final_points,
+            rng: _,
+        } = self;
+        *sc == other.sc
+            && *turn == other.turn
+            && *side == other.side
+            && *step == other.step
+            && *units == other.units
+            && *commands == other.commands
+            && *pending == other.pending
+            && *davout_arrived == other.davout_arrived
+            && *collapse_until == other.collapse_until
+            && *eliminated == other.eliminated
+            && *winner == other.winner
+            && *final_points == other.final_points
+    }
+}
+
+impl Austerlitz {
     pub fn side_of(&self, u: usize) -> Side {
         self.sc.commands[self.sc.unit_command[u] as usize].side
     }

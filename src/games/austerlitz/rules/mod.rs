@@ -25,6 +25,8 @@ use std::sync::Arc;
 struct Aside {
     search: Option<Search>,
     movers: Vec<usize>,
+    /// The searches a whole list made, unit by unit (kept for the beginner: `keep_listed`).
+    listed: Vec<(usize, Search)>,
 }
 
 pub fn seat_of(side: Side) -> SeatId {
@@ -100,7 +102,9 @@ impl Austerlitz {
     /// The legal actions, or (for `check`) only those of the kind and piece of `only`: the same
     /// code lists both, so the list and the check cannot drift apart.
     pub fn legal_for(&self, only: Option<&Action>, out: &mut Vec<Action>) {
-        self.list(only, true, out, &mut Aside::default());
+        let mut aside = Aside::default();
+        self.list(only, true, out, &mut aside);
+        self.keep_listed(aside.listed);
     }
 
     /// Every legal action but the moves of units (steps 2 and 3), and the units whose moves were
@@ -256,7 +260,8 @@ impl Austerlitz {
     /// A unit's moves (all, or for a check the one asked of), its search set aside for a check.
     fn list_moves(&self, u: usize, only: Option<&Action>, out: &mut Vec<Action>, aside: &mut Aside) {
         // A check may find the search the random player's draw kept, else searches for the one
-        // destination asked of; a whole list searches every unit once and keeps nothing.
+        // destination asked of; a whole list searches every unit once and keeps its searches
+        // (`keep_listed`: the beginner asks the same units' reach next).
         let search = match only {
             Some(&Action::Move { to, facing, .. }) => self.search_to(u, to, facing),
             _ => self.search_afresh(u),
@@ -264,6 +269,8 @@ impl Austerlitz {
         out.extend(search.reach.iter().map(|&(to, facing, _)| Action::Move { unit: u as u8, to, facing }));
         if only.is_some() {
             aside.search = Some(search);
+        } else {
+            aside.listed.push((u, search));
         }
     }
 

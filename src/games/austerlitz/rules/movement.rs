@@ -102,6 +102,11 @@ const KEPT_SEARCHES: usize = 2;
 
 thread_local! {
     static SEARCHES: std::cell::RefCell<Vec<(Austerlitz, usize, Search)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Every unit's search made by this thread's last whole legal list, with a copy of its
+    /// table: the beginner then asks each unit's reach on its view of the same table (equal
+    /// but for its chance), and a search was a third of its decision.
+    static LISTED: std::cell::RefCell<Option<(Austerlitz, Vec<(usize, Search)>)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Who stands where, read once per search (the search asks it thousands of times).
@@ -272,11 +277,30 @@ impl Austerlitz {
         self.kept_search(u).unwrap_or_else(|| self.search_for(u, Some((to, facing))))
     }
 
-    /// The search this thread keeps of unit `u` on this very table, if it keeps one.
+    /// The search this thread keeps of unit `u` on this very table (or one equal but for its
+    /// chance), if it keeps one: a search of its own, or one its last whole list made.
     fn kept_search(&self, u: usize) -> Option<Search> {
-        SEARCHES.with_borrow(|kept| {
-            kept.iter().find(|(g, unit, _)| *unit == u && g == self).map(|(_, _, found)| found.clone())
-        })
+        SEARCHES
+            .with_borrow(|kept| {
+                kept.iter()
+                    .find(|(g, unit, _)| *unit == u && g.same_but_chance(self))
+                    .map(|(_, _, found)| found.clone())
+            })
+            .or_else(|| {
+                LISTED.with_borrow(|listed| {
+                    let (g, searches) = listed.as_ref()?;
+                    let found = searches.iter().find(|(unit, _)| *unit == u)?;
+                    g.same_but_chance(self).then(|| found.1.clone())
+                })
+            })
+    }
+
+    /// Keeps the searches a whole legal list made (see `LISTED`), in place of the last list's.
+    pub(super) fn keep_listed(&self, searches: Vec<(usize, Search)>) {
+        if searches.is_empty() {
+            return;
+        }
+        LISTED.with_borrow_mut(|listed| *listed = Some((self.clone(), searches)));
     }
 
     /// Every space and facing unit `u` can reach, searched now whatever was kept (the
@@ -497,7 +521,8 @@ impl Austerlitz {
         let mut stand: Vec<Option<bool>> = vec![None; b.spaces.len()];
         let mut best: Vec<u16> = vec![u16::MAX; b.spaces.len() * 8];
         let mut found: Vec<Reach> = Vec::with_capacity(arena.len());
-        let mut slots: Vec<usize> = Vec::with_capacity(arena.len());
+        // The (space, front) slots found, as bits in the board's order.
+        let mut slots: Vec<u64> = vec![0; (b.spaces.len() * 8).div_ceil(64)];
         for (i, node) in arena.iter().enumerate() {
             let ci = node.key.cell as usize;
             if !*stand[ci].get_or_insert_with(|| may_end(ci)) {
@@ -512,7 +537,8 @@ impl Austerlitz {
                 if *e == u16::MAX {
                     *e = found.len() as u16;
                     found.push(ending.reach(i, node, gi, spent));
-                    slots.push(ci * 8 + fi);
+                    let slot = ci * 8 + fi;
+                    slots[slot / 64] |= 1 << (slot % 64);
                 } else {
                     let old = &mut found[*e as usize];
                     if (spent, node.depth) < (old.spent, old.steps) {
@@ -521,12 +547,16 @@ impl Austerlitz {
                 }
             }
         }
-        // In the board's order: the (space, front) slots found, sorted, rather than a scan of
-        // every slot of the board.
+        // In the board's order: the (space, front) slots found, read off their bits (sorting
+        // them was a tenth of a search).
         out.reserve(found.len());
-        slots.sort_unstable();
-        for i in slots {
-            out.push((b.cell_of(i / 8), Facing::ALL[i % 8], found[best[i] as usize].clone()));
+        for (w, &word) in slots.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.push((b.cell_of(i / 8), Facing::ALL[i % 8], found[best[i] as usize].clone()));
+            }
         }
         Search { arena, reach: out }
     }
