@@ -39,10 +39,6 @@ fn nearest(g: &Austerlitz, u: usize, at: Cell, keep: impl Fn(usize) -> bool) -> 
         .min()
 }
 
-fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
-    nearest(g, u, at, |_| true).unwrap_or(0)
-}
-
 fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
     g.units[u].at.and_then(|at| nearest(g, u, at, |v| g.kind(v).is_infantry())).unwrap_or(i32::MAX)
 }
@@ -317,4 +313,49 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
         .find(|a| matches!(a, Action::EndFire | Action::EndMovement | Action::EndArtillery | Action::EndTurn))
         .unwrap_or(&legal[rng.below(legal.len())])
         .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::austerlitz::{self, AzScenario};
+    use std::sync::Arc;
+
+    /// The distance from `at` to the nearest enemy of unit `u`, counted over every unit (what
+    /// the beginner asked of every move before `Nearest`).
+    fn nearest_enemy(g: &Austerlitz, u: usize, at: Cell) -> i32 {
+        nearest(g, u, at, |_| true).unwrap_or(0)
+    }
+
+    /// The beginner closes on the nearest enemy: the distance it keeps for a space once measured
+    /// (`Nearest`) is the distance counted over every unit, for a unit of either side at every
+    /// space, at every twentieth decision of a random battle.
+    #[test]
+    fn beginner_the_nearest_enemy_it_keeps_is_the_nearest_counted() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz/1-historical.ron");
+        let sc = Arc::new(AzScenario::load(&path).expect("the shipped scenario loads"));
+        let game = austerlitz::play_game(sc.clone(), 2, [AzPlayer::Random; 2], 40_000).expect("a battle");
+        let mut t = austerlitz::table_on(sc.clone(), 2);
+        let mut compared = 0;
+        for (k, r) in game.records.iter().enumerate() {
+            let g = &t.game;
+            if k % 20 == 0 {
+                let cells = g.sc.board.spaces.len();
+                let mut kept = Nearest::new(g, cells);
+                for side in [Side::French, Side::Allied] {
+                    let u = (0..g.units.len()).find(|&u| g.side_of(u) == side).expect("a unit of each side");
+                    // Twice over: measured, then kept.
+                    for _ in 0..2 {
+                        for i in 0..cells {
+                            let c = g.sc.board.cell_of(i);
+                            assert_eq!(kept.enemy(side, c), nearest_enemy(g, u, c), "{side:?} at {c:?}, decision {k}");
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+            t.submit(r.seat, r.act.clone()).expect("the battle replays");
+        }
+        assert!(compared > 10_000, "{compared} compared");
+    }
 }

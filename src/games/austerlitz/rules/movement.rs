@@ -951,6 +951,55 @@ mod tests {
         assert!(reached > 500 && stopped_early * 2 > reached, "{reached} compared, {stopped_early} stopped early");
     }
 
+    /// Movement: the searches a whole legal list keeps (for the beginner, which asks each
+    /// unit's reach next on its view) serve only a table equal to the list's but for its chance:
+    /// on the view they give what a search afresh gives, and a table with one unit elsewhere is
+    /// searched afresh. At every twenty-fifth decision of a random battle, for every unit of
+    /// the side moving.
+    #[test]
+    fn movement_the_searches_a_legal_list_keeps_serve_only_an_equal_table() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz/1-historical.ron");
+        let sc = Arc::new(AzScenario::load(&path).expect("the shipped scenario loads"));
+        let game = austerlitz::play_game(sc.clone(), 4, [AzPlayer::Random; 2], 40_000).expect("a battle");
+        let mut t = austerlitz::table_on(sc.clone(), 4);
+        let (mut served, mut differ) = (0, 0);
+        for (k, r) in game.records.iter().enumerate() {
+            let g = &t.game;
+            let movers: Vec<usize> =
+                (0..g.units.len()).filter(|&u| g.side_of(u) == g.side && g.cannot_move(u).is_none()).collect();
+            if k % 25 == 0 && movers.len() > 1 {
+                let mut legal = Vec::new();
+                g.legal(&mut legal);
+                let mut view = g.clone();
+                view.rng = crate::engine::rng::TableRng::from_seed(0);
+                assert!(view.same_but_chance(g));
+                for &u in &movers {
+                    assert_eq!(view.reach(u), view.reach_searched(u), "unit {u}, decision {k}");
+                    served += 1;
+                }
+                // The first mover stands on the last space the second reaches.
+                let mut moved = g.clone();
+                let (m, other) = (movers[0], movers[1]);
+                if let Some(&(c, _, _)) = g.reach_searched(other).last() {
+                    moved.units[m].at = Some(c);
+                    assert!(!moved.same_but_chance(g));
+                    g.legal(&mut legal);
+                    for &u in &movers {
+                        assert_eq!(
+                            moved.reach(u),
+                            moved.reach_searched(u),
+                            "unit {u} beside the moved one, decision {k}"
+                        );
+                        differ += usize::from(moved.reach_searched(u) != g.reach_searched(u));
+                    }
+                }
+            }
+            t.submit(r.seat, r.act.clone()).expect("the battle replays");
+        }
+        // Many searches were served, and the tables with a unit elsewhere reached otherwise.
+        assert!(served > 100 && differ > 10, "{served} served, {differ} differ");
+    }
+
     /// Commands (a command moves its MF in spaces): the spread over rows of bits that finds a
     /// command's moves reaches exactly what a walk from space to bordering space (the board's
     /// table of neighbours) reaches within the same steps through the same open spaces, from
