@@ -94,73 +94,121 @@ pub fn random_action(g: &Leipzig, rng: &mut TableRng) -> Option<Action> {
         .or_else(|| others.first().cloned())
 }
 
-fn pick(legal: &[Action], want: &Action) -> Option<Action> {
-    legal.iter().find(|a| *a == want).cloned()
+/// The kinds of action a legal list holds, found in one pass (the beginner asked a dozen
+/// questions of a list of thousands of moves, each a pass of its own): for each kind the
+/// beginner takes as it comes, the first listed.
+#[derive(Default)]
+struct Kinds {
+    deploy_rest: bool,
+    advance: bool,
+    halt_march: bool,
+    remove: bool,
+    use_supply: bool,
+    overrun: Option<usize>,
+    defend_with_supply: Option<usize>,
+    resolve: bool,
+    retreat: bool,
+    enter: bool,
+    declare: bool,
+    retreat_before: bool,
+    movement: bool,
+    end_movement: bool,
+    end_build: bool,
+}
+
+impl Kinds {
+    fn of(legal: &[Action]) -> Kinds {
+        let mut k = Kinds::default();
+        for (i, a) in legal.iter().enumerate() {
+            match a {
+                Action::DeployRest => k.deploy_rest = true,
+                Action::Advance => k.advance = true,
+                Action::HaltMarch => k.halt_march = true,
+                Action::Remove { .. } => k.remove = true,
+                Action::UseSupply { .. } => k.use_supply = true,
+                Action::Overrun { .. } => {
+                    k.overrun.get_or_insert(i);
+                }
+                Action::DefendSupply { supply: Some(_), .. } => {
+                    k.defend_with_supply.get_or_insert(i);
+                }
+                Action::Resolve { .. } => k.resolve = true,
+                Action::Retreat { .. } => k.retreat = true,
+                Action::Enter { .. } => k.enter = true,
+                Action::Declare { .. } => k.declare = true,
+                Action::RetreatBefore { .. } => k.retreat_before = true,
+                Action::Move { .. } => k.movement = true,
+                Action::EndMovement => (k.movement, k.end_movement) = (true, true),
+                Action::EndBuild => k.end_build = true,
+                _ => {}
+            }
+        }
+        k
+    }
 }
 
 /// The beginner's choice among the legal actions.
 pub fn beginner(g: &Leipzig, legal: &[Action]) -> Action {
     let me = g.deciding().unwrap_or(Side::French);
     let first = legal[0].clone();
-    if let Some(a) = pick(legal, &Action::DeployRest) {
-        return a;
+    let has = Kinds::of(legal);
+    if has.deploy_rest {
+        return Action::DeployRest;
     }
     // Decisions with a fixed answer.
-    for want in [Action::Advance, Action::HaltMarch] {
-        if let Some(a) = pick(legal, &want) {
-            return a;
-        }
+    if has.advance {
+        return Action::Advance;
     }
-    if legal.iter().any(|a| matches!(a, Action::Remove { .. })) {
+    if has.halt_march {
+        return Action::HaltMarch;
+    }
+    if has.remove {
         // The smallest counters go first: the fewest divisions broken down.
         return best_by(legal, |a| match a {
             Action::Remove { unit } => -(i32::from(g.divisions(*unit)) * 1000 + *unit as i32),
             _ => i32::MIN,
         });
     }
-    if legal.iter().any(|a| matches!(a, Action::UseSupply { .. })) {
+    if has.use_supply {
         // A supply unit before a depot (a depot is worth two), then the first listed.
         return best_by(legal, |a| match a {
             Action::UseSupply { unit } => -(i32::from(super::rules::zoc::supply_rank(g, *unit)) * 1000 + *unit as i32),
             _ => i32::MIN,
         });
     }
-    if let Some(a) = legal.iter().find(|a| matches!(a, Action::Overrun { .. })) {
-        return a.clone();
+    if let Some(i) = has.overrun.or(has.defend_with_supply) {
+        return legal[i].clone();
     }
-    if let Some(a) = legal.iter().find(|a| matches!(a, Action::DefendSupply { supply: Some(_), .. })) {
-        return a.clone();
-    }
-    if legal.iter().any(|a| matches!(a, Action::Resolve { .. })) {
+    if has.resolve {
         return first;
     }
-    if legal.iter().any(|a| matches!(a, Action::Retreat { .. })) {
+    if has.retreat {
         // The way that ends nearest a friendly counter.
         return best_by(legal, |a| match a {
             Action::Retreat { to } => -(nearest_friend(g, me, *to) as i32),
             _ => i32::MIN,
         });
     }
-    if legal.iter().any(|a| matches!(a, Action::Enter { .. })) {
+    if has.enter {
         let goal = objective_centre(g, me);
         return best_by(legal, |a| match a {
             Action::Enter { hex, .. } => -(g.sc.board.distance(*hex, goal) as i32),
             _ => i32::MIN,
         });
     }
-    if legal.iter().any(|a| matches!(a, Action::Declare { .. })) {
+    if has.declare {
         return declare(g, legal).unwrap_or(Action::EndDeclarations);
     }
-    if legal.iter().any(|a| matches!(a, Action::RetreatBefore { .. })) {
+    if has.retreat_before {
         return retreat_before(g, legal).unwrap_or(Action::EndRetreats);
     }
-    if legal.iter().any(|a| matches!(a, Action::Move { .. } | Action::EndMovement)) {
+    if has.movement {
         return movement(g, me, legal)
-            .or_else(|| pick(legal, &Action::EndMovement))
+            .or_else(|| has.end_movement.then_some(Action::EndMovement))
             .unwrap_or_else(|| unstack(g, legal).unwrap_or(first));
     }
-    if let Some(a) = pick(legal, &Action::EndBuild) {
-        return a;
+    if has.end_build {
+        return Action::EndBuild;
     }
     first
 }
@@ -235,8 +283,14 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
     let s = Situation::of(g);
     let b = &g.sc.board;
     let mut best: Option<(i32, &Action)> = None;
-    let mut goals: std::collections::HashMap<UnitId, Option<Hex>> = Default::default();
-    let mut goal = |g: &Leipzig, s: &Situation, u: UnitId| *goals.entry(u).or_insert_with(|| goal(g, s, u));
+    // What the moves' scores ask, found once a counter or a hex instead of once a move (the
+    // list holds thousands of moves, a few counters' each): each counter's goal and whether it
+    // is the last garrison of its fortress, and the Enemy's strength beside each hex (each asked
+    // of every counter of the game).
+    let mut goals: Vec<Option<Option<Hex>>> = vec![None; g.units.len()];
+    let mut goal = |g: &Leipzig, s: &Situation, u: UnitId| *goals[u as usize].get_or_insert_with(|| goal(g, s, u));
+    let mut last_garrison: Vec<Option<bool>> = vec![None; g.units.len()];
+    let mut enemy_beside: Vec<Option<u32>> = vec![None; b.len()];
     for a in legal {
         let Action::Move { unit, to, march, supply } = a else { continue };
         if *march != March::Normal && supply.is_none() && !g.free_march(*unit) {
@@ -254,7 +308,9 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
             continue; // a supply unit spent on a march only for a long way
         }
         let Some(from) = g.hex_of(*unit) else { continue };
-        if b.is_fortress(from) && g.combat_at(from).count() == 1 && g.is_combat(*unit) {
+        let last = *last_garrison[*unit as usize]
+            .get_or_insert_with(|| b.is_fortress(from) && g.combat_at(from).count() == 1 && g.is_combat(*unit));
+        if last {
             continue; // the last garrison stays
         }
         let Some(goal) = goal(g, &s, *unit) else { continue };
@@ -267,11 +323,12 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
             score -= 15; // out of supply: halved in combat
         }
         // Do not stand alone next to a much stronger Enemy stack.
-        let enemy: u32 = b
-            .neighbours(*to)
-            .flat_map(|(_, n)| g.combat_at(n).filter(|&x| g.units[x as usize].side != me).collect::<Vec<_>>())
-            .map(|x| g.strength(x) as u32)
-            .sum();
+        let enemy = *enemy_beside[to.0 as usize].get_or_insert_with(|| {
+            b.neighbours(*to)
+                .flat_map(|(_, n)| g.combat_at(n).filter(|&x| g.units[x as usize].side != me))
+                .map(|x| g.strength(x) as u32)
+                .sum()
+        });
         if enemy > 3 * g.strength(*unit) as u32 + 4 {
             score -= 40;
         }
