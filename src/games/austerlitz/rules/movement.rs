@@ -105,9 +105,11 @@ thread_local! {
     /// Every unit's search made by this thread's last whole legal list, with a copy of its
     /// table: the beginner then asks each unit's reach on its view of the same table (equal
     /// but for its chance), and a search was a third of its decision.
-    static LISTED: std::cell::RefCell<Option<(Austerlitz, Vec<(usize, Search)>)>> =
-        const { std::cell::RefCell::new(None) };
+    static LISTED: std::cell::RefCell<Option<Listed>> = const { std::cell::RefCell::new(None) };
 }
+
+/// A whole list's searches (`LISTED`): the table it was made on, and each unit's search.
+type Listed = (Austerlitz, Vec<(usize, Search)>);
 
 /// Who stands where, read once per search (the search asks it thousands of times).
 pub(super) struct Occupancy {
