@@ -284,42 +284,33 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
     let b = &g.sc.board;
     let mut best: Option<(i32, &Action)> = None;
     // What the moves' scores ask, found once a counter or a hex instead of once a move (the
-    // list holds thousands of moves, a few counters' each): each counter's goal and whether it
-    // is the last garrison of its fortress, and the Enemy's strength beside each hex (each asked
-    // of every counter of the game).
-    let mut goals: Vec<Option<Option<Hex>>> = vec![None; g.units.len()];
-    let mut goal = |g: &Leipzig, s: &Situation, u: UnitId| *goals[u as usize].get_or_insert_with(|| goal(g, s, u));
-    let mut last_garrison: Vec<Option<bool>> = vec![None; g.units.len()];
+    // list holds thousands of moves, a few counters' each): each counter's facts (`Mover`),
+    // and the Enemy's strength beside each hex (each asked of every counter of the game).
+    let mut movers: Vec<Option<Mover>> = vec![None; g.units.len()];
     let mut enemy_beside: Vec<Option<u32>> = vec![None; b.len()];
     for a in legal {
         let Action::Move { unit, to, march, supply } = a else { continue };
-        if *march != March::Normal && supply.is_none() && !g.free_march(*unit) {
+        let m = *movers[*unit as usize].get_or_insert_with(|| Mover::of(g, &s, *unit));
+        if *march != March::Normal && supply.is_none() && !m.free_march {
             continue; // never the tables
         }
-        if *march != March::Normal && supply.is_some() && !g.is_combat(*unit) {
+        if *march != March::Normal && supply.is_some() && !m.combat {
             continue; // a leader or a supply unit keeps up without spending supply
         }
-        if *march != March::Normal
-            && supply.is_some()
-            && goal(g, &s, *unit)
-                .zip(g.hex_of(*unit))
-                .is_none_or(|(goal, at)| b.distance(goal, at) <= 2 * g.movement(*unit) as u32)
-        {
+        if *march != March::Normal && supply.is_some() && m.near {
             continue; // a supply unit spent on a march only for a long way
         }
-        let Some(from) = g.hex_of(*unit) else { continue };
-        let last = *last_garrison[*unit as usize]
-            .get_or_insert_with(|| b.is_fortress(from) && g.combat_at(from).count() == 1 && g.is_combat(*unit));
-        if last {
+        let Some(from) = m.from else { continue };
+        if m.last_garrison {
             continue; // the last garrison stays
         }
-        let Some(goal) = goal(g, &s, *unit) else { continue };
+        let Some(goal) = m.goal else { continue };
         let gain = b.distance(from, goal) as i32 - b.distance(*to, goal) as i32;
         if gain <= 0 {
             continue;
         }
         let mut score = gain * 10;
-        if g.is_combat(*unit) && !s.supplied[me.index()][to.0 as usize] {
+        if m.combat && !s.supplied[me.index()][to.0 as usize] {
             score -= 15; // out of supply: halved in combat
         }
         // Do not stand alone next to a much stronger Enemy stack.
@@ -329,7 +320,7 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
                 .map(|x| g.strength(x) as u32)
                 .sum()
         });
-        if enemy > 3 * g.strength(*unit) as u32 + 4 {
+        if enemy > 3 * m.strength + 4 {
             score -= 40;
         }
         if best.is_none_or(|(b, _)| score > b) {
@@ -337,6 +328,37 @@ fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
         }
     }
     best.filter(|(s, _)| *s > 0).map(|(_, a)| a.clone())
+}
+
+/// What the beginner's movement asks of a counter, whatever its move.
+#[derive(Clone, Copy)]
+struct Mover {
+    free_march: bool,
+    combat: bool,
+    from: Option<Hex>,
+    goal: Option<Hex>,
+    /// No goal, or one within two of its moves: no supply unit spent on its march.
+    near: bool,
+    /// The only combat unit of a fortress it stands in: it stays.
+    last_garrison: bool,
+    strength: u32,
+}
+
+impl Mover {
+    fn of(g: &Leipzig, s: &Situation, u: UnitId) -> Mover {
+        let b = &g.sc.board;
+        let from = g.hex_of(u);
+        let goal = goal(g, s, u);
+        Mover {
+            free_march: g.free_march(u),
+            combat: g.is_combat(u),
+            from,
+            goal,
+            near: goal.zip(from).is_none_or(|(goal, at)| b.distance(goal, at) <= 2 * g.movement(u) as u32),
+            last_garrison: from.is_some_and(|h| b.is_fortress(h) && g.combat_at(h).count() == 1 && g.is_combat(u)),
+            strength: g.strength(u) as u32,
+        }
+    }
 }
 
 /// When the Movement Phase may not end (a stack without supply): an ordinary move of a counter
