@@ -129,6 +129,61 @@ fn after(game: &Botn, a: &Action) -> Botn {
     next
 }
 
+/// Who holds what on the board, read once for one judgement of a position (`value` asks it of
+/// every mission and every army, and the look-ahead judges hundreds of positions a decision:
+/// asking the armies and markers each time was most of a decision).
+struct Holding {
+    /// The army on each field (the first by number, as `Botn::army_at`).
+    army_on: smallvec::SmallVec<[Option<ArmyId>; 96]>,
+    /// Each army's markers on the board.
+    on_board: smallvec::SmallVec<[u8; 32]>,
+    /// The fields with a marker of a French army down to two markers or fewer on the board.
+    french_pending: smallvec::SmallVec<[bool; 96]>,
+}
+
+impl Holding {
+    fn of(game: &Botn) -> Holding {
+        let fields = game.sc.fields.len();
+        let mut h = Holding {
+            army_on: smallvec::smallvec![None; fields],
+            on_board: smallvec::smallvec![0; game.armies.len()],
+            french_pending: smallvec::smallvec![false; fields],
+        };
+        for (a, st) in game.armies.iter().enumerate() {
+            if let Some(at) = st.at {
+                h.army_on[at.0 as usize].get_or_insert(a as ArmyId);
+            }
+        }
+        for m in &game.markers {
+            if m.at.is_some() {
+                h.on_board[m.army as usize] += 1;
+            }
+        }
+        for m in &game.markers {
+            if let Some(at) = m.at
+                && game.army_side(m.army) == Side::French
+                && h.on_board[m.army as usize] <= 2
+            {
+                h.french_pending[at.0 as usize] = true;
+            }
+        }
+        h
+    }
+
+    /// `Botn::enemies_touching`, read from the holders.
+    fn enemies_touching(&self, game: &Botn, army: ArmyId) -> smallvec::SmallVec<[ArmyId; 8]> {
+        let Some(at) = game.armies[army as usize].at else { return smallvec::SmallVec::new() };
+        let side = game.army_side(army);
+        game.sc
+            .graph
+            .neighbours(at)
+            .iter()
+            .filter_map(|&f| self.army_on[f.0 as usize])
+            .filter(|&a| game.army_side(a) != side)
+            .collect()
+    }
+}
+
 /// How good `game` is for `side`, from what `side` knows (`known` missions).
 fn value(game: &Botn, side: Side, known: &[Target]) -> f32 {
     let me = side.index();
@@ -140,18 +195,16 @@ fn value(game: &Botn, side: Side, known: &[Target]) -> f32 {
     if game.step == Step::MissionDraft {
         return draft_value(game);
     }
+    let held = Holding::of(game);
     // Missions: who would take each if the game ended now.
     for t in known {
-        let holder = game.army_at(t.field);
+        let holder = held.army_on[t.field.0 as usize];
         let (french_wins, certainty) = match holder {
-            Some(a) if game.army_side(a) == Side::French => (mission_holds(game, a), 0.9),
+            Some(a) if game.army_side(a) == Side::French => (mission_holds(game, &held, a), 0.9),
             Some(_) => (false, 1.0),
             None => {
                 // A French army about to be placed there counts for part of the mission.
-                let pending = game.markers_at(t.field).any(|m| {
-                    let army = game.markers[m as usize].army;
-                    game.army_side(army) == Side::French && game.markers_on_board(army).count() <= 2
-                });
+                let pending = held.french_pending[t.field.0 as usize];
                 (pending, if pending { 0.4 } else { 0.6 })
             }
         };
@@ -162,7 +215,7 @@ fn value(game: &Botn, side: Side, known: &[Target]) -> f32 {
     // Fights still to come: points dealt and taken, armies that would fall.
     if (game.fights_done as usize) < game.sc.time.iter().filter(|t| t.fight).count() {
         for a in 0..game.armies.len() as ArmyId {
-            let touching = game.enemies_touching(a);
+            let touching = held.enemies_touching(game, a);
             if touching.is_empty() {
                 continue;
             }
@@ -180,7 +233,7 @@ fn value(game: &Botn, side: Side, known: &[Target]) -> f32 {
         } else if st.eliminated {
             v -= sign(s) * 1.0;
         } else if st.card_played {
-            v -= sign(s) * 0.3 * game.markers_on_board(i as ArmyId).count() as f32;
+            v -= sign(s) * 0.3 * held.on_board[i] as f32;
         } else {
             v -= sign(s) * 1.5;
         }
@@ -195,8 +248,8 @@ fn value(game: &Botn, side: Side, known: &[Target]) -> f32 {
 
 /// Whether the French army `a` on a mission field would hold it now: its value with its
 /// supporters against the Allied armies touching it.
-fn mission_holds(game: &Botn, a: ArmyId) -> bool {
-    let enemies = game.enemies_touching(a);
+fn mission_holds(game: &Botn, held: &Holding, a: ArmyId) -> bool {
+    let enemies = held.enemies_touching(game, a);
     let allied: i16 = enemies.iter().map(|&e| game.combat_value(e)).sum();
     let Some(at) = game.armies[a as usize].at else { return false };
     let support: i16 = game
@@ -204,8 +257,10 @@ fn mission_holds(game: &Botn, a: ArmyId) -> bool {
         .graph
         .neighbours(at)
         .iter()
-        .filter_map(|&f| game.army_at(f))
-        .filter(|&b| game.army_side(b) == Side::French && game.enemies_touching(b).iter().any(|e| enemies.contains(e)))
+        .filter_map(|&f| held.army_on[f.0 as usize])
+        .filter(|&b| {
+            game.army_side(b) == Side::French && held.enemies_touching(game, b).iter().any(|e| enemies.contains(e))
+        })
         .map(|b| game.combat_value(b))
         .sum();
     game.combat_value(a) + support >= allied
