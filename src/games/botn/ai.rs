@@ -90,10 +90,13 @@ fn search(view: &BotnView, legal: &[Action], depth: u8, rng: &mut TableRng) -> A
     let side = view.side().unwrap_or(view.active);
     let known = targets(view);
     let game = &view.sample(rng);
+    // Two tables kept for the positions judged (the first action's, the second's) and one list
+    // of events: each position is copied into them rather than made anew.
+    let (mut next, mut next2, mut events) = (game.clone(), game.clone(), Vec::new());
     let mut scored: Vec<(f32, &Action)> = legal
         .iter()
         .map(|a| {
-            let next = after(game, a);
+            after(&mut next, game, a, &mut events);
             (value(&next, side, &known), a)
         })
         .collect();
@@ -103,12 +106,16 @@ fn search(view: &BotnView, legal: &[Action], depth: u8, rng: &mut TableRng) -> A
         scored.truncate(10);
         let mut legal2 = Vec::new();
         for (v, a) in scored.iter_mut() {
-            let next = after(game, a);
+            after(&mut next, game, a, &mut events);
             if next.is_over() || next.active_seat().map(side_of) != Some(side) {
                 continue;
             }
             next.legal_actions(crate::engine::rules::Mode::Enforced, &mut legal2);
-            let best2 = legal2.iter().map(|a2| value(&after(&next, a2), side, &known)).fold(f32::MIN, f32::max);
+            let mut best2 = f32::MIN;
+            for a2 in &legal2 {
+                after(&mut next2, &next, a2, &mut events);
+                best2 = best2.max(value(&next2, side, &known));
+            }
             if best2 > *v {
                 *v = 0.5 * (*v + best2);
             }
@@ -119,14 +126,15 @@ fn search(view: &BotnView, legal: &[Action], depth: u8, rng: &mut TableRng) -> A
     ties[rng.below(ties.len())].clone()
 }
 
-fn after(game: &Botn, a: &Action) -> Botn {
-    let mut next = game.clone();
+/// `next` made the position after action `a` on `game` (its events, read by nobody, in `events`).
+fn after(next: &mut Botn, game: &Botn, a: &Action, events: &mut Vec<super::rules::Event>) {
+    next.copy_from(game);
     let seat = next.active_seat().unwrap_or(seat_of(game.active));
     // Only listed actions are looked at, so the check passes; it is what lets them be applied.
     let a =
         crate::engine::rules::checked(game, crate::engine::rules::Mode::Enforced, seat, a).expect("a listed action");
-    next.apply(seat, a, &mut Vec::new());
-    next
+    events.clear();
+    next.apply(seat, a, events);
 }
 
 /// Who holds what on the board, read once for one judgement of a position (`value` asks it of
