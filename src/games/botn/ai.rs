@@ -289,3 +289,73 @@ fn draft_value(game: &Botn) -> f32 {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Mode;
+    use crate::games::botn::{data::Scenario, entry::play_game, table_on};
+    use std::sync::Arc;
+
+    /// Every position of two games of each scenario between two computers (`normal`): the
+    /// positions the computer judges.
+    fn positions() -> Vec<Botn> {
+        let mut out = Vec::new();
+        for name in ["beginner.ron", "advanced.ron"] {
+            let path =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations").join(name);
+            let sc = Arc::new(Scenario::load(&path).expect("the shipped scenario loads"));
+            for seed in 1..=2 {
+                let game = play_game(sc.clone(), seed, [Player::Normal; 2], 10_000).expect("a game");
+                let mut t = table_on(sc.clone(), seed, Mode::Enforced);
+                for r in &game.records {
+                    out.push(t.game.clone());
+                    t.submit(r.seat, r.act.clone()).expect("the game replays");
+                }
+                out.push(t.game.clone());
+            }
+        }
+        out
+    }
+
+    /// The computer judges a position from the board read once (`Holding`): the army on each
+    /// field, each army's markers on the board, the fields a French army is about to take and
+    /// the enemies touching each army are what the table's own questions answer, at every
+    /// position of four games.
+    #[test]
+    fn computer_the_board_read_once_answers_as_the_tables_questions() {
+        let (mut armies_seen, mut pending_seen) = (0, 0);
+        for game in positions() {
+            let held = Holding::of(&game);
+            for f in 0..game.sc.fields.len() {
+                let field = SpaceId(f as u16);
+                assert_eq!(held.army_on[f], game.army_at(field));
+                let pending = game.markers_at(field).any(|m| {
+                    let army = game.markers[m as usize].army;
+                    game.army_side(army) == Side::French && game.markers_on_board(army).count() <= 2
+                });
+                assert_eq!(held.french_pending[f], pending, "field {f}");
+                pending_seen += usize::from(pending);
+            }
+            for a in 0..game.armies.len() as ArmyId {
+                assert_eq!(held.on_board[a as usize] as usize, game.markers_on_board(a).count());
+                assert_eq!(held.enemies_touching(&game, a).to_vec(), game.enemies_touching(a), "army {a}");
+                armies_seen += usize::from(!game.enemies_touching(a).is_empty());
+            }
+        }
+        assert!(armies_seen > 20 && pending_seen > 100, "{armies_seen} touching, {pending_seen} pending");
+    }
+
+    /// A table copied into another (`copy_from`, which keeps the other's vectors) is the table:
+    /// the same text, field for field, from every seventh position of four games into the last.
+    #[test]
+    fn computer_a_table_copied_into_another_is_the_same_table() {
+        let all = positions();
+        let mut into = all[all.len() - 1].clone();
+        for (i, game) in all.iter().enumerate().step_by(7) {
+            into.copy_from(game);
+            assert_eq!(crate::engine::digest::ron_text(&into), crate::engine::digest::ron_text(game), "position {i}");
+            assert!(Arc::ptr_eq(&into.sc, &game.sc));
+        }
+    }
+}
