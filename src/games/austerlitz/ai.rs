@@ -7,7 +7,7 @@
 //! when a unit stands alone, keeps its commanders with their units, and takes its reactions.
 
 use super::actions::Action;
-use super::data::{Cell, Side};
+use super::data::{Board, Cell, Side};
 use super::observe::AzView;
 use super::state::{Austerlitz, Pending, Step, chebyshev, rotate};
 use crate::engine::geometry::Facing;
@@ -45,14 +45,16 @@ fn nearest_infantry(g: &Austerlitz, u: usize) -> i32 {
 
 /// `nearest_enemy` of a side's units from each space, measured once a space and kept for
 /// the decision (the beginner asks it of every move's space, the space ahead and the start).
-struct Nearest {
+struct Nearest<'a> {
+    board: &'a Board,
     enemies: [Vec<Cell>; 2],
     known: [Vec<i32>; 2],
-    width: i32,
 }
 
-impl Nearest {
-    fn new(g: &Austerlitz, cells: usize) -> Nearest {
+impl<'a> Nearest<'a> {
+    fn new(g: &'a Austerlitz) -> Nearest<'a> {
+        let board = &g.sc.board;
+        let cells = board.spaces.len();
         let mut enemies = [Vec::new(), Vec::new()];
         for v in 0..g.units.len() {
             if g.on_board(v)
@@ -62,13 +64,12 @@ impl Nearest {
                 enemies[1 - g.side_of(v).index()].push(at);
             }
         }
-        Nearest { enemies, known: [vec![i32::MIN; cells], vec![i32::MIN; cells]], width: g.sc.board.grid.width }
+        Nearest { board, enemies, known: [vec![i32::MIN; cells], vec![i32::MIN; cells]] }
     }
 
     /// What `nearest_enemy` answers for a unit of `side` at `at`.
     fn enemy(&mut self, side: Side, at: Cell) -> i32 {
-        let i = (at.1 * self.width + at.0) as usize;
-        let known = &mut self.known[side.index()][i];
+        let known = &mut self.known[side.index()][self.board.index(at)];
         if *known == i32::MIN {
             *known = self.enemies[side.index()].iter().map(|&c| chebyshev(c, at)).min().unwrap_or(0);
         }
@@ -193,17 +194,11 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     let mut own_infantry: Vec<smallvec::SmallVec<[(usize, Facing); 2]>> = vec![smallvec::SmallVec::new(); cells];
     let mut holder: Vec<Option<Side>> = vec![None; cells];
     for v in 0..g.units.len() {
-        if !g.on_board(v) {
-            continue;
-        }
-        if let Some(at) = g.units[v].at {
-            // `holder`: the side of the space's first unit.
-            holder[board.index(at)].get_or_insert(g.side_of(v));
-        }
+        let Some(at) = g.units[v].at.filter(|_| g.on_board(v)) else { continue };
+        // `holder`: the side of the space's first unit.
+        holder[board.index(at)].get_or_insert(g.side_of(v));
         if g.side_of(v) == side {
-            if g.kind(v).is_infantry()
-                && let Some(at) = g.units[v].at
-            {
+            if g.kind(v).is_infantry() {
                 own_infantry[board.index(at)].push((v, g.units[v].facing));
             }
             continue;
@@ -221,7 +216,7 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
             }
         }
     }
-    let mut nearest = Nearest::new(g, cells);
+    let mut nearest = Nearest::new(g);
     let mut moves: Vec<(i32, &Action)> = Vec::new();
     // The spaces and facings the unit whose moves are being scored reaches only over friends
     // or the ice (its moves come one after another in the list; another unit's are searched
@@ -341,7 +336,7 @@ mod tests {
             let g = &t.game;
             if k % 20 == 0 {
                 let cells = g.sc.board.spaces.len();
-                let mut kept = Nearest::new(g, cells);
+                let mut kept = Nearest::new(g);
                 for side in [Side::French, Side::Allied] {
                     let u = (0..g.units.len()).find(|&u| g.side_of(u) == side).expect("a unit of each side");
                     // Twice over: measured, then kept.
