@@ -4,7 +4,6 @@
 //! and to a few games on every scenario `validate` accepts. Nothing may panic; every refusal
 //! names a file and a line; a scenario `validate` accepts can be played to its end.
 //! `GROGNARD_FUZZ=N` runs N cases (the CI run does 20,000).
-#![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 use grognard::engine::rng::TableRng;
 use grognard::registry;
 use std::path::{Path, PathBuf};

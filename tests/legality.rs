@@ -3,7 +3,6 @@
 //! (each number in them changed: another piece, another place, an id out of range), the actions
 //! listed earlier in the same game (another kind of action, from another step), and every listed
 //! action from another seat. After every refusal the table is untouched.
-#![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 mod common;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::{Game, Mode};

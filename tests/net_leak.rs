@@ -5,7 +5,6 @@
 //! view, the legal actions and every log line must come out the same; and the table a window
 //! rebuilds from a frame (`Game::rebuilt_from_view`) must show that same view. So no frame carries a hand,
 //! the blind pile's order, a secret mission, a face-down unit or the table's future chance.
-#![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 mod common;
 #[path = "common/scramble.rs"]
 mod scramble;

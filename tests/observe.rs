@@ -3,7 +3,6 @@
 //! when everything that viewer may not see is changed (the pile's order and contents, the other
 //! hand, hidden missions or units, the table's future chance), it does show the viewer's own
 //! secrets, and a computer player's sample of the unseen agrees with the view.
-#![cfg(not(feature = "gui"))] // rules only: run once, in the build without the renderer
 mod common;
 #[path = "common/scramble.rs"]
 mod scramble;
