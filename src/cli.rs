@@ -172,6 +172,21 @@ pub enum Command {
         #[arg(long, default_value_t = 1, requires = "via")]
         at_once: usize,
     },
+    /// Measure the computer levels: each against the one below it and `strong` against the
+    /// baseline (`beginner`; Victory & Glory: `solo`), on both sides, over seeded games on every
+    /// core; one JSON line a rung and a summary.
+    Ladder {
+        /// A scenario of the game (default: the default game's).
+        scenario: Option<PathBuf>,
+        /// Games a pairing and side.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 9)]
+        seed: u64,
+        /// Only the rungs whose upper level is this one.
+        #[arg(long)]
+        level: Option<String>,
+    },
     /// Render the table to a PNG (needs a display, e.g. under xvfb-run).
     Screenshot {
         file: PathBuf,
@@ -408,6 +423,17 @@ pub fn run() -> i32 {
                 Ok(game) => {
                     game.simulate(&scenario, &SimOptions { games, seed, players, seats: seat_players, save_dir })
                 }
+                Err(code) => code,
+            }
+        }
+        Some(Command::Ladder { scenario, games, seed, level }) => {
+            if games > registry::MAX_GAMES {
+                eprintln!("--games {games}: at most {}", registry::MAX_GAMES);
+                return 2;
+            }
+            let scenario = scenario.unwrap_or_else(|| registry::GAMES[0].default_scenario());
+            match game_of(&scenario) {
+                Ok(game) => crate::engine::ladder::run(game, &scenario, games, seed, level.as_deref()),
                 Err(code) => code,
             }
         }

@@ -106,6 +106,24 @@ pub trait GameEntry: Sync {
     fn seat_save(&self, save: &Path, seat: &str) -> Result<String, String>;
     /// Plays complete games headless, printing a JSON line per game and a summary; the exit code.
     fn simulate(&self, scenario: &Path, options: &SimOptions) -> i32;
+    /// The seats as the command line names them (`--player SEAT=…`), in seat order.
+    fn seat_names(&self) -> &'static [&'static str];
+    /// The players the ladder measures, weakest first: `random`, then the computer levels.
+    fn levels(&self) -> &'static [&'static str];
+    /// What the ladder measures `strong` against besides the level below it.
+    fn baseline(&self) -> &'static str {
+        "beginner"
+    }
+    /// Plays `games` games from seed `seed` on, `players[i]` at seat `i` (by the names
+    /// `simulate --player` takes), on every core: the games each seat won and the draws, and how
+    /// long each search decision took.
+    fn play_match(
+        &self,
+        scenario: &Path,
+        players: &[&str],
+        games: u64,
+        seed: u64,
+    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String>;
     /// (testing) Random legal actions on a new table, each written to a journal; the exit code.
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32;
     /// Opens the table on a scenario or a save; the exit code.

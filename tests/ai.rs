@@ -22,7 +22,8 @@ fn scenario() -> Arc<Scenario> {
 fn every_level_plays_whole_games_from_either_side_and_they_replay() {
     // Play: a computer opponent for either side plays legal moves to the end of the game.
     let sc = scenario();
-    for level in Player::COMPUTER {
+    // Expert is strong with a longer budget: the same player, ten times slower.
+    for level in [Player::Beginner, Player::Normal, Player::Strong] {
         for (seed, players) in [(1, [level, Player::Random]), (2, [Player::Random, level])] {
             let t = play_game(sc.clone(), seed, players, 5000).expect("a complete game of legal actions");
             // The game ran to its end by the rules: past 19.10., every mission scored.
@@ -48,7 +49,7 @@ fn stronger_levels_win_more_games_as_napoleon() {
             })
             .count()
     };
-    let (random, normal, hard) = (wins(Player::Random), wins(Player::Normal), wins(Player::Hard));
+    let (random, normal, hard) = (wins(Player::Random), wins(Player::Normal), wins(Player::Strong));
     assert!(normal > random, "normal {normal} vs random {random}");
     assert!(hard > random, "hard {hard} vs random {random}");
 }
@@ -80,7 +81,7 @@ fn the_computer_places_its_army_on_a_mission_field() {
     t.game.hands[Side::French.index()] = vec![HandCard::Action(card)];
     let legal = legal(&t);
     assert!(legal.contains(&Action::PlayTerrainCard { card, marker: ney_markers[1] }));
-    for level in [Player::Normal, Player::Hard] {
+    for level in [Player::Normal, Player::Strong] {
         let mut rng = TableRng::from_seed(3);
         let a = choose(|| t.game.observe(t.game.active_seat().map(Viewer::Seat).unwrap()), &legal, level, &mut rng);
         assert_eq!(a, Action::PlayTerrainCard { card, marker: ney_markers[1] }, "{level:?}");
@@ -102,7 +103,7 @@ fn the_computer_gives_a_fights_point_to_the_army_that_survives_it() {
     last_french_action_at(&mut t, "16.10.");
     t.submit(FRENCH, Act::Game(Action::DrawBlind)).unwrap();
     let legal = legal(&t);
-    for level in Player::COMPUTER.into_iter().skip(1) {
+    for level in [Player::Normal, Player::Strong] {
         let a = choose(
             || t.game.observe(t.game.active_seat().map(Viewer::Seat).unwrap()),
             &legal,
@@ -157,7 +158,7 @@ fn the_computer_places_its_army_where_the_coming_fight_beats_a_weak_enemy() {
     let legal = legal(&t);
     let attack = Action::PlayTerrainCard { card, marker: markers[1] };
     assert!(legal.contains(&attack));
-    for level in [Player::Normal, Player::Hard] {
+    for level in [Player::Normal, Player::Strong] {
         assert_eq!(
             choose(
                 || t.game.observe(t.game.active_seat().map(Viewer::Seat).unwrap()),

@@ -133,6 +133,10 @@ fn check_feed<G: TableGame>(table: Table<G>, plugin: impl Plugin, actions: usize
         if !s.over {
             assert!(s.turn_of.as_deref().is_some_and(|n| names.contains(&n)), "{:?}", s.turn_of);
         }
+        // Each seat's chance to win, from the evaluation of the spectator's table.
+        let c = s.chance.as_ref().expect("every game evaluates a position");
+        assert!(c.len() == 2 && c.iter().all(|p| (0.0..=1.0).contains(p)), "{c:?}");
+        assert!((c[0] + c[1] - 1.0).abs() < 0.011, "{c:?}");
     }
     // The log, in a spectator's words, whole and in order up to the last frame released.
     let lines: Vec<String> = frames.iter().flat_map(|u| u.log.iter().map(|l| l.text.clone())).collect();

@@ -207,7 +207,7 @@ fn the_command_line_refuses_flags_that_do_not_apply() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most 10000 with --save-dir"));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1, "nothing written");
-    // Victory & Glory has random players and the solo AI only.
+    // Victory & Glory has no `hard` (its levels are beginner, normal, strong, expert and solo).
     let vg = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
     let out = grognard().args(["simulate", vg.to_str().unwrap(), "--players", "hard"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

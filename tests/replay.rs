@@ -115,6 +115,16 @@ fn the_report_of_a_game_of_each_game_tells_its_result_score_fights_and_every_tur
         assert!(html.contains("<h2>The score</h2>") && html.contains("<polyline"), "{file}: the score chart");
         let turns = html.matches("<section class=\"turn\">").count();
         assert!(turns >= 3, "{file}: {turns} turns");
+        // The chance to win over the game, from the evaluation, and its three turning points.
+        assert!(html.contains("<h2>The chance to win</h2>"), "{file}: the chance chart");
+        let points =
+            html.split("<ol class=\"turning\">").nth(1).expect("the turning points").split("</ol>").next().unwrap();
+        assert_eq!(points.matches("<li>").count(), 3, "{file}: three turning points");
+        assert!(points.contains("'s chance") && points.contains("% → "), "{file}: {points}");
+        if k < 2 {
+            // The games whose strong level searches say what it would have played instead.
+            assert!(points.contains("strong would have played"), "{file}: {points}");
+        }
         // Every action is in the log, numbered from 1.
         let actions = match k {
             0 => SaveFile::<botn::Action>::read(&save).unwrap().log.len(),

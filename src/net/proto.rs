@@ -128,6 +128,10 @@ pub struct Summary {
     pub over: bool,
     /// How far behind the table this feed is kept.
     pub delay: Delay,
+    /// Each seat's chance to win, in seat order (0 to 1), from the game's evaluation of what a
+    /// spectator sees (none where the game has no evaluation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<Vec<f32>>,
 }
 
 /// A line of the log: the index of the action it came from, and its words; a roll of the dice

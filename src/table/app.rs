@@ -185,6 +185,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     app.add_plugins(MeshPickingPlugin)
         .insert_resource(super::start::StartTitle(format!("Grognard — {name}")))
         .insert_resource(Eyes(session.viewer))
+        .init_resource::<super::computer::Thinking>()
         .insert_resource(TableRes(table))
         .insert_resource(journal)
         .insert_resource(session)
@@ -193,6 +194,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
             super::camera::CameraPlugin,
             super::framing::FramingPlugin,
             super::lesson::LessonPlugin::<G>::default(),
+            super::hint::HintPlugin::<G>::default(),
             super::glide::GlidePlugin,
             super::grip::GripPlugin,
             super::start::StartPlugin,

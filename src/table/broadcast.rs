@@ -140,7 +140,14 @@ pub fn summary_of<G: TableGame>(
         captions: lines.iter().rev().take(3).rev().cloned().collect(),
         over: g.is_over(),
         delay,
+        chance: g.chance(Viewer::Spectator, &mut TableRng::from_seed(2)).map(chances),
     })
+}
+
+/// Both seats' chances from the first seat's, to the hundredth.
+pub fn chances(first: f32) -> Vec<f32> {
+    let r = |p: f32| (p * 100.0).round() / 100.0;
+    vec![r(first), r(1.0 - first)]
 }
 
 /// After each change of the table: its spectator's update to the feed (the whole log again after
@@ -475,9 +482,16 @@ pub fn overlay<G: TableGame>(
     table: Res<TableRes<G>>,
     remote: Option<Res<super::remote::Remote>>,
     windows: Query<&Window>,
+    mut chance: Local<Option<(usize, Option<f32>)>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let h = windows.iter().next().map_or(1080.0, |w| w.height());
+    // The chance to win from what a spectator sees, worked out once a position.
+    let at = table.0.records.len();
+    if chance.is_none_or(|(seen, _)| seen != at) {
+        *chance = Some((at, table.0.game.chance(Viewer::Spectator, &mut TableRng::from_seed(2))));
+    }
+    let chance = chance.and_then(|c| c.1);
     let px = |size: f32| size * h / 1080.0 / ctx.pixels_per_point();
     let g = &table.0.game;
     let names = g.seat_names();
@@ -510,6 +524,17 @@ pub fn overlay<G: TableGame>(
                     ui.label(
                         egui::RichText::new(score).size(px(36.0)).strong().color(egui::Color32::from_rgb(240, 228, 66)),
                     );
+                }
+                if let Some(p) = chance.filter(|_| !g.is_over()) {
+                    let c = chances(p);
+                    let text = format!(
+                        "Chance to win: {} {:.0}% · {} {:.0}%",
+                        names.first().copied().unwrap_or("?"),
+                        c[0] * 100.0,
+                        names.get(1).copied().unwrap_or("?"),
+                        c[1] * 100.0
+                    );
+                    ui.label(egui::RichText::new(text).size(px(24.0)).color(egui::Color32::from_gray(210)));
                 }
             });
         },

@@ -127,7 +127,8 @@ fn coach<G: TableGame>(
     mut seen: Local<Option<(usize, SeatId)>>,
 ) {
     let Some(seat) = session.lesson else {
-        if coached.0.is_some() {
+        // Only what the lesson said goes with it: the coach box is the hint's otherwise.
+        if seen.is_some() {
             coached.0 = None;
             *seen = None;
         }

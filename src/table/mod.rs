@@ -13,6 +13,7 @@ pub mod framing;
 pub mod glide;
 pub mod grip;
 pub mod hexmap;
+pub mod hint;
 pub mod layout;
 pub mod lesson;
 pub mod memory;
@@ -71,6 +72,20 @@ pub trait TableGame: Game {
     /// The computer's choice for `seat` at strength `level` (an index into `LEVELS`), decided on
     /// what that seat may see.
     fn computer_choice(&self, seat: SeatId, legal: &[Self::Action], level: usize, rng: &mut TableRng) -> Self::Action;
+    /// Whether the Orders panel offers a *Hint* (a game whose `strong` level searches).
+    const HINTS: bool = false;
+    /// The hint for `seat`: `strong`'s best candidates here with their estimated chance to win,
+    /// best first, decided on what `seat` may see (empty where the game gives none).
+    fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Self::Action>> {
+        let _ = (seat, rng);
+        Vec::new()
+    }
+    /// The chance the first seat wins, estimated from what `viewer` sees (the game's evaluation
+    /// averaged over deals of what it hides): the report's chart. None where the game has none.
+    fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
+        let _ = (viewer, rng);
+        None
+    }
     /// How many times its usual pace the computer waits before this decision (a fight's
     /// allocation deserves a longer look).
     fn pause_factor(&self) -> f32 {

@@ -171,6 +171,7 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
         html.push_str("<h2>The score</h2>");
         html.push_str(&chart(&series, names));
     }
+    chances(&mut html, &replay, whole)?;
     // The fights.
     let fights: Vec<_> = replay.marks.iter().filter(|m| m.kind == MarkKind::Fight).collect();
     if !fights.is_empty() {
@@ -283,6 +284,75 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     let page = out.join("report.html");
     std::fs::write(&page, html).map_err(|e| format!("{}: {e}", page.display()))?;
     Ok(page)
+}
+
+/// The chance to win over the game (the evaluation after each action, from the spectator's view)
+/// as a chart, and the three turning points: the actions where it swung most, with what `strong`
+/// would have done instead (only once the game is over: the search reads the seat's view).
+fn chances<G: TableGame>(
+    html: &mut String,
+    replay: &Replay<G>,
+    whole: &crate::engine::table::Table<G>,
+) -> Result<(), String> {
+    let mut rng = crate::engine::rng::TableRng::from_seed(0x5e1f);
+    let mut t = replay.cut(0)?;
+    let Some(first) = t.game.chance(Viewer::Spectator, &mut rng) else { return Ok(()) };
+    let mut chance = vec![first];
+    for r in &whole.records {
+        t.submit(r.seat, r.act.clone()).map_err(|e| e.to_string())?;
+        chance.push(t.game.chance(Viewer::Spectator, &mut rng).unwrap_or(0.5));
+    }
+    let names = whole.game.seat_names();
+    html.push_str("<h2>The chance to win</h2>");
+    let _ = write!(
+        html,
+        "<p>After each action, as a spectator sees the table: the game's evaluation of the position, \
+         averaged over deals of what is hidden ({} first).</p>",
+        escape(names[0])
+    );
+    let series: Vec<Vec<f32>> = chance.iter().map(|&p| vec![100.0 * p, 100.0 * (1.0 - p)]).collect();
+    html.push_str(&chart(&series, names));
+    let mut swings: Vec<(usize, f32)> = (0..whole.records.len()).map(|i| (i, chance[i + 1] - chance[i])).collect();
+    swings.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
+    swings.truncate(3);
+    swings.sort_by_key(|s| s.0);
+    html.push_str("<h2>The turning points</h2><ol class=\"turning\">");
+    for (i, _) in swings {
+        let r = &whole.records[i];
+        let before = replay.cut(i)?;
+        let text: Vec<String> =
+            whole.entries_of(i).iter().map(|e| whole.game.entry_text(e, Viewer::Spectator)).collect();
+        let seat = names.get(r.seat.0 as usize).copied().unwrap_or("?");
+        let _ = write!(
+            html,
+            "<li>action {}: <small>{}</small> {} — {}'s chance {:.0}% → {:.0}%",
+            i + 1,
+            escape(seat),
+            escape(&text.join("; ")),
+            escape(names[0]),
+            100.0 * chance[i],
+            100.0 * chance[i + 1]
+        );
+        if replay.over
+            && let crate::engine::table::Act::Game(played) = &r.act
+        {
+            let found = before.game.hint(r.seat, &mut rng);
+            if let Some(best) = found.first().filter(|b| &b.action != played) {
+                let _ = write!(
+                    html,
+                    "<br><span class=\"after\">strong would have played {} ({:.0}% to win for {})</span>",
+                    escape(&before.game.action_label(&best.action)),
+                    100.0 * best.win,
+                    escape(seat)
+                );
+            } else if !found.is_empty() {
+                html.push_str("<br><span class=\"after\">strong would have played the same</span>");
+            }
+        }
+        html.push_str("</li>");
+    }
+    html.push_str("</ol>");
+    Ok(())
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ pub fn panels<G: TableGame>(
     settling: Res<crate::engine::plugin::Settling>,
     dragging: Option<Res<crate::table::glide::Dragging>>,
     coached: Option<Res<crate::table::lesson::Coached<G>>>,
+    thinking: Option<Res<crate::table::computer::Thinking>>,
+    mut hints: Option<ResMut<crate::table::hint::Hints>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -144,7 +146,9 @@ pub fn panels<G: TableGame>(
     } else {
         None
     };
-    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), pause, coach);
+    let hints = hints.as_deref_mut().filter(|_| G::HINTS && hosted.is_none());
+    let thinking = thinking.as_deref().and_then(|t| t.0.as_deref());
+    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), pause, coach, hints, thinking);
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
@@ -539,7 +543,8 @@ fn computer_seats<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sessi
             ui.checkbox(on, *name);
         }
     }
-    let mut level = session.computers.iter().flatten().next().copied().unwrap_or(G::LEVELS.len() / 2);
+    // `normal` where there are levels to choose from.
+    let mut level = session.computers.iter().flatten().next().copied().unwrap_or((G::LEVELS.len().max(1) - 1).min(1));
     let level_before = level;
     ui.horizontal(|ui| {
         for (i, l) in G::LEVELS.iter().enumerate() {
@@ -561,6 +566,8 @@ fn orders<G: TableGame>(
     hosted: bool,
     pause: Option<&str>,
     coach: Option<&Coach<G::Action>>,
+    hints: Option<&mut crate::table::hint::Hints>,
+    thinking: Option<&str>,
 ) {
     let game = &table.game;
     let my_seat = session.seat();
@@ -579,7 +586,18 @@ fn orders<G: TableGame>(
             if let Some(n) = &session.notice {
                 ui.colored_label(session.notice_colour(), n);
             }
-            if let Some(word) = coach {
+            let hinting = hints.as_ref().is_some_and(|h| h.on) && session.lesson.is_none();
+            // Offered to a person's seat only (not while the computer plays every seat).
+            if let Some(h) = hints
+                && session.lesson.is_none()
+                && my_seat.is_some_and(|s| session.computer_at(s).is_none())
+            {
+                ui.checkbox(&mut h.on, "Hint: what strong would do here")
+                    .on_hover_text("The search's three best orders from what your seat sees, with their chance to win");
+            }
+            if let Some(word) = coach
+                && (session.lesson.is_some() || hinting)
+            {
                 lesson_box(ui, word, session);
             }
             let active = game.active_seat();
@@ -648,8 +666,16 @@ fn orders<G: TableGame>(
                 });
             } else if let Some(a) = active {
                 let who = game.seat_names().get(a.0 as usize).copied().unwrap_or("?");
-                let computer = if session.computer_at(a).is_some() { " (the computer)" } else { "" };
-                ui.label(format!("Waiting for {who}{computer}"));
+                if let Some(thinking) = thinking.filter(|_| session.computer_at(a).is_some()) {
+                    // The computer decides on a thread of its own: the window says so.
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(egui::RichText::new(thinking).strong());
+                    });
+                } else {
+                    let computer = if session.computer_at(a).is_some() { " (the computer)" } else { "" };
+                    ui.label(format!("Waiting for {who}{computer}"));
+                }
             }
             if hosted {
                 // The host rolls every die, at the commit points; nothing is undone there.
@@ -679,13 +705,16 @@ const LESSON_GOLD: egui::Color32 = egui::Color32::from_rgb(230, 180, 40);
 
 /// Learn to play, at the top of the Orders panel: what to do now, why, and the rule's section.
 fn lesson_box<A>(ui: &mut egui::Ui, word: &Coach<A>, session: &mut Session) {
+    // The same box holds the hint (`table::hint`) when no lesson runs.
+    let lesson = session.lesson.is_some();
     egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, LESSON_GOLD)).show(ui, |ui| {
-        ui.label(egui::RichText::new("Learn to play").strong().color(LESSON_GOLD));
+        ui.label(egui::RichText::new(if lesson { "Learn to play" } else { "Hint" }).strong().color(LESSON_GOLD));
         match word {
             Coach::Step(l) => {
                 ui.label(egui::RichText::new(&l.now).strong());
                 ui.label(&l.why);
-                ui.label(egui::RichText::new(format!("Rule: {}", l.section)).italics());
+                let section = if lesson { format!("Rule: {}", l.section) } else { l.section.clone() };
+                ui.label(egui::RichText::new(section).italics());
                 if !l.at.is_empty() {
                     ui.label(egui::RichText::new("Gold rings on the table mark the places.").small());
                 }
@@ -701,6 +730,9 @@ fn lesson_box<A>(ui: &mut egui::Ui, word: &Coach<A>, session: &mut Session) {
                     "Your first turn is done: play on against the computer, or start a game of your own from the Game menu.",
                 );
             }
+        }
+        if !lesson {
+            return;
         }
         let close = if matches!(word, Coach::Done) { "Close" } else { "Leave the lesson" };
         if ui.small_button(close).clicked() {

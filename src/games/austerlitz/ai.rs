@@ -17,6 +17,13 @@ use crate::engine::rng::TableRng;
 pub enum AzPlayer {
     Random,
     Beginner,
+    /// Weighs the beginner's choice against a few other legal actions, each played on by the
+    /// beginner for a while (`engine::search`, one level deep; the dice dealt anew each time).
+    Normal,
+    /// `normal` with a longer budget.
+    Strong,
+    /// `strong` with ten times the budget.
+    Expert,
 }
 
 impl AzPlayer {
@@ -24,7 +31,31 @@ impl AzPlayer {
         match name {
             "random" => Some(AzPlayer::Random),
             "beginner" | "computer" => Some(AzPlayer::Beginner),
+            "normal" => Some(AzPlayer::Normal),
+            "strong" => Some(AzPlayer::Strong),
+            "expert" => Some(AzPlayer::Expert),
             _ => None,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            AzPlayer::Random => "random",
+            AzPlayer::Beginner => "beginner",
+            AzPlayer::Normal => "normal",
+            AzPlayer::Strong => "strong",
+            AzPlayer::Expert => "expert",
+        }
+    }
+
+    /// The search's budget at this level (None: the beginner or random, which do not search).
+    pub fn budget(self) -> Option<crate::engine::search::Budget> {
+        use crate::engine::search::Budget;
+        match self {
+            AzPlayer::Random | AzPlayer::Beginner => None,
+            AzPlayer::Normal => Some(Budget::iterations(16, 12).flat(1).keeping_default(0.05)),
+            AzPlayer::Strong => Some(Budget::iterations(48, 24).flat(1).keeping_default(0.05)),
+            AzPlayer::Expert => Some(Budget::iterations(480, 24).flat(1).keeping_default(0.05)),
         }
     }
 }
@@ -115,8 +146,71 @@ fn draw(g: &Austerlitz, rng: &mut TableRng, others: &mut Vec<Action>) -> Option<
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())].clone())
 }
 
+impl crate::engine::search::Searched for Austerlitz {
+    /// Austerlitz hides nothing: the view's table with a fresh future for the dice.
+    fn determinize(view: &AzView, rng: &mut TableRng) -> Austerlitz {
+        let mut g = view.game.clone();
+        g.rng = TableRng::from_seed(rng.below(u32::MAX as usize) as u64);
+        g
+    }
+
+    fn evaluate(&self, seat: crate::engine::seats::SeatId) -> f32 {
+        crate::engine::search::chance_of(self, seat, || self.margin(Side::French), EVALUATION_SCALE)
+    }
+
+    fn playout_action(&self, rng: &mut TableRng) -> Option<Action> {
+        let mut legal = Vec::new();
+        self.legal(&mut legal);
+        match legal.len() {
+            0 => None,
+            1 => legal.pop(),
+            _ => Some(choose(
+                &AzView::of(self, crate::engine::seats::Viewer::Spectator),
+                &legal,
+                AzPlayer::Beginner,
+                rng,
+            )),
+        }
+    }
+
+    /// The beginner's choice and a few legal actions drawn at random (a commands step lists
+    /// thousands of moves).
+    fn candidates(&self, rng: &mut TableRng, out: &mut Vec<Action>) {
+        let mut legal = Vec::new();
+        self.legal(&mut legal);
+        if legal.len() <= CANDIDATES {
+            *out = legal;
+            return;
+        }
+        // The beginner draws on the same stream (its ties), so it chooses before the draws.
+        let view = AzView::of(self, crate::engine::seats::Viewer::Spectator);
+        let pick = choose(&view, &legal, AzPlayer::Beginner, rng);
+        crate::engine::search::pick_and_drawn(legal, CANDIDATES, |_| pick, rng, out);
+    }
+}
+
+/// The most actions a search weighs at one decision.
+const CANDIDATES: usize = 4;
+
+/// The victory points of judgement that make an even chance go to about three in four.
+const EVALUATION_SCALE: f32 = 4.0;
+
+impl Austerlitz {
+    /// How far `side` leads in victory points (whole points: eliminated and demoralised enemy
+    /// units, captured commands, section 20).
+    pub fn margin(&self, side: Side) -> f32 {
+        let p = self.points();
+        (p[side.index()] as f32 - p[side.other().index()] as f32) / 2.0
+    }
+}
+
 /// The beginner's choice among `legal`, on the view.
 pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut TableRng) -> Action {
+    if let (Some(budget), crate::engine::seats::Viewer::Seat(seat)) = (player.budget(), view.viewer)
+        && legal.len() > 1
+    {
+        return crate::engine::search::choose::<Austerlitz>(view, seat, legal, &budget, rng);
+    }
     if player == AzPlayer::Random || legal.len() == 1 {
         return legal[rng.below(legal.len())].clone();
     }

@@ -3,6 +3,7 @@
 use super::ai::AzPlayer;
 use super::{Action, AzScenario, load_save, play_game, save_of, table_on};
 use crate::engine::autoplay::{journal_autoplay, report, simulate};
+use crate::engine::rules::Game;
 use crate::engine::save::{SaveFile, looks_like_save};
 use crate::registry::{GameEntry, SimOptions};
 use std::path::{Path, PathBuf};
@@ -15,7 +16,8 @@ pub struct Entry;
 pub const MAX_ACTIONS: usize = 40_000;
 
 fn player_named(p: &str) -> Result<AzPlayer, String> {
-    AzPlayer::named(p).ok_or_else(|| format!("`{p}`: Austerlitz's players are random and beginner"))
+    AzPlayer::named(p)
+        .ok_or_else(|| format!("`{p}`: Austerlitz's players are random, beginner, normal, strong and expert"))
 }
 
 fn side_named(s: &str) -> Option<usize> {
@@ -98,7 +100,7 @@ impl GameEntry for Entry {
             eprintln!("{e}");
             return 2;
         }
-        let label = |p: AzPlayer| if p == AzPlayer::Random { "random" } else { "beginner" };
+        let label = |p: AzPlayer| p.label();
         let run = AzScenario::load(path).map_err(|e| e.to_string()).and_then(|sc| {
             let sc = Arc::new(sc);
             simulate(
@@ -114,6 +116,28 @@ impl GameEntry for Entry {
         report(o.games, run, |run| {
             serde_json::json!({"french": label(players[0]), "allied": label(players[1]),
                 "french_wins": run.wins[0], "allied_wins": run.wins[1], "draws": run.wins[2]})
+        })
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["french", "allied"]
+    }
+
+    fn levels(&self) -> &'static [&'static str] {
+        &["random", "beginner", "normal", "strong", "expert"]
+    }
+
+    fn play_match(
+        &self,
+        scenario: &Path,
+        players: &[&str],
+        games: u64,
+        seed: u64,
+    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String> {
+        let players = [player_named(players[0])?, player_named(players[1])?];
+        let sc = Arc::new(AzScenario::load(scenario).map_err(|e| e.to_string())?);
+        crate::engine::ladder::play_many(games, seed, |s| {
+            Ok(play_game(sc.clone(), s, players, MAX_ACTIONS)?.game.winner().map(|w| w.0 as usize))
         })
     }
 

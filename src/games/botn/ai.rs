@@ -7,33 +7,48 @@
 use super::actions::Action;
 use super::data::Side;
 use super::observe::BotnView;
-use super::state::{ArmyId, Botn, HandCard, Step, seat_of, side_of};
+use super::state::{ArmyId, Botn, HandCard, Step, seat_of};
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
+use crate::engine::search::{Budget, Searched};
+use crate::engine::seats::SeatId;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Player {
     /// Any legal action, uniformly.
     Random,
-    /// Half its moves sensible, half random.
-    Easy,
-    /// Judges each legal action by the position it leads to.
+    /// Half its moves judged by the position they lead to, half random (the old `easy`).
+    #[value(alias = "easy")]
+    Beginner,
+    /// `strong` with a tenth of its budget (the old `normal` judged each action by the position
+    /// it led to).
     #[value(alias = "ai")]
     Normal,
-    /// Looks two of its own actions ahead.
-    Hard,
+    /// Searches (`engine::search`): a tree of both seats' actions over many deals of what it
+    /// cannot see (the old `hard` looked two of its own actions ahead).
+    #[value(alias = "hard")]
+    Strong,
+    /// `strong` with ten times the budget.
+    Expert,
 }
 
+/// The search's budget at each level: `normal` a tenth of `strong`, `expert` ten times.
+pub const NORMAL: Budget = Budget::iterations(STRONG_ITERATIONS / 10, 0);
+pub const STRONG: Budget = Budget::iterations(STRONG_ITERATIONS, 0);
+pub const EXPERT: Budget = Budget::iterations(10 * STRONG_ITERATIONS, 0);
+const STRONG_ITERATIONS: u32 = 2_000;
+
 impl Player {
-    pub const COMPUTER: [Player; 3] = [Player::Easy, Player::Normal, Player::Hard];
+    pub const COMPUTER: [Player; 4] = [Player::Beginner, Player::Normal, Player::Strong, Player::Expert];
 
     pub fn label(self) -> &'static str {
         match self {
             Player::Random => "random",
-            Player::Easy => "easy",
+            Player::Beginner => "beginner",
             Player::Normal => "normal",
-            Player::Hard => "hard",
+            Player::Strong => "strong",
+            Player::Expert => "expert",
         }
     }
 }
@@ -46,10 +61,56 @@ pub fn choose(view: impl FnOnce() -> BotnView, legal: &[Action], player: Player,
     }
     match player {
         Player::Random => legal[rng.below(legal.len())].clone(),
-        Player::Easy if rng.below(2) == 0 => legal[rng.below(legal.len())].clone(),
-        Player::Easy | Player::Normal => search(&view(), legal, 1, rng),
-        Player::Hard => search(&view(), legal, 2, rng),
+        Player::Beginner if rng.below(2) == 0 => legal[rng.below(legal.len())].clone(),
+        Player::Beginner => one_ply(&view(), legal, rng),
+        Player::Normal | Player::Strong | Player::Expert => {
+            let view = view();
+            let seat = view.seat().expect("a seat decides");
+            let budget = match player {
+                Player::Normal => NORMAL,
+                Player::Strong => STRONG,
+                _ => EXPERT,
+            };
+            crate::engine::search::choose::<Botn>(&view, seat, legal, &budget, rng)
+        }
     }
+}
+
+impl Searched for Botn {
+    fn determinize(view: &BotnView, rng: &mut TableRng) -> Botn {
+        view.sample(rng)
+    }
+
+    fn evaluate(&self, seat: SeatId) -> f32 {
+        // Both sides' judgement of the position, the French's minus the Allies': what one side
+        // gains for moving the game on, the other gains too, and cancels.
+        let french_margin = || {
+            if self.step == Step::MissionDraft {
+                return draft_value(self) / 4.0;
+            }
+            let known = all_targets(self);
+            0.5 * (value(self, Side::French, &known) - value(self, Side::Allied, &known))
+        };
+        crate::engine::search::chance_of(self, seat, french_margin, EVALUATION_SCALE)
+    }
+
+    fn playout_action(&self, rng: &mut TableRng) -> Option<Action> {
+        crate::engine::search::random_legal(self, rng)
+    }
+}
+
+/// The points of judgement that make an even chance of winning go to about three in four.
+const EVALUATION_SCALE: f32 = 4.0;
+
+/// Every mission of a whole table (a determinized one): Napoléon's, known.
+fn all_targets(game: &Botn) -> Vec<Target> {
+    game.missions
+        .iter()
+        .map(|&m| {
+            let d = &game.sc.missions[m as usize];
+            Target { field: d.field, french: d.def.french as f32, allied: d.def.allied as f32, weight: 1.0 }
+        })
+        .collect()
 }
 
 /// A mission as the deciding seat knows it: its field, both sides' points, and how likely it is
@@ -84,43 +145,21 @@ fn targets(view: &BotnView) -> Vec<Target> {
     out
 }
 
-/// Best action by the position it leads to, looking `depth` of the same seat's decisions ahead,
-/// on one sample of what the seat cannot see.
-fn search(view: &BotnView, legal: &[Action], depth: u8, rng: &mut TableRng) -> Action {
+/// Best action by the position it leads to, on one sample of what the seat cannot see.
+fn one_ply(view: &BotnView, legal: &[Action], rng: &mut TableRng) -> Action {
     let side = view.side().unwrap_or(view.active);
     let known = targets(view);
     let game = &view.sample(rng);
-    // Two tables kept for the positions judged (the first action's, the second's) and one list
-    // of events: each position is copied into them rather than made anew.
-    let (mut next, mut next2, mut events) = (game.clone(), game.clone(), Vec::new());
-    let mut scored: Vec<(f32, &Action)> = legal
+    // One table kept for the positions judged and one list of events: each position is copied
+    // into them rather than made anew.
+    let (mut next, mut events) = (game.clone(), Vec::new());
+    let scored: Vec<(f32, &Action)> = legal
         .iter()
         .map(|a| {
             after(&mut next, game, a, &mut events);
             (value(&next, side, &known), a)
         })
         .collect();
-    if depth > 1 {
-        // The best few first moves, each followed by the best second move of the same seat.
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored.truncate(10);
-        let mut legal2 = Vec::new();
-        for (v, a) in scored.iter_mut() {
-            after(&mut next, game, a, &mut events);
-            if next.is_over() || next.active_seat().map(side_of) != Some(side) {
-                continue;
-            }
-            next.legal_actions(crate::engine::rules::Mode::Enforced, &mut legal2);
-            let mut best2 = f32::MIN;
-            for a2 in &legal2 {
-                after(&mut next2, &next, a2, &mut events);
-                best2 = best2.max(value(&next2, side, &known));
-            }
-            if best2 > *v {
-                *v = 0.5 * (*v + best2);
-            }
-        }
-    }
     let best = scored.iter().map(|s| s.0).fold(f32::MIN, f32::max);
     let ties: Vec<&Action> = scored.iter().filter(|s| s.0 >= best - 1e-4).map(|s| s.1).collect();
     ties[rng.below(ties.len())].clone()

@@ -131,6 +131,28 @@ impl GameEntry for Entry {
         })
     }
 
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["french", "allied"]
+    }
+
+    fn levels(&self) -> &'static [&'static str] {
+        &["random", "beginner", "normal", "strong", "expert"]
+    }
+
+    fn play_match(
+        &self,
+        scenario: &Path,
+        players: &[&str],
+        games: u64,
+        seed: u64,
+    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String> {
+        let players = [player_named(players[0])?, player_named(players[1])?];
+        let sc = Arc::new(Scenario::load(scenario).map_err(|e| e.to_string())?);
+        crate::engine::ladder::play_many(games, seed, |s| {
+            Ok(play_game(sc.clone(), s, players, 5000)?.game.winner().map(|w| w.0 as usize))
+        })
+    }
+
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
         let new = || Ok(table_on(Arc::new(Scenario::load(scenario)?), seed, Mode::Enforced));
         journal_autoplay(new, save_of, journal, seed, max, delay_ms)

@@ -9,7 +9,7 @@ use super::state::{
 };
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Shared;
-use crate::engine::seats::{Viewer, Visibility};
+use crate::engine::seats::{SeatId, Viewer, Visibility};
 use serde::Serialize;
 
 /// The table as one viewer may see it. Public state as it is; a hand card, a mission card or a
@@ -108,6 +108,14 @@ impl BotnView {
     pub fn side(&self) -> Option<Side> {
         match self.viewer {
             Viewer::Seat(s) => Some(super::state::side_of(s)),
+            Viewer::Spectator => None,
+        }
+    }
+
+    /// The seat whose eyes these are (None for a spectator).
+    pub fn seat(&self) -> Option<SeatId> {
+        match self.viewer {
+            Viewer::Seat(s) => Some(s),
             Viewer::Spectator => None,
         }
     }

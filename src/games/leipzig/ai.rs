@@ -15,11 +15,19 @@ use super::observe::LzView;
 use super::rules::zoc::{Situation, supply_near};
 use super::state::{Leipzig, March, UnitId};
 use crate::engine::rng::TableRng;
+use crate::engine::search::Budget;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LzPlayer {
     Random,
     Beginner,
+    /// Weighs the beginner's choice against a few other legal actions, each played on by the
+    /// beginner for a while over several deals of the blanks (`engine::search`, one level deep).
+    Normal,
+    /// `normal` with a longer budget.
+    Strong,
+    /// `strong` with ten times the budget.
+    Expert,
 }
 
 impl LzPlayer {
@@ -27,7 +35,30 @@ impl LzPlayer {
         match name {
             "random" => Some(LzPlayer::Random),
             "beginner" | "ai" | "computer" => Some(LzPlayer::Beginner),
+            "normal" => Some(LzPlayer::Normal),
+            "strong" => Some(LzPlayer::Strong),
+            "expert" => Some(LzPlayer::Expert),
             _ => None,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LzPlayer::Random => "random",
+            LzPlayer::Beginner => "beginner",
+            LzPlayer::Normal => "normal",
+            LzPlayer::Strong => "strong",
+            LzPlayer::Expert => "expert",
+        }
+    }
+
+    /// The search's budget at this level (None: the beginner or random, which do not search).
+    pub fn budget(self) -> Option<Budget> {
+        match self {
+            LzPlayer::Random | LzPlayer::Beginner => None,
+            LzPlayer::Normal => Some(Budget::iterations(16, 12).flat(1).keeping_default(0.05)),
+            LzPlayer::Strong => Some(Budget::iterations(48, 24).flat(1).keeping_default(0.05)),
+            LzPlayer::Expert => Some(Budget::iterations(480, 24).flat(1).keeping_default(0.05)),
         }
     }
 }
@@ -41,6 +72,65 @@ pub fn choose(view: impl FnOnce() -> LzView, legal: &[Action], player: LzPlayer,
     match player {
         LzPlayer::Random => legal[rng.below(legal.len())].clone(),
         LzPlayer::Beginner => beginner(&view().sample(rng), legal),
+        searching => {
+            let view = view();
+            let seat = match view.viewer {
+                crate::engine::seats::Viewer::Seat(s) => s,
+                crate::engine::seats::Viewer::Spectator => return beginner(&view.sample(rng), legal),
+            };
+            let budget = searching.budget().expect("a searching level");
+            crate::engine::search::choose::<Leipzig>(&view, seat, legal, &budget, rng)
+        }
+    }
+}
+
+impl crate::engine::search::Searched for Leipzig {
+    fn determinize(view: &LzView, rng: &mut TableRng) -> Leipzig {
+        view.sample(rng)
+    }
+
+    fn evaluate(&self, seat: crate::engine::seats::SeatId) -> f32 {
+        crate::engine::search::chance_of(self, seat, || self.margin(Side::French), EVALUATION_SCALE)
+    }
+
+    fn playout_action(&self, rng: &mut TableRng) -> Option<Action> {
+        let mut legal = Vec::new();
+        crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal);
+        match legal.len() {
+            0 => None,
+            1 => legal.pop(),
+            _ if rng.below(4) == 0 => Some(legal[rng.below(legal.len())].clone()),
+            _ => Some(beginner(self, &legal)),
+        }
+    }
+
+    /// The beginner's choice and a few legal actions drawn at random (a Movement Phase lists
+    /// thousands of moves).
+    fn candidates(&self, rng: &mut TableRng, out: &mut Vec<Action>) {
+        let mut legal = Vec::new();
+        crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal);
+        crate::engine::search::pick_and_drawn(legal, CANDIDATES, |l| beginner(self, l), rng, out);
+    }
+}
+
+/// The most actions a search weighs at one decision.
+const CANDIDATES: usize = 4;
+
+/// The victory points of judgement that make an even chance go to about three in four.
+const EVALUATION_SCALE: f32 = 6.0;
+
+impl Leipzig {
+    /// How far `side` leads: the victory points as they stand (cities by their last occupier,
+    /// destroyed units, groups off the east edge) and a third of a point for each strength point
+    /// of combat units on the map.
+    pub fn margin(&self, side: Side) -> f32 {
+        let vp = self.victory_points(false);
+        let mut strength = [0.0f32; 2];
+        for s in [Side::French, Side::Allied] {
+            strength[s.index()] = self.on_map(s).map(|u| self.strength(u) as f32).sum();
+        }
+        let (me, other) = (side.index(), 1 - side.index());
+        (vp[me] - vp[other]) as f32 + (strength[me] - strength[other]) / 3.0
     }
 }
 

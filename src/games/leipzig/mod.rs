@@ -76,10 +76,9 @@ pub fn play_game(
     crate::engine::autoplay::play_drawing(table_on(sc, seed), seed, max_actions, |g: &Leipzig, seat| {
         match players[seat.0 as usize] {
             LzPlayer::Random => ai::random_action(g, &mut chooser),
-            LzPlayer::Beginner => {
+            player => {
                 g.legal(None, &mut legal);
-                (!legal.is_empty())
-                    .then(|| ai::choose(|| g.observe(Viewer::Seat(seat)), &legal, LzPlayer::Beginner, &mut chooser))
+                (!legal.is_empty()).then(|| ai::choose(|| g.observe(Viewer::Seat(seat)), &legal, player, &mut chooser))
             }
         }
     })

@@ -10,24 +10,110 @@ use super::observe::VgView;
 use super::state::{CardId, Pending, Text, Vg};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
+use crate::engine::search::{Budget, Searched};
+use crate::engine::seats::SeatId;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum VgPlayer {
     Random,
-    /// The AI side of section XV.
+    /// The AI side of section XV, on a table set for the solo game.
+    #[value(alias = "ai")]
     Solo,
+    /// Section XV's choices at a table of two (the book's AI without its solo rules).
+    Beginner,
+    /// `strong` with a tenth of its budget.
+    Normal,
+    /// Searches (`engine::search`): a tree of both seats' actions over many deals of what it
+    /// cannot see.
+    Strong,
+    /// `strong` with ten times the budget.
+    Expert,
 }
 
-/// Picks an action for the deciding seat from its view (asked for only by the solo AI): the AI
-/// plays on a sample of what it cannot see (the other hand, the deck, face-down units), never on
-/// the real table.
+impl VgPlayer {
+    pub fn label(self) -> &'static str {
+        match self {
+            VgPlayer::Random => "random",
+            VgPlayer::Solo => "solo",
+            VgPlayer::Beginner => "beginner",
+            VgPlayer::Normal => "normal",
+            VgPlayer::Strong => "strong",
+            VgPlayer::Expert => "expert",
+        }
+    }
+}
+
+/// The search's budget at each level: `normal` a tenth of `strong`, `expert` ten times.
+/// (Playouts of 30 random actions: 17 of 20 games as Britain against the beginner, 9 of 20
+/// without.)
+pub const NORMAL: Budget = Budget::iterations(STRONG_ITERATIONS / 10, 30);
+pub const STRONG: Budget = Budget::iterations(STRONG_ITERATIONS, 30);
+pub const EXPERT: Budget = Budget::iterations(10 * STRONG_ITERATIONS, 30);
+const STRONG_ITERATIONS: u32 = 1_000;
+
+/// Picks an action for the deciding seat from its view (asked for only by the computer
+/// players): they play on samples of what they cannot see (the other hand, the deck, face-down
+/// units), never on the real table.
 pub fn choose(view: impl FnOnce() -> VgView, legal: &[Action], player: VgPlayer, rng: &mut TableRng) -> Action {
     if legal.len() == 1 {
         return legal[0].clone();
     }
     match player {
         VgPlayer::Random => legal[rng.below(legal.len())].clone(),
-        VgPlayer::Solo => solo_choice(&view().sample(rng), legal, rng),
+        VgPlayer::Solo | VgPlayer::Beginner => solo_choice(&view().sample(rng), legal, rng),
+        VgPlayer::Normal | VgPlayer::Strong | VgPlayer::Expert => {
+            let view = view();
+            let seat = view.seat().expect("a seat decides");
+            let budget = match player {
+                VgPlayer::Normal => NORMAL,
+                VgPlayer::Strong => STRONG,
+                _ => EXPERT,
+            };
+            crate::engine::search::choose::<Vg>(&view, seat, legal, &budget, rng)
+        }
+    }
+}
+
+impl Searched for Vg {
+    fn determinize(view: &VgView, rng: &mut TableRng) -> Vg {
+        view.sample(rng)
+    }
+
+    fn evaluate(&self, seat: SeatId) -> f32 {
+        crate::engine::search::chance_of(self, seat, || self.margin(Player::France), EVALUATION_SCALE)
+    }
+
+    fn playout_action(&self, rng: &mut TableRng) -> Option<Action> {
+        crate::engine::search::random_legal(self, rng)
+    }
+}
+
+/// The victory points of judgement that make an even chance of winning go to about three in
+/// four.
+const EVALUATION_SCALE: f32 = 5.0;
+
+impl Vg {
+    /// How far `p` leads, in victory points as the game would count them were the era to end
+    /// now: points scored, the majorities of this era's scoring (XIII), the economy less the
+    /// upkeep of national units, and a little for leadership and the units that fight campaigns.
+    pub fn margin(&self, p: Player) -> f32 {
+        let (me, other) = (p.index(), p.other().index());
+        let mut v = (self.vp[me] - self.vp[other]) as f32;
+        let era = (self.era as usize).min(self.sc.eras.len().saturating_sub(1));
+        for (i, n) in self.sc.nations.iter().enumerate() {
+            let vp = n.era_vp(era) as f32;
+            if self.has_majority(p, i as NationId) {
+                v += vp;
+            } else if self.has_majority(p.other(), i as NationId) {
+                v -= vp;
+            }
+        }
+        let upkeep = |q: Player| (self.economy[q.index()] - self.national_units(q) as i16) as f32;
+        v += 0.8 * (upkeep(p) - upkeep(p.other()));
+        v += 0.3 * (self.leadership[me] - self.leadership[other]) as f32;
+        let strength = |q: Player| self.all_units(q).iter().map(|&u| self.unit_value(u) as f32).sum::<f32>();
+        v += 0.2 * (strength(p) - strength(p.other()));
+        v
     }
 }
 

@@ -1,5 +1,6 @@
 //! Victory & Glory in the registry: validate, replay, simulate and the window.
 
+use super::ai::VgPlayer;
 use super::{Action, Player, VgScenario, data, load_save, play_game, save_of, table_on};
 use crate::engine::autoplay::{journal_autoplay, report, simulate};
 use crate::engine::save::{SaveFile, looks_like_save};
@@ -76,37 +77,77 @@ impl GameEntry for Entry {
     }
 
     fn simulate(&self, path: &Path, o: &SimOptions) -> i32 {
-        // Random players, or the solo AI of section XV for one side (`--player france=solo`).
-        let mut solo = None;
-        for (seat, p) in &o.seats {
-            match (side_named(seat), p.as_str()) {
-                (Some(side), "solo" | "ai") => solo = Some(side),
-                (Some(_), "random") => {}
-                _ => {
-                    eprintln!("--player {seat}={p}: expected france or britain, and solo or random");
-                    return 2;
-                }
+        // Who plays each side: random, a computer level, or the solo AI of section XV for one
+        // side (`--player france=solo`), which sets the table for the solo game.
+        let named = |p: &str| {
+            <VgPlayer as clap::ValueEnum>::from_str(p, true)
+                .map_err(|_| format!("`{p}`: expected random, beginner, normal, strong, expert or solo"))
+        };
+        let mut players = [VgPlayer::Random; 2];
+        let parsed = (|| -> Result<(), String> {
+            if let Some(p) = &o.players {
+                players = [named(p)?; 2];
             }
-        }
-        if o.players.as_deref().is_some_and(|p| p != "random") {
-            eprintln!("--players: Victory & Glory has random players and the solo AI (--player france=solo)");
+            for (seat, p) in &o.seats {
+                let side = side_named(seat).ok_or_else(|| format!("--player {seat}=…: expected france or britain"))?;
+                players[side.index()] = named(p)?;
+            }
+            if players == [VgPlayer::Solo; 2] {
+                return Err("the solo AI plays one side only (--player france=solo)".into());
+            }
+            Ok(())
+        })();
+        if let Err(e) = parsed {
+            eprintln!("{e}");
             return 2;
         }
+        let solo = Player::BOTH.into_iter().find(|p| players[p.index()] == VgPlayer::Solo);
         let run = VgScenario::load(path).map_err(|e| e.to_string()).and_then(|sc| {
             let sc = Arc::new(sc);
             simulate(
                 o.games,
                 o.seed,
                 o.save_dir.as_deref().map(|d| (d, "vg")),
-                |game_seed| play_game(sc.clone(), game_seed, solo, 20_000),
+                |game_seed| super::play_between(sc.clone(), game_seed, players, 20_000),
                 |game_seed| table_on(sc.clone(), game_seed, None),
                 save_of,
                 |game| game.vp,
             )
         });
         report(o.games, run, |run| {
-            serde_json::json!({"solo": solo.map(|p| p.name()), "france_wins": run.wins[0],
+            serde_json::json!({"france": players[0].label(), "britain": players[1].label(),
+                "solo": solo.map(|p| p.name()), "france_wins": run.wins[0],
                 "britain_wins": run.wins[1], "ties": run.wins[2]})
+        })
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        &["france", "britain"]
+    }
+
+    fn levels(&self) -> &'static [&'static str] {
+        &["random", "beginner", "normal", "strong", "expert"]
+    }
+
+    fn baseline(&self) -> &'static str {
+        "solo"
+    }
+
+    fn play_match(
+        &self,
+        scenario: &Path,
+        players: &[&str],
+        games: u64,
+        seed: u64,
+    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String> {
+        let named = |p: &str| {
+            <VgPlayer as clap::ValueEnum>::from_str(p, true).map_err(|_| format!("`{p}`: not a player of this game"))
+        };
+        let players = [named(players[0])?, named(players[1])?];
+        let sc = Arc::new(VgScenario::load(scenario).map_err(|e| e.to_string())?);
+        crate::engine::ladder::play_many(games, seed, |s| {
+            let table = super::play_between(sc.clone(), s, players, 20_000)?;
+            Ok(crate::engine::rules::Game::winner(&table.game).map(|w| w.0 as usize))
         })
     }
 

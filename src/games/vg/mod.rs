@@ -77,9 +77,25 @@ pub fn play_game(
     max_actions: usize,
 ) -> Result<Table<Vg>, String> {
     use ai::VgPlayer;
+    let mut players = [VgPlayer::Random; 2];
+    if let Some(p) = solo {
+        players[p.index()] = VgPlayer::Solo;
+    }
+    play_between(sc, seed, players, max_actions)
+}
+
+/// One complete game between two players (France's, Britain's); a `solo` player sets the table
+/// for the solo game on its side (the other may not be `solo` too).
+pub fn play_between(
+    sc: Arc<VgScenario>,
+    seed: u64,
+    players: [ai::VgPlayer; 2],
+    max_actions: usize,
+) -> Result<Table<Vg>, String> {
+    let solo = Player::BOTH.into_iter().find(|p| players[p.index()] == ai::VgPlayer::Solo);
     let mut chooser = crate::engine::rng::TableRng::from_seed(seed ^ 0x005e_ed0f_9a11);
     crate::engine::autoplay::play_out(table_on(sc, seed, solo), seed, max_actions, |game, legal, seat| {
-        let who = if solo.map(rules::seat_of) == Some(seat) { VgPlayer::Solo } else { VgPlayer::Random };
+        let who = players[rules::player_of(seat).index()];
         ai::choose(|| game.observe(crate::engine::seats::Viewer::Seat(seat)), legal, who, &mut chooser)
     })
 }

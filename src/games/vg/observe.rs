@@ -132,6 +132,14 @@ impl Vg {
 }
 
 impl VgView {
+    /// The seat whose eyes these are (None for a spectator).
+    pub fn seat(&self) -> Option<SeatId> {
+        match self.viewer {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+
     /// A whole table consistent with this view: hidden hands and the deck dealt at random from
     /// the era's cards the viewer cannot place, each hidden unit a random unused-looking unit of
     /// its nation, and a fresh seed for the table's chance.

@@ -26,7 +26,7 @@ use bevy_egui::EguiPrimaryContextPass;
 use std::path::Path;
 
 impl TableGame for Austerlitz {
-    const LEVELS: &'static [&'static str] = &["beginner"];
+    const LEVELS: &'static [&'static str] = &["beginner", "normal", "strong", "expert"];
     const FREE_COMPUTER_SEATS: bool = true;
     const DIGIT_ORDERS: bool = false;
     const HELP: &'static str = "Drag a unit: the spaces it may reach light up with their cost (cyan: it may face the way it is turned in your hand; amber: only another way) · Q / E while holding: turn it 45° · F while holding: form or leave a square\n\
@@ -36,8 +36,16 @@ Click an enemy next to your units: the Combat panel lists each attack with every
 Retreats, reactions and the ends of steps: the Orders list · Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom\n\
 Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel · F12: screenshot · F1: this help";
 
-    fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
-        ai::choose(&self.observe(Viewer::Seat(seat)), legal, AzPlayer::Beginner, rng)
+    fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
+        Some(crate::engine::search::estimate::<Austerlitz>(&self.observe(viewer), SeatId(0), 8, rng))
+    }
+
+    fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
+        let player = [AzPlayer::Beginner, AzPlayer::Normal, AzPlayer::Strong, AzPlayer::Expert]
+            .get(level)
+            .copied()
+            .unwrap_or(AzPlayer::Beginner);
+        ai::choose(&self.observe(Viewer::Seat(seat)), legal, player, rng)
     }
 
     fn pause_factor(&self) -> f32 {

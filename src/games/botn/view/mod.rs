@@ -25,7 +25,7 @@ use bevy::prelude::*;
 use std::path::Path;
 
 impl TableGame for Botn {
-    const LEVELS: &'static [&'static str] = &["easy", "normal", "hard"];
+    const LEVELS: &'static [&'static str] = &["beginner", "normal", "strong", "expert"];
     const FREE_COMPUTER_SEATS: bool = true;
     const DIGIT_ORDERS: bool = false;
     const HELP: &'static str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
@@ -33,6 +33,17 @@ Ctrl+1..4: store a view · 1..4: recall it · Drag a troop marker: its legal fie
 R: roll the dice in the tray · Ctrl+Z: undo (back to the last roll, draw, reveal or hand-over)\n\
 F: flip the army under the pointer (sandbox) · Alt: a large preview of what is under the pointer\n\
 H or F11: hide every panel (the clean picture for streaming: a spectator's view, no hand) · F12: screenshot · F1: this help";
+
+    const HINTS: bool = true;
+
+    fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Action>> {
+        let view = self.observe(Viewer::Seat(seat));
+        crate::engine::search::search::<Botn>(&view, seat, &ai::STRONG, rng)
+    }
+
+    fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
+        Some(crate::engine::search::estimate::<Botn>(&self.observe(viewer), SeatId(0), 8, rng))
+    }
 
     fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
         let player = Player::COMPUTER.get(level).copied().unwrap_or(Player::Normal);

@@ -28,7 +28,7 @@ use bevy_egui::EguiPrimaryContextPass;
 use std::path::Path;
 
 impl TableGame for Leipzig {
-    const LEVELS: &'static [&'static str] = &["beginner"];
+    const LEVELS: &'static [&'static str] = &["beginner", "normal", "strong", "expert"];
     const FREE_COMPUTER_SEATS: bool = true;
     const DIGIT_ORDERS: bool = false;
     const HELP: &'static str = "Drag a counter: the hexes it may reach light up with their cost (cyan: its allowance; amber and red: a forced march, doubled or tripled)\n\
@@ -37,8 +37,16 @@ Combat Phase: click an Enemy hex to plan an attack in the Combat panel (odds, mo
 Retreats and scatters: click a lit green hex · Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom\n\
 Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel · F12: screenshot · F1: this help";
 
-    fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
-        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, LzPlayer::Beginner, rng)
+    fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
+        Some(crate::engine::search::estimate::<Leipzig>(&self.observe(viewer), SeatId(0), 8, rng))
+    }
+
+    fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
+        let player = [LzPlayer::Beginner, LzPlayer::Normal, LzPlayer::Strong, LzPlayer::Expert]
+            .get(level)
+            .copied()
+            .unwrap_or(LzPlayer::Beginner);
+        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
     }
 
     fn pause_factor(&self) -> f32 {

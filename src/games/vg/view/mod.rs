@@ -40,6 +40,17 @@ impl TableGame for Vg {
 1..9: take the first nine orders · R: roll dice in the tray · Ctrl+Z: undo (back to the last draw or hand-over)\n\
 H or F11: hide every panel (the clean picture for streaming: a spectator's view, no hand) · F12: screenshot · F1: this help";
 
+    const HINTS: bool = true;
+
+    fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Action>> {
+        let view = self.observe(Viewer::Seat(seat));
+        crate::engine::search::search::<Vg>(&view, seat, &ai::STRONG, rng)
+    }
+
+    fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
+        Some(crate::engine::search::estimate::<Vg>(&self.observe(viewer), SeatId(0), 8, rng))
+    }
+
     fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
         ai::choose(|| self.observe(Viewer::Seat(seat)), legal, VgPlayer::Solo, rng)
     }
