@@ -222,9 +222,12 @@ fn the_command_line_refuses_flags_that_do_not_apply() {
 
 #[cfg(feature = "gui")]
 #[test]
-fn victory_and_glory_refuses_the_flags_of_other_games() {
+fn victory_and_glory_refuses_the_flags_of_other_games_and_levels_it_does_not_have() {
     let vg = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
-    for (flag, says) in [(&["--sandbox"][..], "no sandbox"), (&["--level", "hard"][..], "no levels")] {
+    for (flag, says) in [
+        (&["--sandbox"][..], "no sandbox"),
+        (&["--level", "hard"][..], "expected solo, beginner, normal, strong or expert"),
+    ] {
         let out = grognard().arg("play").arg(&vg).args(flag).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{flag:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{flag:?}");

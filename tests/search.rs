@@ -19,23 +19,35 @@ fn scenario(rel: &str) -> PathBuf {
 /// on the real table and on a table where everything that seat cannot see is dealt again (the
 /// same view), with the same random stream. Returns how many positions were compared.
 fn same_decision_when_the_hidden_is_dealt_again<G: Searched>(
-    mut table: G,
+    table: G,
     seed: u64,
     view_of_deal: impl Fn(&G::View, &mut TableRng) -> G,
 ) -> usize {
-    let budget = Budget::iterations(60, 4);
+    compare_every(table, seed, view_of_deal, Budget::iterations(60, 4), 5, usize::MAX)
+}
+
+/// `same_decision_when_the_hidden_is_dealt_again` with its budget, at every `every`th action of
+/// the first `steps`.
+fn compare_every<G: Searched>(
+    mut table: G,
+    seed: u64,
+    view_of_deal: impl Fn(&G::View, &mut TableRng) -> G,
+    budget: Budget,
+    every: u64,
+    steps: usize,
+) -> usize {
     let mut chooser = TableRng::from_seed(seed);
     let mut legal = Vec::new();
     let mut compared = 0;
     let mut step = 0;
-    while !table.is_over() {
+    while !table.is_over() && (step as usize) < steps {
         let Some(seat) = table.active_seat() else { break };
         table.legal_actions(Mode::Enforced, &mut legal);
         if legal.is_empty() {
             break;
         }
         step += 1;
-        if legal.len() > 1 && step % 5 == 0 {
+        if legal.len() > 1 && step % every == 0 {
             let view = table.observe(Viewer::Seat(seat));
             let again = view_of_deal(&view, &mut TableRng::from_seed(seed ^ step));
             let view_again = again.observe(Viewer::Seat(seat));
@@ -75,6 +87,24 @@ fn the_search_decides_the_same_when_what_its_seat_cannot_see_is_dealt_again_vict
         positions += same_decision_when_the_hidden_is_dealt_again(table, seed, |v, rng| v.sample(rng));
     }
     assert!(positions >= 40, "{positions} positions compared");
+}
+
+#[test]
+fn the_search_decides_the_same_when_what_its_seat_cannot_see_is_dealt_again_leipzig() {
+    // The Enemy's counters stand face down (blanks among them) until reconnaissance or combat
+    // shows them: the deal again guesses them anew. One level deep over the orders, as the levels
+    // search a Movement Phase.
+    use grognard::games::leipzig::{LzScenario, table_on};
+    let sc = Arc::new(LzScenario::load(&scenario("leipzig-1813/1-historical-situation.ron")).unwrap());
+    let mut positions = 0;
+    for seed in 0..4 {
+        let table = table_on(sc.clone(), seed).game;
+        let seat = grognard::engine::seats::SeatId(0);
+        assert!(table.observe(Viewer::Seat(seat)).blanks() > 0, "the Enemy's counters are hidden");
+        let budget = Budget::iterations(8, 3).flat(1);
+        positions += compare_every(table, seed, |v, rng| v.sample(rng), budget, 20, 1000);
+    }
+    assert!(positions >= 100, "{positions} positions compared");
 }
 
 #[test]

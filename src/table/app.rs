@@ -501,15 +501,24 @@ fn debug_frames(
 pub fn seats_asked(
     o: &crate::registry::WindowOptions,
     sides: &[&str],
+    levels: &[&str],
 ) -> Result<(Vec<Option<usize>>, Option<(std::path::PathBuf, crate::engine::seats::Viewer)>), String> {
     use crate::engine::seats::{SeatId, Viewer};
     let named = |s: &str| sides.iter().position(|x| x.eq_ignore_ascii_case(s));
     let list = sides.join(", ");
+    // `--level` names one of the game's levels; without it, `normal`.
+    let level = match o.level.as_deref() {
+        None => levels.iter().position(|l| *l == "normal").unwrap_or(0),
+        Some(l) => levels
+            .iter()
+            .position(|x| x.eq_ignore_ascii_case(l))
+            .ok_or_else(|| format!("--level {l}: expected {}", levels.join(", ")))?,
+    };
     let computers = match o.computer.as_deref() {
         None => vec![None; sides.len()],
-        Some("both") => vec![Some(0); sides.len()],
+        Some("both") => vec![Some(level); sides.len()],
         Some(seat) => match named(seat) {
-            Some(i) => (0..sides.len()).map(|k| (k == i).then_some(0)).collect(),
+            Some(i) => (0..sides.len()).map(|k| (k == i).then_some(level)).collect(),
             None => return Err(format!("--computer {seat}: expected {list} or both")),
         },
     };

@@ -1,7 +1,7 @@
 //! The Orders panel's *Hint*: what `strong` would do here, its three best candidates with their
-//! estimated chance to win, the best one marked in the list of orders. It is off until the player
-//! turns it on, is never offered at a host's table, and is worked out on a thread of its own from
-//! what the seat may see (`TableGame::hint`), as the computer decides.
+//! estimated chance to win, the best one marked in the list of orders and its places ringed on the
+//! table. It is off until the player turns it on, is never offered at a host's table, and is
+//! worked out on a thread of its own from what the seat may see (`TableGame::hint`), as the computer decides.
 
 use super::TableGame;
 use super::lesson::{Coach, Coached, Lesson};
@@ -51,7 +51,7 @@ pub fn hint_word<G: TableGame>(game: &G, found: &[Estimate<G::Action>]) -> Optio
         now: format!("Strong would play: {} ({}% to win)", game.action_label(&best.action), pct(best)),
         why,
         section: "the search's estimate, from what your seat sees".into(),
-        at: Vec::new(),
+        at: game.places_of(&best.action),
         pick: Some(best.action.clone()),
     }))
 }

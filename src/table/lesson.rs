@@ -88,7 +88,7 @@ impl<G: TableGame> Plugin for LessonPlugin<G> {
 /// A new table for the lesson, and the session set for it: the learner is the seat of the first
 /// decision, the computer plays the others.
 pub fn start_lesson<G: TableGame>(table: &Table<G>, session: &mut Session) -> Result<Table<G>, String> {
-    let started = G::start(table, 0, LESSON_SEED, &[])?;
+    let started = G::start(table, 0, LESSON_SEED, &[], 0)?;
     let seats = started.table.game.seat_names().len();
     // A game that sets its own computer seats (a solo AI) leaves the learner the seat it does not
     // play; otherwise the learner takes the first decision.

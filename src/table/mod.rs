@@ -80,6 +80,12 @@ pub trait TableGame: Game {
         let _ = (seat, rng);
         Vec::new()
     }
+    /// The places on the table an action concerns (the counter's field and where it goes, the
+    /// nation a card acts on): the hint rings them, as a lesson rings its step's places.
+    fn places_of(&self, action: &Self::Action) -> Vec<SpaceId> {
+        let _ = action;
+        Vec::new()
+    }
     /// The chance the first seat wins, estimated from what `viewer` sees (the game's evaluation
     /// averaged over deals of what it hides): the report's chart. None where the game has none.
     fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
@@ -124,13 +130,19 @@ pub trait TableGame: Game {
     }
     /// The new games the Game menu offers now.
     fn new_games(table: &Table<Self>) -> Vec<NewGame>;
-    /// Starts the new game `choice` of `new_games`.
+    /// Starts the new game `choice` of `new_games`; `computers` are the seats the computer plays
+    /// now, `level` the level the menu holds for a computer the new game brings.
     fn start(
         table: &Table<Self>,
         choice: usize,
         seed: u64,
         computers: &[Option<usize>],
+        level: usize,
     ) -> Result<Started<Self>, String>;
+    /// The index of `normal` among `LEVELS` (the first where there is none): the menu's default.
+    fn normal_level() -> usize {
+        Self::LEVELS.iter().position(|l| *l == "normal").unwrap_or(0)
+    }
     /// Learn to play: what the coach says to `seat` at this moment of its first turn; `legal` is
     /// that seat's legal list (empty while another seat decides). It reads nothing `seat` may
     /// not see.

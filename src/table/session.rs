@@ -58,6 +58,9 @@ pub struct Session {
     pub screenshot: Option<(PathBuf, u32)>,
     /// The computer's strength at each seat (an index into the game's levels), None for a person.
     pub computers: Vec<Option<usize>>,
+    /// The level the Game menu holds for the computer of a new game where the game sets its
+    /// computer's seat itself (an index into the game's levels; None: `normal`).
+    pub new_level: Option<usize>,
     /// Seconds between two computer moves.
     pub pace: f32,
     /// The View menu offers the spectator's eyes only (the replay of an unfinished game).
@@ -114,6 +117,7 @@ impl Session {
             my_tables: Default::default(),
             screenshot: None,
             computers: vec![None; seats],
+            new_level: None,
             pace: 0.7,
             spectator_only: false,
             broadcast: false,

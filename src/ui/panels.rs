@@ -352,9 +352,10 @@ fn menu<G: TableGame>(
                         ui.close();
                     }
                     ui.separator();
+                    let level = session.new_level.unwrap_or_else(G::normal_level);
                     for new in G::new_games(table) {
                         if ui.button(&new.label).clicked() {
-                            match G::start(table, new.choice, clock_seed(), &session.computers) {
+                            match G::start(table, new.choice, clock_seed(), &session.computers, level) {
                                 Ok(started) => {
                                     session.lesson = None;
                                     if let Some(c) = started.computers {
@@ -371,6 +372,16 @@ fn menu<G: TableGame>(
                     }
                     if G::FREE_COMPUTER_SEATS {
                         computer_seats::<G>(ui, &table.game, session);
+                    } else if G::LEVELS.len() > 1 {
+                        // The computer's seat comes with the new game: its level is chosen here.
+                        let mut chosen = level;
+                        ui.label("The computer in a new game plays at:");
+                        ui.horizontal_wrapped(|ui| {
+                            for (i, l) in G::LEVELS.iter().enumerate() {
+                                ui.radio_value(&mut chosen, i, *l);
+                            }
+                        });
+                        session.new_level = Some(chosen);
                     }
                     ui.separator();
                     ui.label("Save file:");

@@ -24,6 +24,9 @@ pub enum AzPlayer {
     Strong,
     /// `strong` with ten times the budget.
     Expert,
+    /// `normal` weighing the beginner's choice against legal actions drawn at random instead of
+    /// its orders (`orders`): kept to measure which candidates play better.
+    NormalDrawn,
 }
 
 impl AzPlayer {
@@ -34,6 +37,7 @@ impl AzPlayer {
             "normal" => Some(AzPlayer::Normal),
             "strong" => Some(AzPlayer::Strong),
             "expert" => Some(AzPlayer::Expert),
+            "normal-drawn" => Some(AzPlayer::NormalDrawn),
             _ => None,
         }
     }
@@ -45,6 +49,7 @@ impl AzPlayer {
             AzPlayer::Normal => "normal",
             AzPlayer::Strong => "strong",
             AzPlayer::Expert => "expert",
+            AzPlayer::NormalDrawn => "normal-drawn",
         }
     }
 
@@ -53,7 +58,7 @@ impl AzPlayer {
         use crate::engine::search::Budget;
         match self {
             AzPlayer::Random | AzPlayer::Beginner => None,
-            AzPlayer::Normal => Some(Budget::iterations(16, 12).flat(1).keeping_default(0.05)),
+            AzPlayer::Normal | AzPlayer::NormalDrawn => Some(Budget::iterations(16, 12).flat(1).keeping_default(0.05)),
             AzPlayer::Strong => Some(Budget::iterations(48, 24).flat(1).keeping_default(0.05)),
             AzPlayer::Expert => Some(Budget::iterations(480, 24).flat(1).keeping_default(0.05)),
         }
@@ -173,7 +178,8 @@ impl crate::engine::search::Searched for Austerlitz {
         }
     }
 
-    /// The beginner's choice and a few legal actions drawn at random (a commands step lists
+    /// The beginner's choice and the other orders a commander would weigh beside it (`orders`);
+    /// where those are fewer than two, legal actions drawn at random (a commands step lists
     /// thousands of moves).
     fn candidates(&self, rng: &mut TableRng, out: &mut Vec<Action>) {
         let mut legal = Vec::new();
@@ -185,7 +191,79 @@ impl crate::engine::search::Searched for Austerlitz {
         // The beginner draws on the same stream (its ties), so it chooses before the draws.
         let view = AzView::of(self, crate::engine::seats::Viewer::Spectator);
         let pick = choose(&view, &legal, AzPlayer::Beginner, rng);
+        if !DRAWN.get() {
+            orders(self, &legal, pick.clone(), out);
+            out.truncate(CANDIDATES);
+            if out.len() >= 2 {
+                return;
+            }
+            out.clear();
+        }
         crate::engine::search::pick_and_drawn(legal, CANDIDATES, |_| pick, rng, out);
+    }
+}
+
+thread_local! {
+    /// Whether the search on this thread weighs drawn actions instead of orders (`NormalDrawn`).
+    static DRAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The beginner's choice `pick` first, then the orders a commander weighs beside it: for the
+/// unit it moves, the move that closes on the nearest enemy (attack) and the one that keeps
+/// furthest from it (fall back), and ending the moves here (hold); for an attack or a shot, the
+/// next best and none.
+fn orders(g: &Austerlitz, legal: &[Action], pick: Action, out: &mut Vec<Action>) {
+    out.push(pick.clone());
+    let add = |a: Option<&Action>, out: &mut Vec<Action>| {
+        if let Some(a) = a
+            && !out.contains(a)
+        {
+            out.push(a.clone());
+        }
+    };
+    match &pick {
+        Action::Move { unit, .. } => {
+            let u = *unit as usize;
+            let mut near = Nearest::new(g);
+            let side = g.side_of(u);
+            let moves: Vec<(i32, &Action)> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Move { unit, to, .. } if *unit as usize == u => Some((near.enemy(side, *to), a)),
+                    _ => None,
+                })
+                .collect();
+            add(moves.iter().min_by_key(|(d, _)| *d).map(|(_, a)| *a), out);
+            add(moves.iter().max_by_key(|(d, _)| *d).map(|(_, a)| *a), out);
+            add(legal.iter().find(|a| matches!(a, Action::EndMovement)), out);
+        }
+        Action::Attack { .. } => {
+            // The attack with the next best odds, then moving on without it.
+            let mut attacks: Vec<(i32, &Action)> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Attack { units, target, charge } => {
+                        let units: Vec<usize> = units.iter().map(|&u| u as usize).collect();
+                        Some((g.odds(&units, *target, *charge, false).difference(), a))
+                    }
+                    _ => None,
+                })
+                .collect();
+            attacks.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
+            for (_, a) in attacks.iter().take(2) {
+                add(Some(*a), out);
+            }
+            add(legal.iter().find(|a| matches!(a, Action::EndMovement | Action::EndArtillery)), out);
+        }
+        Action::Fire { .. } => {
+            add(legal.iter().find(|a| matches!(a, Action::Fire { .. }) && **a != pick), out);
+            add(legal.iter().find(|a| matches!(a, Action::EndFire)), out);
+        }
+        Action::EndMovement => {
+            add(legal.iter().find(|a| matches!(a, Action::Move { .. })), out);
+            add(legal.iter().find(|a| matches!(a, Action::Attack { .. })), out);
+        }
+        _ => {}
     }
 }
 
@@ -209,6 +287,7 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
     if let (Some(budget), crate::engine::seats::Viewer::Seat(seat)) = (player.budget(), view.viewer)
         && legal.len() > 1
     {
+        DRAWN.set(player == AzPlayer::NormalDrawn);
         return crate::engine::search::choose::<Austerlitz>(view, seat, legal, &budget, rng);
     }
     if player == AzPlayer::Random || legal.len() == 1 {

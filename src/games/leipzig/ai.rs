@@ -28,6 +28,9 @@ pub enum LzPlayer {
     Strong,
     /// `strong` with ten times the budget.
     Expert,
+    /// `normal` weighing the beginner's choice against legal actions drawn at random instead of
+    /// its orders (`orders`): kept to measure which candidates play better.
+    NormalDrawn,
 }
 
 impl LzPlayer {
@@ -38,6 +41,7 @@ impl LzPlayer {
             "normal" => Some(LzPlayer::Normal),
             "strong" => Some(LzPlayer::Strong),
             "expert" => Some(LzPlayer::Expert),
+            "normal-drawn" => Some(LzPlayer::NormalDrawn),
             _ => None,
         }
     }
@@ -49,6 +53,7 @@ impl LzPlayer {
             LzPlayer::Normal => "normal",
             LzPlayer::Strong => "strong",
             LzPlayer::Expert => "expert",
+            LzPlayer::NormalDrawn => "normal-drawn",
         }
     }
 
@@ -56,7 +61,7 @@ impl LzPlayer {
     pub fn budget(self) -> Option<Budget> {
         match self {
             LzPlayer::Random | LzPlayer::Beginner => None,
-            LzPlayer::Normal => Some(Budget::iterations(16, 12).flat(1).keeping_default(0.05)),
+            LzPlayer::Normal | LzPlayer::NormalDrawn => Some(Budget::iterations(16, 12).flat(1).keeping_default(0.05)),
             LzPlayer::Strong => Some(Budget::iterations(48, 24).flat(1).keeping_default(0.05)),
             LzPlayer::Expert => Some(Budget::iterations(480, 24).flat(1).keeping_default(0.05)),
         }
@@ -79,6 +84,7 @@ pub fn choose(view: impl FnOnce() -> LzView, legal: &[Action], player: LzPlayer,
                 crate::engine::seats::Viewer::Spectator => return beginner(&view.sample(rng), legal),
             };
             let budget = searching.budget().expect("a searching level");
+            DRAWN.set(searching == LzPlayer::NormalDrawn);
             crate::engine::search::choose::<Leipzig>(&view, seat, legal, &budget, rng)
         }
     }
@@ -104,12 +110,131 @@ impl crate::engine::search::Searched for Leipzig {
         }
     }
 
-    /// The beginner's choice and a few legal actions drawn at random (a Movement Phase lists
-    /// thousands of moves).
+    /// The beginner's choice and the other orders a commander would weigh beside it (`orders`);
+    /// where those are fewer than `CANDIDATES`, legal actions drawn at random (a Movement Phase
+    /// lists thousands of moves).
     fn candidates(&self, rng: &mut TableRng, out: &mut Vec<Action>) {
         let mut legal = Vec::new();
         crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal);
-        crate::engine::search::pick_and_drawn(legal, CANDIDATES, |l| beginner(self, l), rng, out);
+        if legal.len() <= CANDIDATES || DRAWN.get() {
+            crate::engine::search::pick_and_drawn(legal, CANDIDATES, |l| beginner(self, l), rng, out);
+            return;
+        }
+        let pick = beginner(self, &legal);
+        orders(self, &legal, pick, out);
+        out.truncate(CANDIDATES);
+        if out.len() < 2 {
+            let pick = out[0].clone();
+            out.clear();
+            crate::engine::search::pick_and_drawn(legal, CANDIDATES, |_| pick, rng, out);
+        }
+    }
+}
+
+thread_local! {
+    /// Whether the search on this thread weighs drawn actions instead of orders (`NormalDrawn`).
+    static DRAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The beginner's choice `pick` first, then the orders a commander weighs beside it: for the
+/// counter it moves, the move that closes on the weakest Enemy stack in reach (attack), the one
+/// that falls back nearest a friendly supply unit (fall back), and ending the moves here (hold);
+/// for a declared attack, the next best odds and declaring nothing more.
+fn orders(g: &Leipzig, legal: &[Action], pick: Action, out: &mut Vec<Action>) {
+    let me = g.deciding().unwrap_or(Side::French);
+    let b = &g.sc.board;
+    out.push(pick.clone());
+    let add = |a: Option<Action>, out: &mut Vec<Action>| {
+        if let Some(a) = a
+            && !out.contains(&a)
+        {
+            out.push(a);
+        }
+    };
+    match &pick {
+        Action::Move { unit, .. } => {
+            let u = *unit;
+            // The counter's ordinary moves (a forced march is the beginner's call alone).
+            let moves: Vec<&Action> = legal
+                .iter()
+                .filter(|a| matches!(a, Action::Move { unit, march: March::Normal, .. } if *unit == u))
+                .collect();
+            let to_of = |a: &Action| match a {
+                Action::Move { to, .. } => *to,
+                _ => Hex(0),
+            };
+            if g.is_combat(u) {
+                // Attack: next to the Enemy stack of the least strength within reach.
+                let enemy_stacks: Vec<(Hex, u32)> = {
+                    let mut v: Vec<(Hex, u32)> = Vec::new();
+                    for x in g.on_map(me.other()).filter(|&x| g.is_combat(x)) {
+                        let Some(h) = g.hex_of(x) else { continue };
+                        match v.iter_mut().find(|(k, _)| *k == h) {
+                            Some(e) => e.1 += g.strength(x) as u32,
+                            None => v.push((h, g.strength(x) as u32)),
+                        }
+                    }
+                    v
+                };
+                let attack = moves
+                    .iter()
+                    .filter_map(|a| {
+                        let to = to_of(a);
+                        let weakest =
+                            enemy_stacks.iter().filter(|(h, _)| b.distance(*h, to) == 1).map(|e| e.1).min()?;
+                        Some((weakest, *a))
+                    })
+                    .min_by_key(|(w, _)| *w)
+                    .map(|(_, a)| a.clone());
+                add(attack, out);
+            }
+            // Fall back: the move that ends nearest a friendly supply unit, furthest from the Enemy.
+            let supply: Vec<Hex> = g.on_map(me).filter(|&x| g.is_supply(x)).filter_map(|x| g.hex_of(x)).collect();
+            let enemy: Vec<Hex> =
+                g.on_map(me.other()).filter(|&x| g.is_combat(x)).filter_map(|x| g.hex_of(x)).collect();
+            let fall_back = moves
+                .iter()
+                .min_by_key(|a| {
+                    let to = to_of(a);
+                    let near_supply = supply.iter().map(|&h| b.distance(h, to)).min().unwrap_or(0);
+                    let from_enemy = enemy.iter().map(|&h| b.distance(h, to)).min().unwrap_or(99);
+                    near_supply as i64 * 4 - from_enemy.min(8) as i64
+                })
+                .map(|a| (*a).clone());
+            add(fall_back, out);
+            // Hold: every counter stays where it stands now.
+            add(legal.iter().find(|a| matches!(a, Action::EndMovement)).cloned(), out);
+        }
+        Action::Declare { .. } => {
+            // The next best odds, then declaring nothing more.
+            let s = Situation::of(g);
+            let mut odds: Vec<(u32, &Action)> = legal
+                .iter()
+                .filter_map(|a| {
+                    let Action::Declare { from, units, target, supply } = a else { return None };
+                    let sortie = b.is_fortress(*from);
+                    let (att, _) = g.attack_strength(units, supply.is_some() || sortie, sortie);
+                    let targets = g.attack_targets(&s, *from, *target);
+                    let river = !sortie && b.river_line(*from, *target);
+                    let supplied = targets.iter().all(|&t| g.defender_could_supply(t));
+                    let (def, _) = g.defense_strength(&targets, supplied, river);
+                    Some((Leipzig::percent(att, def), a))
+                })
+                .collect();
+            odds.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
+            for (_, a) in odds.into_iter().take(2) {
+                add(Some(a.clone()), out);
+            }
+            add(legal.iter().find(|a| matches!(a, Action::EndDeclarations)).cloned(), out);
+        }
+        Action::EndMovement => {
+            // Hold was the beginner's call: the move its best counter would make towards the Enemy.
+            add(legal.iter().find(|a| matches!(a, Action::Move { march: March::Normal, .. })).cloned(), out);
+        }
+        Action::EndDeclarations => {
+            add(legal.iter().find(|a| matches!(a, Action::Declare { .. })).cloned(), out);
+        }
+        _ => {}
     }
 }
 

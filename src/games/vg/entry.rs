@@ -168,11 +168,18 @@ impl GameEntry for Entry {
             eprintln!("--sandbox: Victory & Glory has no sandbox mode");
             return 2;
         }
-        if o.level.is_some() {
-            eprintln!("--level: Victory & Glory's computer is the solo AI of section XV, which has no levels");
-            return 2;
-        }
-        // The computer is the solo AI of section XV, on one side.
+        // The computer is the solo AI of section XV (the default), or a level at a table of two.
+        let levels = <crate::games::vg::Vg as crate::table::TableGame>::LEVELS;
+        let level = match o.level.as_deref() {
+            None | Some("solo") => 0,
+            Some(l) => match levels.iter().position(|x| x.eq_ignore_ascii_case(l)) {
+                Some(k) => k,
+                None => {
+                    eprintln!("--level {l}: expected solo, beginner, normal, strong or expert");
+                    return 2;
+                }
+            },
+        };
         let ai = match o.computer.as_deref() {
             None => None,
             Some(seat) => match side_named(seat) {
@@ -201,7 +208,7 @@ impl GameEntry for Entry {
             if crate::engine::save::looks_like_save(&text) {
                 <Vg as crate::table::TableGame>::load(file, seed, Mode::Enforced)
             } else {
-                super::new_table(file, seed, ai).map_err(|e| e.to_string())
+                super::new_table(file, seed, ai.filter(|_| level == 0)).map_err(|e| e.to_string())
             }
         }) {
             Ok(t) => t,
@@ -211,8 +218,11 @@ impl GameEntry for Entry {
             }
         };
         // A solo save keeps its AI on the same side.
-        let ai = ai.or(table.game.solo);
-        let computers = super::view::computers_for(ai);
+        let (ai, level) = match table.game.solo {
+            Some(side) => (Some(side), 0),
+            None => (ai, level),
+        };
+        let computers = Player::BOTH.iter().map(|&p| (Some(p) == ai).then_some(level)).collect();
         crate::table::app::run(
             table,
             crate::table::WindowSetup {

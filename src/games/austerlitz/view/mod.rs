@@ -113,6 +113,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
         choice: usize,
         seed: u64,
         _computers: &[Option<usize>],
+        _level: usize,
     ) -> Result<Started<Austerlitz>, String> {
         let files = scenario_files();
         let (path, _) = files.get(choice).ok_or("no such scenario")?;
@@ -176,13 +177,7 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
         eprintln!("--sandbox: Austerlitz has no sandbox mode");
         return 2;
     }
-    if let Some(l) = &o.level
-        && l != "beginner"
-    {
-        eprintln!("--level {l}: Austerlitz's computer player is the beginner");
-        return 2;
-    }
-    let (computers, screenshot) = match crate::table::app::seats_asked(o, &["french", "allied"]) {
+    let (computers, screenshot) = match crate::table::app::seats_asked(o, &["french", "allied"], Austerlitz::LEVELS) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("{e}");

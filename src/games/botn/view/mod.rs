@@ -68,6 +68,35 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
             .then(|| (board::field_world(self, space), board::FIELD_RADIUS + 0.12))
     }
 
+    fn places_of(&self, action: &Action) -> Vec<crate::engine::geometry::SpaceId> {
+        // A marker's field and where it goes; the villages of an army card; an army's field.
+        let marker = |m: &u8| self.markers.get(*m as usize).and_then(|m| m.at);
+        let army = |a: &u8| self.armies.get(*a as usize).and_then(|a| a.at);
+        match action {
+            Action::KeepMission(m) => self.sc.missions.get(*m as usize).map(|m| m.field).into_iter().collect(),
+            Action::LayOutArmyCard { army, skip } => {
+                self.sc.armies[*army as usize].villages.iter().copied().filter(|v| !skip.contains(v)).collect()
+            }
+            Action::PlayTerrainCard { marker: m, .. } | Action::PlayScoutCard { marker: m } => {
+                marker(m).into_iter().collect()
+            }
+            Action::PlayMovementCard { marker: m, to, .. } | Action::JumpOverArmy { marker: m, to, .. } => {
+                marker(m).into_iter().chain([*to]).collect()
+            }
+            Action::PlayWildCard { marker: m, to, .. } => marker(m).into_iter().chain(*to).collect(),
+            // An army about to be placed stands where its last markers are.
+            Action::PlaceArmy { army: a } => {
+                self.markers.iter().filter(|m| m.army == *a && !m.removed).filter_map(|m| m.at).collect()
+            }
+            Action::ChooseUnit { army: a, .. } => army(a).into_iter().collect(),
+            Action::AllocateHit { target, .. } => army(target).into_iter().collect(),
+            Action::AssignToMission { army: a, mission_army } => {
+                army(a).into_iter().chain(army(mission_army)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn prompt(&self) -> String {
         text::prompt(self)
     }
@@ -127,6 +156,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         choice: usize,
         seed: u64,
         computers: &[Option<usize>],
+        _level: usize,
     ) -> Result<Started<Botn>, String> {
         let here = &table.game.sc.path;
         let (file, mode) = match choice {

@@ -108,6 +108,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
         choice: usize,
         seed: u64,
         _computers: &[Option<usize>],
+        _level: usize,
     ) -> Result<Started<Leipzig>, String> {
         let files = scenario_files();
         let (path, _) = files.get(choice).ok_or("no such scenario")?;
@@ -179,13 +180,7 @@ pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
         eprintln!("--sandbox: Leipzig 1813 has no sandbox mode");
         return 2;
     }
-    if let Some(l) = &o.level
-        && l != "beginner"
-    {
-        eprintln!("--level {l}: Leipzig's computer player is the beginner");
-        return 2;
-    }
-    let (computers, screenshot) = match crate::table::app::seats_asked(o, &["french", "allied"]) {
+    let (computers, screenshot) = match crate::table::app::seats_asked(o, &["french", "allied"], Leipzig::LEVELS) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("{e}");

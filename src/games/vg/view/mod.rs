@@ -32,8 +32,9 @@ use map::{Geo, army_world, nation_color};
 use std::path::Path;
 
 impl TableGame for Vg {
-    const LEVELS: &'static [&'static str] = &["solo AI"];
-    // The solo AI's side is part of the game (section XV): chosen with a new game.
+    // The book's solo AI first (section XV), then the levels every game has.
+    const LEVELS: &'static [&'static str] = &["solo AI", "beginner", "normal", "strong", "expert"];
+    // The computer's side is part of the game (the solo AI's by section XV): chosen with a new game.
     const FREE_COMPUTER_SEATS: bool = false;
     const DIGIT_ORDERS: bool = true;
     const HELP: &'static str = "Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom · Space: reset view\n\
@@ -51,8 +52,12 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         Some(crate::engine::search::estimate::<Vg>(&self.observe(viewer), SeatId(0), 8, rng))
     }
 
-    fn computer_choice(&self, seat: SeatId, legal: &[Action], _level: usize, rng: &mut TableRng) -> Action {
-        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, VgPlayer::Solo, rng)
+    fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
+        let player = [VgPlayer::Solo, VgPlayer::Beginner, VgPlayer::Normal, VgPlayer::Strong, VgPlayer::Expert]
+            .get(level)
+            .copied()
+            .unwrap_or(VgPlayer::Normal);
+        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
     }
 
     fn action_label(&self, action: &Action) -> String {
@@ -66,6 +71,24 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
     fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
         // A Victory & Glory space is a nation, ringed round its name on the map.
         ((space.0 as usize) < self.sc.nations.len()).then(|| (map::Geo::of(self).nation(space.0 as u8), 0.9))
+    }
+
+    fn places_of(&self, action: &Action) -> Vec<crate::engine::geometry::SpaceId> {
+        use crate::engine::geometry::SpaceId;
+        // The nation a card or an order acts on (a campaign at sea has none).
+        let nation = match action {
+            Action::PlaceInfluence(n) | Action::RemoveInfluence(n) | Action::RecruitFrom(n) | Action::Ally(n) => {
+                Some(*n)
+            }
+            Action::PlayCampaign { card } => {
+                self.sc.cards.get(*card as usize).and_then(|c| c.campaign.as_ref()).and_then(|c| c.region)
+            }
+            Action::Resolve(c) | Action::FightOnTable(c) | Action::TabletopResult { campaign: c, .. } => {
+                self.campaigns.get(*c as usize).and_then(|c| c.region)
+            }
+            _ => None,
+        };
+        nation.map(|n| SpaceId(n as u16)).into_iter().collect()
     }
 
     fn prompt(&self) -> String {
@@ -107,17 +130,26 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
     }
 
     fn new_games(_table: &Table<Vg>) -> Vec<NewGame> {
-        ["New: solo, AI Britain", "New: solo, AI France", "New: two players"]
+        ["New: you play France, the computer Britain", "New: you play Britain, the computer France", "New: two players"]
             .iter()
             .enumerate()
             .map(|(choice, l)| NewGame { label: l.to_string(), choice })
             .collect()
     }
 
-    fn start(table: &Table<Vg>, choice: usize, seed: u64, _computers: &[Option<usize>]) -> Result<Started<Vg>, String> {
-        let ai = [Some(Player::Britain), Some(Player::France), None].get(choice).copied().flatten();
-        let t = super::table_on(table.game.sc.clone(), seed, ai);
-        Ok(Started { table: t, computers: Some(computers_for(ai)) })
+    fn start(
+        table: &Table<Vg>,
+        choice: usize,
+        seed: u64,
+        _computers: &[Option<usize>],
+        level: usize,
+    ) -> Result<Started<Vg>, String> {
+        let computer = [Some(Player::Britain), Some(Player::France), None].get(choice).copied().flatten();
+        // The solo AI (level 0) plays the solo game of section XV; a level plays a table of two.
+        let solo = computer.filter(|_| level == 0);
+        let t = super::table_on(table.game.sc.clone(), seed, solo);
+        let computers = Player::BOTH.iter().map(|&p| (Some(p) == computer).then_some(level)).collect();
+        Ok(Started { table: t, computers: Some(computers) })
     }
 
     fn add_view(app: &mut App) {
@@ -143,11 +175,6 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
                     .in_set(crate::ui::GamePanels),
             );
     }
-}
-
-/// The computer's seats for a solo game with the AI on `ai`'s side.
-pub fn computers_for(ai: Option<Player>) -> Vec<Option<usize>> {
-    Player::BOTH.iter().map(|&p| (Some(p) == ai).then_some(0)).collect()
 }
 
 /// The tabletop result being typed in: winner, whether losses are converted, losses per side.
