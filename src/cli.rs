@@ -174,7 +174,8 @@ pub enum Command {
     },
     /// Measure the computer levels: each against the one below it and `strong` against the
     /// baseline (`beginner`; Victory & Glory: `solo`), on both sides, over seeded games on every
-    /// core; one JSON line a rung and a summary.
+    /// core, beside the lower level against itself (what each side is worth alone); one JSON line
+    /// a rung and a summary.
     Ladder {
         /// A scenario of the game (default: the default game's).
         scenario: Option<PathBuf>,

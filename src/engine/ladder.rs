@@ -1,7 +1,9 @@
 //! The ladder of computer levels (`grognard ladder`): each level against the one below it, and
 //! `strong` against the baseline (`beginner`; Victory & Glory's `solo`), each on both sides, over
 //! seeded games played on every core. A level is judged on each side, because the games are not
-//! even: the side a level plays changes its chance more than the level does.
+//! even: the side a level plays changes its chance more than the level does. Beside each rung, the
+//! lower level plays itself on the same seeds (`mirror_rate`): what the side wins alone, so that a
+//! rung shows what the upper level adds.
 
 use crate::registry::GameEntry;
 use std::path::Path;
@@ -56,6 +58,9 @@ pub struct Rung {
     pub draws: u64,
     /// The upper level's share of the games, draws counted half.
     pub rate: f64,
+    /// The same side's share when the lower level plays both seats (same seeds): what the side
+    /// is worth by itself, against which `rate` shows what the upper level adds.
+    pub mirror_rate: f64,
     /// The upper level's decisions where it searched: the median and the longest, in
     /// milliseconds of one core (None for a level that does not search).
     pub decision_ms_median: Option<f64>,
@@ -82,6 +87,17 @@ pub fn run(game: &dyn GameEntry, scenario: &Path, games: u64, seed: u64, only: O
         if only.is_some_and(|o| o != upper) {
             continue;
         }
+        // The lower level against itself, once for both sides.
+        let mirror = match game.play_match(scenario, &vec![lower.as_str(); seats.len()], games, seed) {
+            Ok((w, _)) => w,
+            Err(e) => {
+                eprintln!("{lower} against {lower}: {e}");
+                return 1;
+            }
+        };
+        let share = |wins: &Wins, s: usize| {
+            ((wins[s] as f64 + 0.5 * wins[2] as f64) / games.max(1) as f64 * 1000.0).round() / 1000.0
+        };
         for s in 0..seats.len() {
             let mut players = vec![lower.as_str(); seats.len()];
             players[s] = upper.as_str();
@@ -104,7 +120,8 @@ pub fn run(game: &dyn GameEntry, scenario: &Path, games: u64, seed: u64, only: O
                 upper_wins: wins[s],
                 lower_wins: wins[other],
                 draws: wins[2],
-                rate: ((wins[s] as f64 + 0.5 * wins[2] as f64) / games.max(1) as f64 * 1000.0).round() / 1000.0,
+                rate: share(&wins, s),
+                mirror_rate: share(&mirror, s),
                 decision_ms_median: mine.get(mine.len() / 2).copied().map(round),
                 decision_ms_max: mine.last().copied().map(round),
             };

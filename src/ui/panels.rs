@@ -352,7 +352,11 @@ fn menu<G: TableGame>(
                         ui.close();
                     }
                     ui.separator();
-                    let level = session.new_level.unwrap_or_else(G::normal_level);
+                    // The level chosen here, else the level the computer plays at now, else `normal`.
+                    let level = session
+                        .new_level
+                        .or_else(|| session.computers.iter().flatten().next().copied())
+                        .unwrap_or_else(G::normal_level);
                     for new in G::new_games(table) {
                         if ui.button(&new.label).clicked() {
                             match G::start(table, new.choice, clock_seed(), &session.computers, level) {

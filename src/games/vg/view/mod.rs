@@ -561,7 +561,12 @@ fn panels(
     let game = &table.0.game;
     let view = game.observe(session.viewer);
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
-    let ai = |p: Player| session.computer_at(seat_of(p)).is_some();
+    // The computer's seat says who plays it: the solo AI, or a level.
+    let ai = |p: Player| match session.computer_at(seat_of(p)) {
+        Some(0) => " (AI)".to_string(),
+        Some(l) => format!(" ({})", <Vg as TableGame>::LEVELS.get(l).copied().unwrap_or("computer")),
+        None => String::new(),
+    };
     egui::Window::new("Victory & Glory track")
         .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
         .title_bar(false)
@@ -586,7 +591,7 @@ fn panels(
                 }
                 ui.end_row();
                 for p in Player::BOTH {
-                    ui.label(format!("{}{}", p.name(), if ai(p) { " (AI)" } else { "" }));
+                    ui.label(format!("{}{}", p.name(), ai(p)));
                     ui.label(view.vp[p.index()].to_string());
                     ui.label(view.economy[p.index()].to_string());
                     ui.label(view.leadership[p.index()].to_string());
