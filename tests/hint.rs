@@ -68,3 +68,54 @@ fn a_victory_and_glory_hint_rings_the_nation_its_order_acts_on() {
     let Some(Coach::Step(l)) = hint_word(&t.game, &found) else { panic!("a step") };
     assert_eq!(l.at, vec![SpaceId(3)]);
 }
+
+/// Plays `t` at random (seeded) until `wanted` finds an action on the legal list; returns it.
+fn play_until<G: grognard::engine::rules::Game>(
+    t: &mut grognard::engine::table::Table<G>,
+    wanted: impl Fn(&G::Action) -> bool,
+) -> G::Action {
+    use grognard::engine::rules::Mode;
+    use grognard::engine::table::Act;
+    let mut rng = grognard::engine::rng::TableRng::from_seed(7);
+    let mut legal = Vec::new();
+    for _ in 0..5_000 {
+        legal.clear();
+        t.game.legal_actions(Mode::Enforced, &mut legal);
+        if let Some(a) = legal.iter().find(|a| wanted(a)) {
+            return a.clone();
+        }
+        let seat = t.game.active_seat().expect("a decision");
+        t.submit(seat, Act::Game(legal[rng.below(legal.len())].clone())).unwrap();
+    }
+    panic!("the action never came");
+}
+
+#[test]
+fn a_leipzig_hint_rings_the_hex_of_the_counter_it_moves_and_where_it_goes() {
+    use grognard::engine::geometry::SpaceId;
+    use grognard::games::leipzig::{self, Action as Lz};
+    let p =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/leipzig-1813/1-historical-situation.ron");
+    let mut t = leipzig::table_on(std::sync::Arc::new(leipzig::LzScenario::load(&p).unwrap()), 3);
+    let moving = play_until(&mut t, |a| matches!(a, Lz::Move { .. }));
+    let Lz::Move { unit, to, .. } = &moving else { unreachable!() };
+    let from = t.game.hex_of(*unit).expect("a counter on the map");
+    let found = [Estimate { action: moving.clone(), visits: 10, win: 0.5, default: true }];
+    let Some(Coach::Step(l)) = hint_word(&t.game, &found) else { panic!("a step") };
+    assert_eq!(l.at, vec![SpaceId(from.0), SpaceId(to.0)]);
+}
+
+#[test]
+fn an_austerlitz_hint_rings_the_space_of_the_unit_it_moves_and_where_it_goes() {
+    use grognard::engine::geometry::SpaceId;
+    use grognard::games::austerlitz::{self, Action as Az};
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/austerlitz/1-historical.ron");
+    let mut t = austerlitz::table_on(std::sync::Arc::new(austerlitz::AzScenario::load(&p).unwrap()), 3);
+    let moving = play_until(&mut t, |a| matches!(a, Az::Move { .. }));
+    let Az::Move { unit, to, .. } = &moving else { unreachable!() };
+    let from = t.game.units[*unit as usize].at.expect("a unit on the board");
+    let found = [Estimate { action: moving.clone(), visits: 10, win: 0.5, default: true }];
+    let Some(Coach::Step(l)) = hint_word(&t.game, &found) else { panic!("a step") };
+    let space = |c| SpaceId(t.game.sc.board.index(c) as u16);
+    assert_eq!(l.at, vec![space(from), space(*to)]);
+}

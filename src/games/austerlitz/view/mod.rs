@@ -36,6 +36,28 @@ Click an enemy next to your units: the Combat panel lists each attack with every
 Retreats, reactions and the ends of steps: the Orders list · Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom\n\
 Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel · F12: screenshot · F1: this help";
 
+    const HINTS: bool = true;
+
+    fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Action>> {
+        let view = self.observe(Viewer::Seat(seat));
+        let budget = AzPlayer::Strong.budget().expect("strong searches");
+        crate::engine::search::search::<Austerlitz>(&view, seat, &budget, rng)
+    }
+
+    fn places_of(&self, action: &Action) -> Vec<crate::engine::geometry::SpaceId> {
+        use crate::engine::geometry::SpaceId;
+        // The unit's space and where it goes; what a gun or an attack strikes.
+        let at = |u: &u8| self.units.get(*u as usize).and_then(|u| u.at);
+        let cells: Vec<super::data::Cell> = match action {
+            Action::Move { unit, to, .. } => at(unit).into_iter().chain([*to]).collect(),
+            Action::Fire { gun, target, .. } => at(gun).into_iter().chain([*target]).collect(),
+            Action::Attack { target, .. } => vec![*target],
+            Action::Square { unit } => at(unit).into_iter().collect(),
+            _ => Vec::new(),
+        };
+        cells.into_iter().map(|c| SpaceId(self.sc.board.index(c) as u16)).collect()
+    }
+
     fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
         Some(crate::engine::search::estimate::<Austerlitz>(&self.observe(viewer), SeatId(0), 8, rng))
     }

@@ -37,6 +37,27 @@ Combat Phase: click an Enemy hex to plan an attack in the Combat panel (odds, mo
 Retreats and scatters: click a lit green hex · Right-drag: orbit · Middle-drag or WASD/arrows: pan · Wheel: zoom\n\
 Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel · F12: screenshot · F1: this help";
 
+    const HINTS: bool = true;
+
+    fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Action>> {
+        let view = self.observe(Viewer::Seat(seat));
+        let budget = LzPlayer::Strong.budget().expect("strong searches");
+        crate::engine::search::search::<Leipzig>(&view, seat, &budget, rng)
+    }
+
+    fn places_of(&self, action: &Action) -> Vec<crate::engine::geometry::SpaceId> {
+        use crate::engine::geometry::SpaceId;
+        // The counter's hex and where it goes; an attack's hexes; where a group enters or retreats.
+        let hexes: Vec<super::data::Hex> = match action {
+            Action::Move { unit, to, .. } => self.hex_of(*unit).into_iter().chain([*to]).collect(),
+            Action::Declare { from, target, .. } => vec![*from, *target],
+            Action::Enter { hex, .. } => vec![*hex],
+            Action::Retreat { to } => vec![*to],
+            _ => Vec::new(),
+        };
+        hexes.into_iter().map(|h| SpaceId(h.0)).collect()
+    }
+
     fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
         Some(crate::engine::search::estimate::<Leipzig>(&self.observe(viewer), SeatId(0), 8, rng))
     }
