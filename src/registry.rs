@@ -108,8 +108,11 @@ pub trait GameEntry: Sync {
     fn simulate(&self, scenario: &Path, options: &SimOptions) -> i32;
     /// The seats as the command line names them (`--player SEAT=…`), in seat order.
     fn seat_names(&self) -> &'static [&'static str];
-    /// The players the ladder measures, weakest first: `random`, then the computer levels.
-    fn levels(&self) -> &'static [&'static str];
+    /// The players the ladder measures, weakest first: `random`, then the computer levels (the
+    /// same names in every game).
+    fn levels(&self) -> &'static [&'static str] {
+        &["random", "beginner", "normal", "strong", "expert"]
+    }
     /// What the ladder measures `strong` against besides the level below it.
     fn baseline(&self) -> &'static str {
         "beginner"

@@ -123,10 +123,6 @@ impl GameEntry for Entry {
         &["french", "allied"]
     }
 
-    fn levels(&self) -> &'static [&'static str] {
-        &["random", "beginner", "normal", "strong", "expert"]
-    }
-
     fn play_match(
         &self,
         scenario: &Path,

@@ -125,10 +125,6 @@ impl GameEntry for Entry {
         &["france", "britain"]
     }
 
-    fn levels(&self) -> &'static [&'static str] {
-        &["random", "beginner", "normal", "strong", "expert"]
-    }
-
     fn baseline(&self) -> &'static str {
         "solo"
     }
