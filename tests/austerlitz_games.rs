@@ -163,3 +163,42 @@ fn the_random_player_draws_only_listed_actions() {
     }
     assert!(moves > 100 && others > 100, "{moves} moves, {others} other actions drawn");
 }
+
+/// The search's playouts play the beginner on a few units' moves at a time
+/// (`ai::beginner_sampled`): along battles of the beginner against a random player, each of its
+/// choices is an action of the legal list, it moves units and does the rest alike, and where it
+/// ends a step of moves the beginner given the whole list ends it too (no unit left a move it
+/// would have made).
+#[test]
+fn the_playouts_beginner_chooses_listed_actions_and_ends_a_step_only_as_the_beginner_would() {
+    use grognard::engine::rng::TableRng;
+    use grognard::engine::seats::Viewer;
+    use grognard::games::austerlitz::Action;
+    use grognard::games::austerlitz::ai::{beginner_sampled, choose};
+    use grognard::games::austerlitz::observe::AzView;
+    let sc = Arc::new(AzScenario::load(&scenarios()[0]).unwrap());
+    let (mut moves, mut others, mut ends) = (0, 0, 0);
+    for (seed, players) in [(21, [AzPlayer::Beginner, AzPlayer::Random]), (22, [AzPlayer::Random, AzPlayer::Beginner])]
+    {
+        let played = austerlitz::play_game(sc.clone(), seed, players, 40_000).unwrap();
+        let mut t = austerlitz::table_on(sc.clone(), seed);
+        let mut rng = TableRng::from_seed(seed);
+        let mut legal = Vec::new();
+        for r in played.records.iter().take(600) {
+            t.game.legal(&mut legal);
+            let a = beginner_sampled(&t.game, &mut rng).expect("an action while the battle goes on");
+            assert!(legal.contains(&a), "{a:?} chosen, not listed");
+            match a {
+                Action::Move { .. } => moves += 1,
+                Action::EndMovement | Action::EndArtillery => {
+                    let whole = choose(&AzView::of(&t.game, Viewer::Spectator), &legal, AzPlayer::Beginner, &mut rng);
+                    assert_eq!(whole, a, "the playout ended a step where the beginner moves on");
+                    ends += 1;
+                }
+                _ => others += 1,
+            }
+            t.submit(r.seat, r.act.clone()).unwrap();
+        }
+    }
+    assert!(moves > 100 && others > 100 && ends > 5, "{moves} moves, {others} other actions, {ends} ends");
+}

@@ -178,3 +178,34 @@ fn zoc_every_map_made_from_an_earlier_one_is_the_map_built_whole() {
     }
     assert!(compared > 8_000, "{compared} maps compared");
 }
+
+/// The search's playouts find the beginner's choice without listing every move
+/// (`ai::beginner_fast`): along whole games of the beginner against a random player, on both
+/// sides, at every decision it is the choice the beginner makes from the whole legal list.
+#[test]
+fn the_beginners_choice_found_without_the_whole_list_is_the_one_made_from_it() {
+    use grognard::engine::rules::Mode;
+    use grognard::games::leipzig::actions::Action;
+    use grognard::games::leipzig::ai::{beginner, beginner_fast};
+    let (mut decisions, mut moves) = (0, 0);
+    for (file, seed) in [(0, 11), (6, 12), (7, 13)] {
+        let sc = Arc::new(LzScenario::load(&scenarios()[file]).unwrap());
+        for players in [[LzPlayer::Beginner, LzPlayer::Random], [LzPlayer::Random, LzPlayer::Beginner]] {
+            let played = leipzig::play_game(sc.clone(), seed, players, 60_000).unwrap();
+            let mut t = leipzig::table_on(sc.clone(), seed);
+            let mut legal = Vec::new();
+            for r in &played.records {
+                t.game.legal_actions(Mode::Enforced, &mut legal);
+                if !legal.is_empty() {
+                    let whole = beginner(&t.game, &legal);
+                    let (fast, _) = beginner_fast(&t.game).expect("a decision");
+                    assert_eq!(fast, whole, "{} turn {} step {:?}", sc.name, t.game.turn, t.game.step);
+                    decisions += 1;
+                    moves += matches!(whole, Action::Move { .. }) as usize;
+                }
+                t.submit(r.seat, r.act.clone()).unwrap();
+            }
+        }
+    }
+    assert!(decisions > 2000 && moves > 500, "{decisions} decisions, {moves} moves compared");
+}

@@ -28,6 +28,9 @@ pub trait Searched: Game {
         let _ = rng;
         self.legal_actions(Mode::Enforced, out);
     }
+    /// A search begins: whatever the game kept for the last one is dropped, so that a decision
+    /// follows its view and its random stream alone, whatever the thread decided before.
+    fn new_search() {}
 }
 
 /// The chance to win of `seat` at a table of two seats: its result once the game is over (1, 0,
@@ -146,6 +149,7 @@ pub fn search<G: Searched>(
     rng: &mut TableRng,
 ) -> Vec<Estimate<G::Action>> {
     let start = std::time::Instant::now();
+    G::new_search();
     let mut nodes: Vec<Node<G::Action>> =
         vec![Node { action: None, mover: seat, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];
     let mut cands = Vec::new();

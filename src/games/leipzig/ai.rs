@@ -99,28 +99,41 @@ impl crate::engine::search::Searched for Leipzig {
         crate::engine::search::chance_of(self, seat, || self.margin(Side::French), EVALUATION_SCALE)
     }
 
+    /// The beginner, found without the whole list (`beginner_fast`), or one time in four a
+    /// random action drawn without it (`random_action`).
     fn playout_action(&self, rng: &mut TableRng) -> Option<Action> {
-        let mut legal = Vec::new();
-        crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal);
-        match legal.len() {
-            0 => None,
-            1 => legal.pop(),
-            _ if rng.below(4) == 0 => Some(legal[rng.below(legal.len())].clone()),
-            _ => Some(beginner(self, &legal)),
+        if rng.below(4) == 0 {
+            return random_action(self, rng);
         }
+        beginner_fast(self).map(|(a, _)| a)
     }
 
     /// The beginner's choice and the other orders a commander would weigh beside it (`orders`);
-    /// where those are fewer than `CANDIDATES`, legal actions drawn at random (a Movement Phase
-    /// lists thousands of moves).
+    /// where those are fewer than `CANDIDATES`, legal actions drawn at random. The beginner's
+    /// move is weighed against the other moves of its counter alone: the list of every counter's
+    /// moves is not made.
     fn candidates(&self, rng: &mut TableRng, out: &mut Vec<Action>) {
         let mut legal = Vec::new();
-        crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal);
-        if legal.len() <= CANDIDATES || DRAWN.get() {
+        if DRAWN.get() {
+            crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal);
             crate::engine::search::pick_and_drawn(legal, CANDIDATES, |l| beginner(self, l), rng, out);
             return;
         }
-        let pick = beginner(self, &legal);
+        let Some((pick, others)) = beginner_fast(self) else { return };
+        match &pick {
+            Action::Move { unit, .. } => {
+                let like = Action::Move { unit: *unit, to: Hex(0), march: March::Triple, supply: None };
+                self.legal(Some(&like), &mut legal);
+                legal.extend(others);
+            }
+            _ => crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal),
+        }
+        if legal.len() <= CANDIDATES {
+            // Every legal action, the beginner's first: the choice the search keeps by default.
+            out.extend(legal.into_iter().filter(|a| *a != pick));
+            out.insert(0, pick);
+            return;
+        }
         orders(self, &legal, pick, out);
         out.truncate(CANDIDATES);
         if out.len() < 2 {
@@ -495,54 +508,154 @@ fn goal(g: &Leipzig, s: &Situation, u: UnitId) -> Option<Hex> {
 /// One move that brings a counter nearer its goal without leaving supply, or None to end the
 /// Movement Phase. Garrisons of fortresses holding a city stay.
 fn movement(g: &Leipzig, me: Side, legal: &[Action]) -> Option<Action> {
-    let s = Situation::of(g);
-    let b = &g.sc.board;
+    let mut scorer = MoveScore::new(g, me);
     let mut best: Option<(i32, &Action)> = None;
-    // What the moves' scores ask, found once a counter or a hex instead of once a move (the
-    // list holds thousands of moves, a few counters' each): each counter's facts (`Mover`),
-    // and the Enemy's strength beside each hex (each asked of every counter of the game).
-    let mut movers: Vec<Option<Mover>> = vec![None; g.units.len()];
-    let mut enemy_beside: Vec<Option<u32>> = vec![None; b.len()];
     for a in legal {
         let Action::Move { unit, to, march, supply } = a else { continue };
-        let m = *movers[*unit as usize].get_or_insert_with(|| Mover::of(g, &s, *unit));
-        if *march != March::Normal && supply.is_none() && !m.free_march {
-            continue; // never the tables
-        }
-        if *march != March::Normal && supply.is_some() && !m.combat {
-            continue; // a leader or a supply unit keeps up without spending supply
-        }
-        if *march != March::Normal && supply.is_some() && m.near {
-            continue; // a supply unit spent on a march only for a long way
-        }
-        let Some(from) = m.from else { continue };
-        if m.last_garrison {
-            continue; // the last garrison stays
-        }
-        let Some(goal) = m.goal else { continue };
-        let gain = b.distance(from, goal) as i32 - b.distance(*to, goal) as i32;
-        if gain <= 0 {
-            continue;
-        }
-        let mut score = gain * 10;
-        if m.combat && !s.supplied[me.index()][to.0 as usize] {
-            score -= 15; // out of supply: halved in combat
-        }
-        // Do not stand alone next to a much stronger Enemy stack.
-        let enemy = *enemy_beside[to.0 as usize].get_or_insert_with(|| {
-            b.neighbours(*to)
-                .flat_map(|(_, n)| g.combat_at(n).filter(|&x| g.units[x as usize].side != me))
-                .map(|x| g.strength(x) as u32)
-                .sum()
-        });
-        if enemy > 3 * m.strength + 4 {
-            score -= 40;
-        }
+        let Some(score) = scorer.of(*unit, *to, *march, *supply) else { continue };
         if best.is_none_or(|(b, _)| score > b) {
             best = Some((score, a));
         }
     }
     best.filter(|(s, _)| *s > 0).map(|(_, a)| a.clone())
+}
+
+/// How the beginner's movement scores a move: what the scores ask, found once a counter or a
+/// hex instead of once a move (a list holds thousands of moves, a few counters' each): each
+/// counter's facts (`Mover`), and the Enemy's strength beside each hex.
+struct MoveScore<'a> {
+    g: &'a Leipzig,
+    me: Side,
+    s: std::rc::Rc<Situation>,
+    movers: Vec<Option<Mover>>,
+    /// The strength of the Enemy's combat units on each hex.
+    enemy_on: Vec<u32>,
+    enemy_beside: Vec<Option<u32>>,
+}
+
+impl<'a> MoveScore<'a> {
+    fn new(g: &'a Leipzig, me: Side) -> MoveScore<'a> {
+        let mut enemy_on = vec![0; g.sc.board.len()];
+        for u in g.on_map(me.other()).filter(|&u| g.is_combat(u)) {
+            if let Some(h) = g.hex_of(u) {
+                enemy_on[h.0 as usize] += g.strength(u) as u32;
+            }
+        }
+        MoveScore {
+            g,
+            me,
+            s: Situation::of(g),
+            movers: vec![None; g.units.len()],
+            enemy_on,
+            enemy_beside: vec![None; g.sc.board.len()],
+        }
+    }
+
+    fn mover(&mut self, u: UnitId) -> Mover {
+        let (g, s) = (self.g, &self.s);
+        *self.movers[u as usize].get_or_insert_with(|| Mover::of(g, s, u))
+    }
+
+    /// The move's score, None for a move the beginner never makes.
+    fn of(&mut self, unit: UnitId, to: Hex, march: March, supply: Option<UnitId>) -> Option<i32> {
+        let m = self.mover(unit);
+        let (me, b) = (self.me, &self.g.sc.board);
+        if march != March::Normal && supply.is_none() && !m.free_march {
+            return None; // never the tables
+        }
+        if march != March::Normal && supply.is_some() && !m.combat {
+            return None; // a leader or a supply unit keeps up without spending supply
+        }
+        if march != March::Normal && supply.is_some() && m.near {
+            return None; // a supply unit spent on a march only for a long way
+        }
+        let from = m.from?;
+        if m.last_garrison {
+            return None; // the last garrison stays
+        }
+        let goal = m.goal?;
+        let gain = b.distance(from, goal) as i32 - b.distance(to, goal) as i32;
+        if gain <= 0 {
+            return None;
+        }
+        let mut score = gain * 10;
+        if m.combat && !self.s.supplied[me.index()][to.0 as usize] {
+            score -= 15; // out of supply: halved in combat
+        }
+        // Do not stand alone next to a much stronger Enemy stack.
+        let on = &self.enemy_on;
+        let enemy = *self.enemy_beside[to.0 as usize]
+            .get_or_insert_with(|| b.neighbours(to).map(|(_, n)| on[n.0 as usize]).sum());
+        if enemy > 3 * m.strength + 4 {
+            score -= 40;
+        }
+        Some(score)
+    }
+}
+
+/// The beginner's choice without listing every move (the playouts' and the search's
+/// candidates'): the same action as `beginner(g, &legal)`, with the actions listed beside the
+/// moves. In a Movement Phase a counter's map is searched only as far as a move the beginner
+/// would make reaches (its ordinary allowance, unless it may force-march on the beginner's
+/// terms), and not at all for a counter with nowhere to go: the whole list searches every
+/// counter at three times its allowance, the cost of most of a playout.
+pub fn beginner_fast(g: &Leipzig) -> Option<(Action, Vec<Action>)> {
+    let me = g.deciding()?;
+    let seen = Situation::as_seen_by(g, me);
+    let mut others = Vec::new();
+    let movers = g.legal_but_moves(&seen, &mut others);
+    if movers.is_empty() {
+        return (!others.is_empty()).then(|| (beginner(g, &others), others));
+    }
+    // The Movement Phase: an overrun first (the beginner's order), then the best move.
+    if let Some(a) = others.iter().find(|a| matches!(a, Action::Overrun { .. })) {
+        return Some((a.clone(), others));
+    }
+    let mut scorer = MoveScore::new(g, me);
+    let mut best: Option<(i32, Action)> = None;
+    for &u in &movers {
+        let m = scorer.mover(u);
+        if m.from.is_none() || m.goal.is_none() || m.last_garrison {
+            continue; // no move of it scores
+        }
+        let supplies = g.march_supplies(u);
+        // The list offers each hex under the smallest march that reaches it, and a move at a
+        // forced march scores only for a counter that marches free, or a combat unit far from
+        // its goal with a supply unit to spend: for the others an ordinary move's search does.
+        let forced = m.free_march || (m.combat && !m.near && !supplies.is_empty());
+        let upto = if forced { March::Triple } else { March::Normal };
+        // A move scores at most ten a hex nearer the goal, and goes no further than its
+        // allowance's worth of the cheapest step: a counter that cannot beat the best found
+        // (the first of equal scores is kept) is not searched.
+        if let (Some((best, _)), Some(from), Some(goal), Some(budget)) = (&best, m.from, m.goal, g.move_budget(u, upto))
+        {
+            let steps = budget / g.sc.least_step[usize::from(g.is_cavalry(u))];
+            if 10 * g.sc.board.distance(from, goal).min(steps as u32) as i32 <= *best {
+                continue;
+            }
+        }
+        let Some((_, dests)) = g.search_destinations(&seen, u, upto) else { continue };
+        for (to, _, march) in dests {
+            // In the list's order: without a supply unit, then with each.
+            let with: &[UnitId] = if march == March::Normal || m.free_march { &[] } else { &supplies };
+            for supply in std::iter::once(None).chain(with.iter().copied().map(Some)) {
+                let Some(score) = scorer.of(u, to, march, supply) else { continue };
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    best = Some((score, Action::Move { unit: u, to, march, supply }));
+                }
+            }
+        }
+    }
+    if let Some((_, a)) = best.filter(|(s, _)| *s > 0) {
+        return Some((a, others));
+    }
+    if others.contains(&Action::EndMovement) {
+        return Some((Action::EndMovement, others));
+    }
+    // A stack that must move apart: the whole list (rare).
+    let mut legal = Vec::new();
+    crate::engine::rules::Game::legal_actions(g, crate::engine::rules::Mode::Enforced, &mut legal);
+    (!legal.is_empty()).then(|| (beginner(g, &legal), others))
 }
 
 /// What the beginner's movement asks of a counter, whatever its move.

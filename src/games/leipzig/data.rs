@@ -554,6 +554,9 @@ pub struct LzScenario {
     /// `[infantry and the rest, cavalry][hex * 6 + direction]`, `NO_STEP` where there is no hex
     /// or that mover may not enter it. The movement search asks it of every neighbour it meets.
     pub steps: [Vec<u8>; 2],
+    /// The cheapest step of each mover (`steps`, at least 1): no move of `c` MP goes further
+    /// than `c` divided by it, which bounds what a move can gain before its search is made.
+    pub least_step: [u8; 2],
     /// The hex of each city worth points (`victory.cities`, in order), found once at load: the
     /// owners are updated after every move.
     pub city_hexes: Vec<Option<Hex>>,
@@ -821,9 +824,11 @@ impl LzScenario {
             }
         }
         let steps = [false, true].map(|cavalry| step_costs(&board, &charts.terrain, cavalry));
+        let least_step = [0, 1].map(|k| steps[k].iter().copied().filter(|&c| c != NO_STEP).min().unwrap_or(1).max(1));
         let city_hexes = file.victory.cities.iter().map(|(c, _)| board.place(c)).collect();
         Ok(LzScenario {
             steps,
+            least_step,
             city_hexes,
             path: path.to_path_buf(),
             number: file.number,

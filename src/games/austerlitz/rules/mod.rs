@@ -116,6 +116,17 @@ impl Austerlitz {
         aside.movers
     }
 
+    /// The moves of `units` alone (those `legal_but_moves` set aside), each unit's in the
+    /// list's order, their searches kept as a whole list's are: the search's playouts weigh a
+    /// few units' moves at a time.
+    pub fn moves_of(&self, units: &[usize], out: &mut Vec<Action>) {
+        let mut aside = Aside::default();
+        for &u in units {
+            self.list_moves(u, None, out, &mut aside);
+        }
+        self.keep_listed(aside.listed);
+    }
+
     /// The legal list (see `legal_for`); without `with_moves` the units' moves are left out and
     /// the units that may move set aside instead. A list for one unit's move sets its search
     /// aside (for `apply`).

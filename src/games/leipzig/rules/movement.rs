@@ -415,7 +415,7 @@ impl Leipzig {
 
     /// What counter `u` may spend on a move up to the march `upto`: the largest allowance asked
     /// for that it may attempt, less what it spent (none if it may not move).
-    fn move_budget(&self, u: UnitId, upto: March) -> Option<u8> {
+    pub fn move_budget(&self, u: UnitId, upto: March) -> Option<u8> {
         if !self.can_move(u) {
             return None;
         }
