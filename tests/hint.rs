@@ -119,3 +119,35 @@ fn an_austerlitz_hint_rings_the_space_of_the_unit_it_moves_and_where_it_goes() {
     let space = |c| SpaceId(t.game.sc.board.index(c) as u16);
     assert_eq!(l.at, vec![space(from), space(*to)]);
 }
+
+#[test]
+fn a_victory_and_glory_hint_to_play_an_event_rings_the_nations_its_text_names() {
+    use grognard::engine::geometry::SpaceId;
+    use grognard::games::vg::{self, data::Effect, state::Text};
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
+    let sc = std::sync::Arc::new(vg::VgScenario::load(&p).unwrap());
+    // A card whose text names a nation (cubes placed there, units recruited, an alliance).
+    let named = |e: &Effect| match e {
+        Effect::Influence(_, Some(n), _) | Effect::Recruit(_, Some(n), _) | Effect::Alliance(_, n) => Some(*n),
+        _ => None,
+    };
+    let (card, nations) = sc
+        .cards
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| {
+            let mut ns: Vec<SpaceId> = Vec::new();
+            for n in c.body.iter().filter_map(named) {
+                if !ns.contains(&SpaceId(n as u16)) {
+                    ns.push(SpaceId(n as u16));
+                }
+            }
+            (!ns.is_empty()).then_some((i, ns))
+        })
+        .expect("an event naming a nation");
+    let t = vg::table_on(sc, 1, None);
+    let play = vg::Action::PlayCard { card: card as _, text: Text::Body };
+    let found = [Estimate { action: play, visits: 10, win: 0.5, default: true }];
+    let Some(Coach::Step(l)) = hint_word(&t.game, &found) else { panic!("a step") };
+    assert_eq!(l.at, nations);
+}

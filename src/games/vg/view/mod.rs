@@ -75,6 +75,25 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn places_of(&self, action: &Action) -> Vec<crate::engine::geometry::SpaceId> {
         use crate::engine::geometry::SpaceId;
+        // An event card: the nations its text names (influence, recruits, an alliance).
+        if let Action::PlayCard { card, text } = action {
+            use crate::games::vg::data::Effect;
+            let Some(c) = self.sc.cards.get(*card as usize) else { return Vec::new() };
+            let effects: &[Effect] = match text {
+                crate::games::vg::state::Text::Body => &c.body,
+                crate::games::vg::state::Text::Bottom => c.bottom.as_slice(),
+            };
+            let mut out: Vec<SpaceId> = Vec::new();
+            for e in effects {
+                if let Effect::Influence(_, Some(n), _) | Effect::Recruit(_, Some(n), _) | Effect::Alliance(_, n) = e {
+                    let s = SpaceId(*n as u16);
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+            }
+            return out;
+        }
         // The nation a card or an order acts on (a campaign at sea has none).
         let nation = match action {
             Action::PlaceInfluence(n) | Action::RemoveInfluence(n) | Action::RecruitFrom(n) | Action::Ally(n) => {
