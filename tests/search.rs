@@ -6,7 +6,7 @@ mod common;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::search::{self, Budget, Searched};
-use grognard::engine::seats::Viewer;
+use grognard::engine::seats::{SeatId, Viewer};
 use grognard::registry;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -216,4 +216,36 @@ fn a_window_thread_caps_the_search_whatever_its_budget() {
     .join()
     .unwrap();
     assert!(done > 0 && done < 10_000_000, "{done} iterations");
+}
+
+#[test]
+fn the_calibration_keeps_the_order_of_chances_and_the_two_seats_chances_make_one() {
+    use grognard::engine::search::Platt;
+    let platt = Platt { a: 0.45, b: 3.2 };
+    let mut last = 0.0;
+    for k in 1..100 {
+        let p = k as f32 / 100.0;
+        let shown = platt.of(p);
+        assert!(shown > last, "{p} → {shown}");
+        last = shown;
+        let (first, second) = (platt.of_seat(SeatId(0), p), platt.of_seat(SeatId(1), 1.0 - p));
+        assert!((first + second - 1.0).abs() < 1e-5, "{first} + {second}");
+    }
+    assert_eq!(Platt::NONE.of(0.37), 0.37);
+}
+
+#[test]
+fn the_chance_shown_at_the_first_card_of_victory_and_glory_is_what_games_from_there_say() {
+    // France won 94% of 200 beginner games (examples/calibration.rs): the chance people are shown
+    // at the first card says so, where the evaluation alone says far less.
+    use grognard::engine::search::{estimate, shown_estimate};
+    use grognard::games::vg;
+    let sc = Arc::new(vg::VgScenario::load(&scenario("victory-and-glory/napoleon.ron")).unwrap());
+    let t = vg::table_on(sc, 1000, None);
+    let view = t.game.observe(Viewer::Spectator);
+    let raw = estimate::<vg::Vg>(&view, SeatId(0), 16, &mut TableRng::from_seed(1));
+    let shown = shown_estimate::<vg::Vg>(&view, SeatId(0), 16, &mut TableRng::from_seed(1));
+    assert!(shown > 0.85 && raw < 0.7, "the evaluation {raw}, shown {shown}");
+    let britain = shown_estimate::<vg::Vg>(&view, SeatId(1), 16, &mut TableRng::from_seed(1));
+    assert!((britain + shown - 1.0).abs() < 1e-4, "Britain {britain}");
 }

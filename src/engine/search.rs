@@ -31,6 +31,39 @@ pub trait Searched: Game {
     /// A search begins: whatever the game kept for the last one is dropped, so that a decision
     /// follows its view and its random stream alone, whatever the thread decided before.
     fn new_search() {}
+    /// How the evaluation's chance for the first seat becomes the chance people are shown (the
+    /// Hint, the report, the broadcast): fitted on how beginner games ended
+    /// (`examples/calibration.rs`, `scripts/calibration.py`). The search ranks by the
+    /// evaluation itself.
+    const CALIBRATION: Platt = Platt::NONE;
+}
+
+/// Platt's scaling of a chance: `logistic(a · logit(p) + b)`. `b` says how much the game favours
+/// the first seat beyond what the evaluation sees, `a` how far its margins are to be trusted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Platt {
+    pub a: f32,
+    pub b: f32,
+}
+
+impl Platt {
+    /// The chance as the evaluation says it.
+    pub const NONE: Platt = Platt { a: 1.0, b: 0.0 };
+
+    /// The calibrated chance of `p`.
+    pub fn of(self, p: f32) -> f32 {
+        if self == Platt::NONE {
+            return p;
+        }
+        let p = p.clamp(1e-4, 1.0 - 1e-4);
+        1.0 / (1.0 + (-(self.a * (p / (1.0 - p)).ln() + self.b)).exp())
+    }
+
+    /// The calibrated chance of `seat` at a table of two, from its own chance `p` (the first
+    /// seat's is calibrated, the second's is the rest).
+    pub fn of_seat(self, seat: SeatId, p: f32) -> f32 {
+        if seat.0 == 0 { self.of(p) } else { 1.0 - self.of(1.0 - p) }
+    }
 }
 
 /// The chance to win of `seat` at a table of two seats: its result once the game is over (1, 0,
@@ -330,6 +363,35 @@ pub fn take_decision_times() -> Vec<(SeatId, f32)> {
 pub fn estimate<G: Searched>(view: &G::View, seat: SeatId, deals: u32, rng: &mut TableRng) -> f32 {
     let deals = deals.max(1);
     (0..deals).map(|_| G::determinize(view, rng).evaluate(seat)).sum::<f32>() / deals as f32
+}
+
+/// The chance to win people are shown for `seat` (the report's chart, the broadcast, the feed):
+/// `estimate` with each deal's chance calibrated (`Searched::CALIBRATION`), a finished game's
+/// result as it is.
+pub fn shown_estimate<G: Searched>(view: &G::View, seat: SeatId, deals: u32, rng: &mut TableRng) -> f32 {
+    let deals = deals.max(1);
+    let mut sum = 0.0;
+    for _ in 0..deals {
+        let g = G::determinize(view, rng);
+        let p = g.evaluate(seat);
+        sum += if g.is_over() { p } else { G::CALIBRATION.of_seat(seat, p) };
+    }
+    sum / deals as f32
+}
+
+/// The Hint: the search's candidates for `seat`, best first, each with its chance to win
+/// calibrated as people are shown it.
+pub fn hint<G: Searched>(
+    view: &G::View,
+    seat: SeatId,
+    budget: &Budget,
+    rng: &mut TableRng,
+) -> Vec<Estimate<G::Action>> {
+    let mut found = search::<G>(view, seat, budget, rng);
+    for e in &mut found {
+        e.win = G::CALIBRATION.of_seat(seat, e.win);
+    }
+    found
 }
 
 /// Plays `action` for `mover` on a searched table; false where the rules refuse it there (an

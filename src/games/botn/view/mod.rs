@@ -38,11 +38,11 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Action>> {
         let view = self.observe(Viewer::Seat(seat));
-        crate::engine::search::search::<Botn>(&view, seat, &ai::STRONG, rng)
+        crate::engine::search::hint::<Botn>(&view, seat, &ai::STRONG, rng)
     }
 
     fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
-        Some(crate::engine::search::estimate::<Botn>(&self.observe(viewer), SeatId(0), 8, rng))
+        Some(crate::engine::search::shown_estimate::<Botn>(&self.observe(viewer), SeatId(0), 8, rng))
     }
 
     fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {

@@ -42,7 +42,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     fn hint(&self, seat: SeatId, rng: &mut TableRng) -> Vec<crate::engine::search::Estimate<Action>> {
         let view = self.observe(Viewer::Seat(seat));
         let budget = LzPlayer::Strong.budget().expect("strong searches");
-        crate::engine::search::search::<Leipzig>(&view, seat, &budget, rng)
+        crate::engine::search::hint::<Leipzig>(&view, seat, &budget, rng)
     }
 
     fn places_of(&self, action: &Action) -> Vec<crate::engine::geometry::SpaceId> {
@@ -59,7 +59,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     }
 
     fn chance(&self, viewer: Viewer, rng: &mut TableRng) -> Option<f32> {
-        Some(crate::engine::search::estimate::<Leipzig>(&self.observe(viewer), SeatId(0), 8, rng))
+        Some(crate::engine::search::shown_estimate::<Leipzig>(&self.observe(viewer), SeatId(0), 8, rng))
     }
 
     fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
