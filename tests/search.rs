@@ -198,6 +198,17 @@ fn the_short_ladder_victory_and_glory_strong_beats_the_solo_ai_as_britain() {
 }
 
 #[test]
+fn the_short_ladder_leipzig_normal_beats_the_beginner_as_the_allies() {
+    // Scenario 7 (no Austrian involvement), the most even: the Allied beginner wins 67.5% of its
+    // games against itself, `normal` 78.5% (100 games a side, README). A search that stopped
+    // playing its orders would lose most of these.
+    let games = ladder_games(3);
+    let file = "leipzig-1813/7-no-austrian-involvement.ron";
+    let normal = rung("leipzig-1813", file, "normal", "beginner", games);
+    assert!(normal[1] * 3 >= games * 2, "normal against beginner, as the Allies: {normal:?} of {games}");
+}
+
+#[test]
 fn a_window_thread_caps_the_search_whatever_its_budget() {
     // The window's decision threads cap every search (`cap_this_thread`): a budget of ten million
     // iterations stops after the cap with a fraction of them done, where the ladder's threads
