@@ -4,8 +4,9 @@
 //! what is hidden) beside how the game ended. `scripts/calibration.py` fits each game's
 //! `Searched::CALIBRATION` on these lines and measures it on games it was not fitted on.
 //!
-//! Usage: `cargo run --release --no-default-features --example calibration -- GAME GAMES [SEED]`
-//! (GAME: botn, vg, leipzig, austerlitz). Prints `game seed action chance result` lines
+//! Usage: `cargo run --release --no-default-features --example calibration -- GAME GAMES [SEED]
+//! [SCENARIO]` (GAME: botn, vg, leipzig, austerlitz; Leipzig plays scenarios 1, 5, 7 and 8 in
+//! turn unless a SCENARIO file is named). Prints `game seed action chance result` lines
 //! (result: 1 the first seat won, 0 it lost, 0.5 a draw).
 
 use grognard::engine::rng::TableRng;
@@ -45,6 +46,7 @@ fn main() {
     let game = args.first().map(String::as_str).unwrap_or("botn");
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10);
     let first: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let named = args.get(3).map(PathBuf::from);
     for seed in first..first + games {
         match game {
             "botn" => {
@@ -64,7 +66,7 @@ fn main() {
                 let file =
                     ["1-historical-situation", "5-historical-summer", "7-no-austrian-involvement", "8-the-campaign"]
                         [seed as usize % 4];
-                let path = scenario(&format!("leipzig-1813/{file}.ron"));
+                let path = named.clone().unwrap_or_else(|| scenario(&format!("leipzig-1813/{file}.ron")));
                 let sc = Arc::new(leipzig::LzScenario::load(&path).unwrap());
                 let players = [leipzig::ai::LzPlayer::Beginner; 2];
                 let t = leipzig::play_game(sc.clone(), seed, players, 100_000).unwrap();
