@@ -110,7 +110,7 @@ impl crate::engine::search::Searched for Leipzig {
         if rng.below(4) == 0 {
             return random_action(self, rng);
         }
-        beginner_fast(self).map(|(a, _)| a)
+        beginner_fast(self).map(|f| f.pick)
     }
 
     /// The beginner's choice and the other orders a commander would weigh beside it (`orders`);
@@ -124,13 +124,14 @@ impl crate::engine::search::Searched for Leipzig {
             crate::engine::search::pick_and_drawn(legal, CANDIDATES, |l| beginner(self, l), rng, out);
             return;
         }
-        let Some((pick, others)) = beginner_fast(self) else { return };
+        let Some(Fast { pick, others, whole }) = beginner_fast(self) else { return };
         match &pick {
             Action::Move { unit, .. } => {
                 let like = Action::Move { unit: *unit, to: Hex(0), march: March::Triple, supply: None };
                 self.legal(Some(&like), &mut legal);
                 legal.extend(others);
             }
+            _ if whole => legal = others,
             _ => crate::engine::rules::Game::legal_actions(self, crate::engine::rules::Mode::Enforced, &mut legal),
         }
         if legal.len() <= CANDIDATES {
@@ -598,23 +599,32 @@ impl<'a> MoveScore<'a> {
     }
 }
 
+/// What `beginner_fast` found: the beginner's choice and the actions listed beside the moves.
+pub struct Fast {
+    pub pick: Action,
+    pub others: Vec<Action>,
+    /// `others` is the whole legal list (no counter may move): the search's candidates read it
+    /// instead of listing again.
+    pub whole: bool,
+}
+
 /// The beginner's choice without listing every move (the playouts' and the search's
 /// candidates'): the same action as `beginner(g, &legal)`, with the actions listed beside the
 /// moves. In a Movement Phase a counter's map is searched only as far as a move the beginner
 /// would make reaches (its ordinary allowance, unless it may force-march on the beginner's
 /// terms), and not at all for a counter with nowhere to go: the whole list searches every
 /// counter at three times its allowance, the cost of most of a playout.
-pub fn beginner_fast(g: &Leipzig) -> Option<(Action, Vec<Action>)> {
+pub fn beginner_fast(g: &Leipzig) -> Option<Fast> {
     let me = g.deciding()?;
     let seen = Situation::as_seen_by(g, me);
     let mut others = Vec::new();
     let movers = g.legal_but_moves(&seen, &mut others);
     if movers.is_empty() {
-        return (!others.is_empty()).then(|| (beginner(g, &others), others));
+        return (!others.is_empty()).then(|| Fast { pick: beginner(g, &others), others, whole: true });
     }
     // The Movement Phase: an overrun first (the beginner's order), then the best move.
     if let Some(a) = others.iter().find(|a| matches!(a, Action::Overrun { .. })) {
-        return Some((a.clone(), others));
+        return Some(Fast { pick: a.clone(), others, whole: false });
     }
     let mut scorer = MoveScore::new(g, me);
     let mut best: Option<(i32, Action)> = None;
@@ -652,15 +662,15 @@ pub fn beginner_fast(g: &Leipzig) -> Option<(Action, Vec<Action>)> {
         }
     }
     if let Some((_, a)) = best.filter(|(s, _)| *s > 0) {
-        return Some((a, others));
+        return Some(Fast { pick: a, others, whole: false });
     }
     if others.contains(&Action::EndMovement) {
-        return Some((Action::EndMovement, others));
+        return Some(Fast { pick: Action::EndMovement, others, whole: false });
     }
     // A stack that must move apart: the whole list (rare).
     let mut legal = Vec::new();
     crate::engine::rules::Game::legal_actions(g, crate::engine::rules::Mode::Enforced, &mut legal);
-    (!legal.is_empty()).then(|| (beginner(g, &legal), others))
+    (!legal.is_empty()).then(|| Fast { pick: beginner(g, &legal), others, whole: false })
 }
 
 /// What the beginner's movement asks of a counter, whatever its move.
