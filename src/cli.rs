@@ -187,6 +187,19 @@ pub enum Command {
         /// Only the rungs whose upper level is this one.
         #[arg(long)]
         level: Option<String>,
+        /// Only the rungs whose lower level is this one.
+        #[arg(long)]
+        against: Option<String>,
+        /// Only the rungs where the upper level plays this seat.
+        #[arg(long)]
+        seat: Option<String>,
+        /// Threads to play on (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Keep each finished game in this file (one JSON line a game) and play only the games it
+        /// lacks: a long ladder may be stopped and run again.
+        #[arg(long)]
+        record: Option<PathBuf>,
     },
     /// Render the table to a PNG (needs a display, e.g. under xvfb-run).
     Screenshot {
@@ -427,14 +440,25 @@ pub fn run() -> i32 {
                 Err(code) => code,
             }
         }
-        Some(Command::Ladder { scenario, games, seed, level }) => {
+        Some(Command::Ladder { scenario, games, seed, level, against, seat, threads, record }) => {
             if games > registry::MAX_GAMES {
                 eprintln!("--games {games}: at most {}", registry::MAX_GAMES);
                 return 2;
             }
             let scenario = scenario.unwrap_or_else(|| registry::GAMES[0].default_scenario());
             match game_of(&scenario) {
-                Ok(game) => crate::engine::ladder::run(game, &scenario, games, seed, level.as_deref()),
+                Ok(game) => {
+                    use crate::engine::ladder::{LadderOptions, Record};
+                    let record = match record.as_deref().map(Record::open).unwrap_or_else(|| Ok(Record::none())) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            eprintln!("{e}");
+                            return 1;
+                        }
+                    };
+                    let options = LadderOptions { games, seed, level, against, seat, threads };
+                    crate::engine::ladder::run(game, &scenario, &options, &record)
+                }
                 Err(code) => code,
             }
         }

@@ -117,16 +117,10 @@ pub trait GameEntry: Sync {
     fn baseline(&self) -> &'static str {
         "beginner"
     }
-    /// Plays `games` games from seed `seed` on, `players[i]` at seat `i` (by the names
-    /// `simulate --player` takes), on every core: the games each seat won and the draws, and how
-    /// long each search decision took.
-    fn play_match(
-        &self,
-        scenario: &Path,
-        players: &[&str],
-        games: u64,
-        seed: u64,
-    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String>;
+    /// How this game plays one game of a match, `players[i]` at seat `i` (by the names
+    /// `simulate --player` takes): a game's seed → its winner's seat index (None: a draw). The
+    /// ladder plays many on every core and collects how long each search decision took.
+    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<crate::engine::ladder::MatchGame, String>;
     /// (testing) Random legal actions on a new table, each written to a journal; the exit code.
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32;
     /// Opens the table on a scenario or a save; the exit code.

@@ -177,7 +177,7 @@ fn rung_on(game: &str, file: &str, upper: &str, lower: &str, games: u64, seats: 
     for (s, won) in out.iter_mut().enumerate().filter(|(s, _)| seats.contains(s)) {
         let mut players = [lower; 2];
         players[s] = upper;
-        *won = entry.play_match(&path, &players, games, 9).unwrap().0[s];
+        *won = grognard::engine::ladder::match_wins(entry, &path, &players, games, 9).unwrap()[s];
     }
     out
 }
@@ -273,4 +273,48 @@ fn the_chance_shown_at_the_first_card_of_victory_and_glory_is_what_games_from_th
     assert!(shown > 0.85 && raw < 0.7, "the evaluation {raw}, shown {shown}");
     let britain = shown_estimate::<vg::Vg>(&view, SeatId(1), 16, &mut TableRng::from_seed(1));
     assert!((britain + shown - 1.0).abs() < 1e-4, "Britain {britain}");
+}
+
+#[test]
+fn the_ladder_record_keeps_each_game_and_a_second_run_plays_only_the_games_it_lacks() {
+    use grognard::engine::ladder::Record;
+    let entry = registry::by_id("battle-of-the-nations").unwrap();
+    let path = scenario("battle-of-the-nations/beginner.ron");
+    let dir = std::env::temp_dir().join(format!("grognard-ladder-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("record.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let players = ["normal", "random"];
+    let (first, recorded) = Record::open(&file).unwrap().games(entry, &path, &players, 6, 9, 2).unwrap();
+    assert_eq!(recorded, 0, "a new record holds nothing");
+    assert_eq!(first.iter().map(|g| g.seed).collect::<Vec<_>>(), (9..15).collect::<Vec<_>>());
+    assert!(first.iter().all(|g| !g.ms[0].is_empty() && g.ms[1].is_empty()), "normal searches, random does not");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 6, "one line a game");
+
+    // Run again: everything comes from the record, nothing is appended.
+    let (again, recorded) = Record::open(&file).unwrap().games(entry, &path, &players, 6, 9, 1).unwrap();
+    assert_eq!((recorded, &again), (6, &first));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "nothing played, nothing written");
+
+    // Two games lost from the record (a run stopped early): only those two are played, and
+    // they end as before.
+    let kept: Vec<&str> = text.lines().filter(|l| !l.contains("\"seed\":10,") && !l.contains("\"seed\":13,")).collect();
+    assert_eq!(kept.len(), 4);
+    std::fs::write(&file, kept.join("\n") + "\n").unwrap();
+    let (third, recorded) = Record::open(&file).unwrap().games(entry, &path, &players, 6, 9, 2).unwrap();
+    assert_eq!(recorded, 4);
+    let winners = |g: &[grognard::engine::ladder::Played]| g.iter().map(|g| (g.seed, g.winner)).collect::<Vec<_>>();
+    assert_eq!(winners(&third), winners(&first), "the same games, whoever played them");
+    assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 6);
+
+    // Another pairing on the same seeds is its own games.
+    let (other, recorded) = Record::open(&file).unwrap().games(entry, &path, &["random", "random"], 2, 9, 1).unwrap();
+    assert_eq!((recorded, other.len()), (0, 2));
+
+    // A line that does not read names the file and its line.
+    std::fs::write(&file, format!("{}\nnot a game\n", text.lines().next().unwrap())).unwrap();
+    let err = Record::open(&file).err().unwrap();
+    assert!(err.contains("record.jsonl:2:"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

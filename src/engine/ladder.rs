@@ -3,48 +3,174 @@
 //! seeded games played on every core. A level is judged on each side, because the games are not
 //! even: the side a level plays changes its chance more than the level does. Beside each rung, the
 //! lower level plays itself on the same seeds (`mirror_rate`): what the side wins alone, so that a
-//! rung shows what the upper level adds.
+//! rung shows what the upper level adds. A long ladder keeps each finished game in a record
+//! (`--record FILE`, one JSON line a game) and, run again, plays only the games the record lacks:
+//! the 100-game rungs of the slower games take longer than one sitting.
 
 use crate::registry::GameEntry;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Write;
 use std::path::Path;
 
 /// Games won by the first seat, the second seat, and neither (a draw).
 pub type Wins = [u64; 3];
 
-/// How long each search decision of a seat took, in milliseconds, over the games of a match.
-pub type Times = Vec<(crate::engine::seats::SeatId, f32)>;
+/// One game of a match, as a game's registration plays it: its seed → the winner's seat index
+/// (None for a draw).
+pub type MatchGame = Box<dyn Fn(u64) -> Result<Option<usize>, String> + Send + Sync>;
 
-/// Plays games `seed..seed + games` with `play` (a game's seed → its winner's seat index, None for
-/// a draw) on every core of the machine; the same counts whatever the number of cores.
+/// One finished game of a match, as the record keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Played {
+    /// The scenario's file name.
+    pub scenario: String,
+    /// The players by seat, by the names `simulate --player` takes.
+    pub players: Vec<String>,
+    pub seed: u64,
+    /// The winner's seat index; None for a draw.
+    pub winner: Option<usize>,
+    /// How long each search decision took, in milliseconds of one core, by seat index.
+    pub ms: Vec<Vec<f32>>,
+}
+
+/// Plays the games of `seeds` with `play` on `threads` threads, calling `done` as each ends; the
+/// games in seed order. A game follows its seed alone, so the outcomes are the same whatever the
+/// number of threads.
 pub fn play_many(
-    games: u64,
-    seed: u64,
-    play: impl Fn(u64) -> Result<Option<usize>, String> + Sync,
-) -> Result<(Wins, Times), String> {
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(games.max(1) as usize);
-    let results: Vec<Result<(Wins, Times), String>> = std::thread::scope(|scope| {
+    seeds: &[u64],
+    threads: usize,
+    seats: usize,
+    play: &(dyn Fn(u64) -> Result<Option<usize>, String> + Sync),
+    done: &(dyn Fn(&Played) + Sync),
+) -> Result<Vec<Played>, String> {
+    let threads = threads.clamp(1, seeds.len().max(1));
+    let results: Vec<Result<Vec<Played>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let play = &play;
                 scope.spawn(move || {
-                    let mut wins = [0u64; 3];
+                    let mut out = Vec::new();
                     crate::engine::search::take_decision_times();
-                    for g in (t as u64..games).step_by(threads) {
-                        wins[play(seed.wrapping_add(g))?.unwrap_or(2).min(2)] += 1;
+                    for &seed in seeds.iter().skip(t).step_by(threads) {
+                        let winner = play(seed)?;
+                        let mut ms = vec![Vec::new(); seats];
+                        for (seat, t) in crate::engine::search::take_decision_times() {
+                            if let Some(m) = ms.get_mut(seat.0 as usize) {
+                                m.push((t * 10.0).round() / 10.0);
+                            }
+                        }
+                        let game = Played { scenario: String::new(), players: Vec::new(), seed, winner, ms };
+                        done(&game);
+                        out.push(game);
                     }
-                    Ok((wins, crate::engine::search::take_decision_times()))
+                    Ok(out)
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a game panicked".into()))).collect()
     });
-    let (mut wins, mut times) = ([0u64; 3], Vec::new());
+    let mut all = Vec::new();
     for r in results {
-        let (w, t) = r?;
-        (0..3).for_each(|k| wins[k] += w[k]);
-        times.extend(t);
+        all.extend(r?);
     }
-    Ok((wins, times))
+    all.sort_by_key(|g| g.seed);
+    Ok(all)
+}
+
+/// The games each seat won over `played`, and the draws.
+pub fn wins(played: &[Played]) -> Wins {
+    let mut w = [0u64; 3];
+    for g in played {
+        w[g.winner.unwrap_or(2).min(2)] += 1;
+    }
+    w
+}
+
+/// Plays `games` games from seed `seed` on, `players[i]` at seat `i`, on every core: the games
+/// each seat won and the draws.
+pub fn match_wins(
+    game: &dyn GameEntry,
+    scenario: &Path,
+    players: &[&str],
+    games: u64,
+    seed: u64,
+) -> Result<Wins, String> {
+    let play = game.match_of(scenario, players)?;
+    let seeds: Vec<u64> = (0..games).map(|g| seed.wrapping_add(g)).collect();
+    Ok(wins(&play_many(&seeds, cores(), players.len(), &play, &|_| {})?))
+}
+
+/// The cores of this machine.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// The finished games a ladder keeps: read from its file, each new one appended as it ends.
+pub struct Record {
+    file: Option<std::sync::Mutex<std::fs::File>>,
+    games: HashMap<(String, Vec<String>, u64), Played>,
+}
+
+impl Record {
+    /// No file: every game is played.
+    pub fn none() -> Record {
+        Record { file: None, games: HashMap::new() }
+    }
+
+    /// The record at `path`, made if missing; a line that does not read names the file and line.
+    pub fn open(path: &Path) -> Result<Record, String> {
+        let mut games = HashMap::new();
+        if path.exists() {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                let g: Played = serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+                games.insert((g.scenario.clone(), g.players.clone(), g.seed), g);
+            }
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Record { file: Some(std::sync::Mutex::new(file)), games })
+    }
+
+    /// The games of `players` on `scenario` from seed `seed`, `games` of them: those the record
+    /// holds, the others played (on `threads` threads) and appended; and how many were recorded.
+    pub fn games(
+        &self,
+        game: &dyn GameEntry,
+        scenario: &Path,
+        players: &[&str],
+        games: u64,
+        seed: u64,
+        threads: usize,
+    ) -> Result<(Vec<Played>, usize), String> {
+        let name = scenario.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let names: Vec<String> = players.iter().map(|p| p.to_string()).collect();
+        let key = |s: u64| (name.clone(), names.clone(), s);
+        let seeds: Vec<u64> = (0..games).map(|g| seed.wrapping_add(g)).collect();
+        let mut out: Vec<Played> = seeds.iter().filter_map(|&s| self.games.get(&key(s)).cloned()).collect();
+        let recorded = out.len();
+        let missing: Vec<u64> = seeds.iter().copied().filter(|&s| !self.games.contains_key(&key(s))).collect();
+        if !missing.is_empty() {
+            let play = game.match_of(scenario, players)?;
+            let label = |g: &Played| Played { scenario: name.clone(), players: names.clone(), ..g.clone() };
+            let append = |g: &Played| {
+                if let Some(file) = &self.file {
+                    let line = serde_json::to_string(&label(g)).unwrap_or_default();
+                    // One line a write, so that a record cut off mid-game keeps every game before.
+                    let mut f = file.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
+                        eprintln!("the ladder's record: {e}");
+                    }
+                }
+            };
+            out.extend(play_many(&missing, threads, players.len(), &play, &append)?.iter().map(label));
+        }
+        out.sort_by_key(|g| g.seed);
+        Ok((out, recorded))
+    }
 }
 
 /// One rung: `upper` at seat `seat` against `lower` at the other seat.
@@ -77,40 +203,66 @@ pub fn pairings(levels: &[&str], baseline: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Plays the ladder of `game` on `scenario`, `games` games a pairing and side, printing one JSON
-/// line a rung and a summary; `only` keeps the pairings whose upper level it names. The exit
-/// code: 1 where a game failed.
-pub fn run(game: &dyn GameEntry, scenario: &Path, games: u64, seed: u64, only: Option<&str>) -> i32 {
+/// Which part of the ladder a run plays, and how.
+#[derive(Clone, Debug, Default)]
+pub struct LadderOptions {
+    pub games: u64,
+    pub seed: u64,
+    /// Only the rungs whose upper level is this one.
+    pub level: Option<String>,
+    /// Only the rungs whose lower level is this one.
+    pub against: Option<String>,
+    /// Only the upper level at this seat (by the game's seat names).
+    pub seat: Option<String>,
+    /// Threads (default: every core).
+    pub threads: Option<usize>,
+}
+
+/// Plays the ladder of `game` on `scenario` as `o` says, printing one JSON line a rung and a
+/// summary, the games kept in (and read back from) `record`. The exit code: 1 where a game
+/// failed, 2 where a seat is not the game's.
+pub fn run(game: &dyn GameEntry, scenario: &Path, o: &LadderOptions, record: &Record) -> i32 {
     let seats = game.seat_names();
+    if let Some(seat) = &o.seat
+        && !seats.iter().any(|s| s.eq_ignore_ascii_case(seat))
+    {
+        eprintln!("--seat {seat}: the seats are {}", seats.join(", "));
+        return 2;
+    }
+    let threads = o.threads.unwrap_or_else(cores);
     let mut rungs = Vec::new();
     for (upper, lower) in pairings(game.levels(), game.baseline()) {
-        if only.is_some_and(|o| o != upper) {
+        if o.level.as_ref().is_some_and(|l| *l != upper) || o.against.as_ref().is_some_and(|l| *l != lower) {
             continue;
         }
         // The lower level against itself, once for both sides.
-        let mirror = match game.play_match(scenario, &vec![lower.as_str(); seats.len()], games, seed) {
-            Ok((w, _)) => w,
+        let mirror = match record.games(game, scenario, &vec![lower.as_str(); seats.len()], o.games, o.seed, threads) {
+            Ok((g, _)) => wins(&g),
             Err(e) => {
                 eprintln!("{lower} against {lower}: {e}");
                 return 1;
             }
         };
         let share = |wins: &Wins, s: usize| {
-            ((wins[s] as f64 + 0.5 * wins[2] as f64) / games.max(1) as f64 * 1000.0).round() / 1000.0
+            ((wins[s] as f64 + 0.5 * wins[2] as f64) / o.games.max(1) as f64 * 1000.0).round() / 1000.0
         };
         for s in 0..seats.len() {
+            if o.seat.as_ref().is_some_and(|seat| !seats[s].eq_ignore_ascii_case(seat)) {
+                continue;
+            }
             let mut players = vec![lower.as_str(); seats.len()];
             players[s] = upper.as_str();
             let start = std::time::Instant::now();
-            let (wins, times) = match game.play_match(scenario, &players, games, seed) {
+            let (played, recorded) = match record.games(game, scenario, &players, o.games, o.seed, threads) {
                 Ok(w) => w,
                 Err(e) => {
                     eprintln!("{upper} against {lower}: {e}");
                     return 1;
                 }
             };
+            let wins = wins(&played);
             let other = 1 - s.min(1);
-            let mut mine: Vec<f32> = times.iter().filter(|(seat, _)| seat.0 as usize == s).map(|t| t.1).collect();
+            let mut mine: Vec<f32> = played.iter().flat_map(|g| g.ms.get(s).into_iter().flatten().copied()).collect();
             mine.sort_by(f32::total_cmp);
             let round = |x: f32| (x as f64 * 10.0).round() / 10.0;
             let rung = Rung {
@@ -127,6 +279,9 @@ pub fn run(game: &dyn GameEntry, scenario: &Path, games: u64, seed: u64, only: O
             };
             let mut line = serde_json::to_value(&rung).unwrap_or_default();
             line["seconds"] = ((start.elapsed().as_secs_f64() * 10.0).round() / 10.0).into();
+            if recorded > 0 {
+                line["from_record"] = recorded.into();
+            }
             println!("{line}");
             rungs.push(rung);
         }
@@ -134,7 +289,7 @@ pub fn run(game: &dyn GameEntry, scenario: &Path, games: u64, seed: u64, only: O
     let worst = rungs.iter().map(|r| r.rate).fold(f64::INFINITY, f64::min);
     println!(
         "{}",
-        serde_json::json!({"game": game.id(), "games": games, "seed": seed, "rungs": rungs.len(),
+        serde_json::json!({"game": game.id(), "games": o.games, "seed": o.seed, "rungs": rungs.len(),
             "lowest_rate": if rungs.is_empty() { serde_json::Value::Null } else { worst.into() }})
     );
     0
@@ -158,13 +313,16 @@ mod tests {
     fn games_played_on_several_cores_count_as_on_one() {
         // Seed parity decides the winner, a multiple of five is a draw.
         let play = |s: u64| Ok(if s.is_multiple_of(5) { None } else { Some((s % 2) as usize) });
-        let (wins, times) = play_many(37, 3, play).unwrap();
-        assert!(times.is_empty(), "no search, no decision times");
-        let mut one = [0u64; 3];
+        let seeds: Vec<u64> = (3..40).collect();
+        let many = play_many(&seeds, 3, 2, &play, &|_| {}).unwrap();
+        let one = play_many(&seeds, 1, 2, &play, &|_| {}).unwrap();
+        assert_eq!(many, one, "the same games in the same order");
+        assert!(many.iter().all(|g| g.ms.iter().all(Vec::is_empty)), "no search, no decision times");
+        let mut by_hand = [0u64; 3];
         for s in 3..40u64 {
-            one[play(s).unwrap().unwrap_or(2)] += 1;
+            by_hand[play(s).unwrap().unwrap_or(2)] += 1;
         }
-        assert_eq!(wins, one);
-        assert_eq!(wins.iter().sum::<u64>(), 37);
+        assert_eq!(wins(&many), by_hand);
+        assert_eq!(wins(&many).iter().sum::<u64>(), 37);
     }
 }

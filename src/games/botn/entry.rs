@@ -135,18 +135,10 @@ impl GameEntry for Entry {
         &["french", "allied"]
     }
 
-    fn play_match(
-        &self,
-        scenario: &Path,
-        players: &[&str],
-        games: u64,
-        seed: u64,
-    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String> {
+    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<crate::engine::ladder::MatchGame, String> {
         let players = [player_named(players[0])?, player_named(players[1])?];
         let sc = Arc::new(Scenario::load(scenario).map_err(|e| e.to_string())?);
-        crate::engine::ladder::play_many(games, seed, |s| {
-            Ok(play_game(sc.clone(), s, players, 5000)?.game.winner().map(|w| w.0 as usize))
-        })
+        Ok(Box::new(move |s| Ok(play_game(sc.clone(), s, players, 5000)?.game.winner().map(|w| w.0 as usize))))
     }
 
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {

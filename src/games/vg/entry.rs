@@ -129,22 +129,16 @@ impl GameEntry for Entry {
         "solo"
     }
 
-    fn play_match(
-        &self,
-        scenario: &Path,
-        players: &[&str],
-        games: u64,
-        seed: u64,
-    ) -> Result<(crate::engine::ladder::Wins, crate::engine::ladder::Times), String> {
+    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<crate::engine::ladder::MatchGame, String> {
         let named = |p: &str| {
             <VgPlayer as clap::ValueEnum>::from_str(p, true).map_err(|_| format!("`{p}`: not a player of this game"))
         };
         let players = [named(players[0])?, named(players[1])?];
         let sc = Arc::new(VgScenario::load(scenario).map_err(|e| e.to_string())?);
-        crate::engine::ladder::play_many(games, seed, |s| {
+        Ok(Box::new(move |s| {
             let table = super::play_between(sc.clone(), s, players, 20_000)?;
             Ok(crate::engine::rules::Game::winner(&table.game).map(|w| w.0 as usize))
-        })
+        }))
     }
 
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32 {
