@@ -1,8 +1,9 @@
 //! The command line: `grognard [play|validate|replay|simulate|screenshot]`. It names no game:
 //! each file is handed to the game whose id it carries (see `registry`).
 
+use crate::engine::entry::{self, GameEntry, SimOptions, StreamOptions, WindowOptions};
 use crate::engine::save::looks_like_save;
-use crate::registry::{self, GameEntry, SimOptions, StreamOptions, WindowOptions};
+use crate::registry;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -358,7 +359,7 @@ pub fn run() -> i32 {
             // A code handed to a window this one opened comes through the environment, out of
             // the list of processes other users may read.
             let code = code.or_else(|| std::env::var("GROGNARD_CODE").ok().filter(|c| !c.is_empty()));
-            let remote = join.map(|url| crate::registry::RemoteSeat { url, seat, code, public });
+            let remote = join.map(|url| crate::engine::entry::RemoteSeat { url, seat, code, public });
             let stream = StreamOptions {
                 broadcast,
                 feed,
@@ -415,8 +416,8 @@ pub fn run() -> i32 {
                 );
                 return 2;
             }
-            if games > registry::MAX_SAVED_GAMES {
-                eprintln!("--games {games}: at most {} through a host", registry::MAX_SAVED_GAMES);
+            if games > entry::MAX_SAVED_GAMES {
+                eprintln!("--games {games}: at most {} through a host", entry::MAX_SAVED_GAMES);
                 return 2;
             }
             match game_of(&scenario) {
@@ -425,7 +426,7 @@ pub fn run() -> i32 {
             }
         }
         Some(Command::Simulate { scenario, games, seed, players, seat_players, save_dir, via: None, .. }) => {
-            let cap = if save_dir.is_some() { registry::MAX_SAVED_GAMES } else { registry::MAX_GAMES };
+            let cap = if save_dir.is_some() { entry::MAX_SAVED_GAMES } else { entry::MAX_GAMES };
             if games > cap {
                 eprintln!(
                     "--games {games}: at most {cap}{}",
@@ -441,8 +442,8 @@ pub fn run() -> i32 {
             }
         }
         Some(Command::Ladder { scenario, games, seed, level, against, seat, threads, record }) => {
-            if games > registry::MAX_GAMES {
-                eprintln!("--games {games}: at most {}", registry::MAX_GAMES);
+            if games > entry::MAX_GAMES {
+                eprintln!("--games {games}: at most {}", entry::MAX_GAMES);
                 return 2;
             }
             let scenario = scenario.unwrap_or_else(|| registry::GAMES[0].default_scenario());

@@ -10,6 +10,7 @@ mod common;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::window::RequestRedraw;
+use grognard::engine::entry::StreamOptions;
 use grognard::engine::plugin::TableRes;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::Game;
@@ -18,7 +19,6 @@ use grognard::engine::table::{Act, Table};
 use grognard::games::{austerlitz, botn, leipzig, vg};
 use grognard::net::client::Client;
 use grognard::net::proto::{Delay, ToSeat, Update};
-use grognard::registry::StreamOptions;
 use grognard::table::TableGame;
 use grognard::table::broadcast::{
     Broadcaster, Director, DirectorMode, HOLD_SECONDS, Shot, director_glide, director_watch, feed_table,

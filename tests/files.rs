@@ -155,7 +155,7 @@ fn saves_and_journals_are_private_and_never_written_through_a_link() {
 /// A copy of a game's scenario folder with `edit` applied to `file`; the main scenario's path.
 fn edited(game: &str, main: &str, file: &str, from: &str, to: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    for e in std::fs::read_dir(grognard::registry::scenarios_root().join(game)).unwrap() {
+    for e in std::fs::read_dir(grognard::engine::scenario::scenarios_root().join(game)).unwrap() {
         let p = e.unwrap().path();
         let mut text = std::fs::read_to_string(&p).unwrap();
         if p.file_name().unwrap() == file {
@@ -218,13 +218,13 @@ fn a_part_file_no_scenario_names_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let bn = dir.path().join("battle-of-the-nations");
     std::fs::create_dir(&bn).unwrap();
-    for e in std::fs::read_dir(grognard::registry::scenarios_root().join("battle-of-the-nations")).unwrap() {
+    for e in std::fs::read_dir(grognard::engine::scenario::scenarios_root().join("battle-of-the-nations")).unwrap() {
         let p = e.unwrap().path();
         std::fs::copy(&p, bn.join(p.file_name().unwrap())).unwrap();
     }
     // A Victory & Glory file dropped among Battle of the Nations' files.
     let stray = bn.join("units.ron");
-    std::fs::copy(grognard::registry::scenarios_root().join("victory-and-glory/units.ron"), &stray).unwrap();
+    std::fs::copy(grognard::engine::scenario::scenarios_root().join("victory-and-glory/units.ron"), &stray).unwrap();
     let err = refusal(&stray).expect("refused");
     assert!(err.contains("no scenario") && err.contains("names it"), "{err}");
 }
@@ -232,7 +232,7 @@ fn a_part_file_no_scenario_names_is_refused() {
 #[test]
 fn the_shipped_table_maps_load_and_place_every_nation() {
     use grognard::engine::tablemap::{FILE, TableMap};
-    let root = grognard::registry::scenarios_root();
+    let root = grognard::engine::scenario::scenarios_root();
     let botn_map = TableMap::load(&root.join("battle-of-the-nations").join(FILE)).unwrap();
     let names: Vec<&str> = botn_map.rivers.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["Weiße Elster", "Luppe", "Pleiße", "Parthe"]);

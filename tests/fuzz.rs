@@ -145,7 +145,7 @@ fn mutate(text: &str, rng: &mut TableRng) -> Option<String> {
 /// A copy of a game's scenario folder, with saves of a few games in it.
 fn workspace(game: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
     let dir = tempfile::tempdir().unwrap();
-    let src = registry::scenarios_root().join(game);
+    let src = grognard::engine::scenario::scenarios_root().join(game);
     let mut files = Vec::new();
     for e in std::fs::read_dir(&src).unwrap() {
         let p = e.unwrap().path();
@@ -157,7 +157,8 @@ fn workspace(game: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
     let entry = registry::by_id(game).unwrap();
     let main = files.iter().find(|p| std::fs::read_to_string(p).unwrap().contains("game:")).unwrap().clone();
     let saves = dir.path().join("saves");
-    let options = registry::SimOptions { games: 2, seed: 7, save_dir: Some(saves.clone()), ..Default::default() };
+    let options =
+        grognard::engine::entry::SimOptions { games: 2, seed: 7, save_dir: Some(saves.clone()), ..Default::default() };
     assert_eq!(entry.simulate(&main, &options), 0);
     for e in std::fs::read_dir(&saves).unwrap() {
         let p = e.unwrap().path();
@@ -209,7 +210,7 @@ fn check_case(game: &str, file: &Path, seed: u64, found: &mut Findings) {
             } else if text.contains("game:") {
                 vec![file.to_path_buf()]
             } else {
-                registry::scenarios_beside(file, game).unwrap_or_default()
+                grognard::engine::entry::scenarios_beside(file, game).unwrap_or_default()
             };
             for s in scenarios {
                 if let Err(e) = entry.playtest(&s, seed, 2) {

@@ -7,7 +7,7 @@
 //! (`--record FILE`, one JSON line a game) and, run again, plays only the games the record lacks:
 //! the 100-game rungs of the slower games take longer than one sitting.
 
-use crate::registry::GameEntry;
+use crate::engine::entry::GameEntry;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;

@@ -3,8 +3,10 @@
 
 pub mod autoplay;
 pub mod digest;
+pub mod entry;
 pub mod geometry;
 pub mod journal;
+pub mod kit;
 pub mod ladder;
 pub mod plugin;
 pub mod rng;

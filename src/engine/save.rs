@@ -264,7 +264,7 @@ pub fn load_save<G: Game, S>(
 /// Where a game's saves look for their scenario: the game's folder under the scenarios root,
 /// then the save's own folder.
 pub fn scenario_dirs(game_id: &str, save_path: &Path) -> Vec<PathBuf> {
-    let mut dirs = vec![crate::registry::scenarios_root().join(game_id)];
+    let mut dirs = vec![crate::engine::scenario::scenarios_root().join(game_id)];
     let here = save_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     dirs.push(here.to_path_buf());
     dirs

@@ -74,7 +74,7 @@ pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {
     let mut offer = None;
     let remote = match &setup.remote {
         None => None,
-        Some(crate::registry::RemoteSeat { url, seat, code, public }) => {
+        Some(crate::engine::entry::RemoteSeat { url, seat, code, public }) => {
             let names = table.game.seat_names();
             let seat = match seat {
                 None => None,
@@ -494,30 +494,72 @@ fn debug_frames(
     info!("frame {} at {:.2}s, {} redraw requests", *frames, time.elapsed_secs(), redraws.read().count());
 }
 
-/// The computer's seats (at its first strength) and the screenshot's eyes that a window is asked
-/// for on the command line, by the game's seat names (`sides`, lower case): `--computer` a side or
-/// "both", `--seat` a side or "spectator".
+/// Opens the window on a scenario or a save as the command line asks (`Kit::open_window`, for
+/// every game that opens as a table of seats): the computer's seats and level, the screenshot's
+/// eyes, the sandbox where the game has one; the exit code.
+pub fn open_window<G: crate::engine::kit::Kit + TableGame>(
+    file: &std::path::Path,
+    o: &crate::engine::entry::WindowOptions,
+) -> i32 {
+    use crate::engine::rules::Mode;
+    if o.sandbox && !G::SANDBOX {
+        eprintln!("--sandbox: {} has no sandbox mode", G::NAME);
+        return 2;
+    }
+    let (computers, screenshot) = match seats_asked::<G>(o) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let seed = o.seed.unwrap_or_else(clock_seed);
+    let mode = if o.sandbox { Mode::Sandbox } else { Mode::Enforced };
+    match G::load(file, seed, mode) {
+        Ok(table) => run(
+            table,
+            crate::table::WindowSetup {
+                screenshot,
+                computers,
+                pace: o.pace,
+                journal_name: G::JOURNAL,
+                ui_scale: o.ui_scale,
+                look: o.look,
+                remote: o.remote.clone(),
+                stream: o.stream.clone(),
+                learn: o.learn,
+            },
+        ),
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
+}
+
+/// The seats the computer plays, at which of the window's levels (`--computer SEAT|both`,
+/// `--level`, by default `normal`), and the eyes of `--screenshot` (`--seat`): seats by any of
+/// the game's names for them, levels by the window's names or the command line's.
 #[allow(clippy::type_complexity)]
-pub fn seats_asked(
-    o: &crate::registry::WindowOptions,
-    sides: &[&str],
-    levels: &[&str],
+pub fn seats_asked<G: crate::engine::kit::Kit + TableGame>(
+    o: &crate::engine::entry::WindowOptions,
 ) -> Result<(Vec<Option<usize>>, Option<(std::path::PathBuf, crate::engine::seats::Viewer)>), String> {
     use crate::engine::seats::{SeatId, Viewer};
-    let named = |s: &str| sides.iter().position(|x| x.eq_ignore_ascii_case(s));
+    let sides = G::SEATS;
+    let levels = G::LEVELS;
     let list = sides.join(", ");
-    // `--level` names one of the game's levels; without it, `normal`.
     let level = match o.level.as_deref() {
         None => levels.iter().position(|l| *l == "normal").unwrap_or(0),
         Some(l) => levels
             .iter()
             .position(|x| x.eq_ignore_ascii_case(l))
+            .or_else(|| G::player_named(l).and_then(|p| levels.iter().position(|x| *x == G::player_label(p))))
             .ok_or_else(|| format!("--level {l}: expected {}", levels.join(", ")))?,
     };
     let computers = match o.computer.as_deref() {
         None => vec![None; sides.len()],
         Some("both") => vec![Some(level); sides.len()],
-        Some(seat) => match named(seat) {
+        Some(seat) => match G::seat_named(seat) {
             Some(i) => (0..sides.len()).map(|k| (k == i).then_some(level)).collect(),
             None => return Err(format!("--computer {seat}: expected {list} or both")),
         },
@@ -525,7 +567,7 @@ pub fn seats_asked(
     let screenshot = match &o.screenshot {
         None => None,
         Some((out, seat)) if seat == "spectator" => Some((out.clone(), Viewer::Spectator)),
-        Some((out, seat)) => match named(seat) {
+        Some((out, seat)) => match G::seat_named(seat) {
             Some(i) => Some((out.clone(), Viewer::Seat(SeatId(i as u8)))),
             None => return Err(format!("--seat {seat}: expected {list} or spectator")),
         },

@@ -59,7 +59,7 @@ pub struct Started<G: Game> {
 
 /// What a game gives the shared window: labels, prompts and log lines in words, its computer
 /// players, how it starts a new game, and its own presentation plugin.
-pub trait TableGame: Game {
+pub trait TableGame: crate::engine::kit::Kit {
     /// The computer's strengths the menu offers, weakest first.
     const LEVELS: &'static [&'static str];
     /// Whether the player may hand any seat to the computer mid-game (else only a new game does).
@@ -115,9 +115,18 @@ pub trait TableGame: Game {
     /// A line of the log as `viewer` may read it.
     fn log_spans(&self, entry: &Entry<Self::Event>, viewer: Viewer) -> Vec<Span>;
     /// Replays a save (or a journal read as one).
-    fn load_save(save: &crate::engine::save::SaveFile<Self::Action>, file: &Path) -> Result<Table<Self>, String>;
+    fn load_save(save: &crate::engine::save::SaveFile<Self::Action>, file: &Path) -> Result<Table<Self>, String> {
+        crate::engine::kit::load_save::<Self>(save, file).map_err(|e| e.to_string())
+    }
     /// A new table on a scenario file.
-    fn new_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String>;
+    fn new_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String> {
+        let sc = Self::load_scenario(file).map_err(|e| e.to_string())?;
+        Ok(Self::table_on(std::sync::Arc::new(sc), seed, mode))
+    }
+    /// Opens the window on a scenario or a save as the command line asks; the exit code.
+    fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 {
+        crate::table::app::open_window::<Self>(file, o)
+    }
     /// A scenario (new game) or a save (replayed), for the window.
     fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String> {
         let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
@@ -170,9 +179,9 @@ pub struct WindowSetup {
     /// Open the camera on this point of the table (x, z) from this distance.
     pub look: Option<[f32; 3]>,
     /// Sit at a host's table.
-    pub remote: Option<crate::registry::RemoteSeat>,
+    pub remote: Option<crate::engine::entry::RemoteSeat>,
     /// The broadcast window, the feed, the delay and the director.
-    pub stream: crate::registry::StreamOptions,
+    pub stream: crate::engine::entry::StreamOptions,
     /// Open on Learn to play: the guided first turn.
     pub learn: bool,
 }

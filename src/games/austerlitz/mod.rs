@@ -1,12 +1,12 @@
 //! Austerlitz (*The Battle of the 3 Emperors*): data, state, the rules by rulebook chapter in
-//! `rules/`, what each viewer may see in `observe`, the computer players in `ai`, the registry
-//! entry in `entry`, the words in `text`, the entity mirror in `plugin`, and behind `gui` the
+//! `rules/`, what each viewer may see in `observe`, the computer players in `ai`, its page of
+//! registration in `kit`, the words in `text`, the entity mirror in `plugin`, and behind `gui` the
 //! window's board, counters and panels in `view/`.
 
 pub mod actions;
 pub mod ai;
 pub mod data;
-pub mod entry;
+pub mod kit;
 pub mod observe;
 pub mod plugin;
 pub mod rules;
@@ -17,7 +17,6 @@ pub mod view;
 
 pub use actions::{Action, AzError, Event};
 pub use data::{AzScenario, Side};
-pub use entry::Entry;
 pub use observe::AzView;
 pub use state::Austerlitz;
 
@@ -43,19 +42,9 @@ pub fn save_of(table: &Table<Austerlitz>) -> SaveFile<Action> {
     crate::engine::save::save_of(table)
 }
 
-/// Replays a save on the scenario it names.
+/// Replays a save on the scenario it names (`engine::kit::load_save`).
 pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Austerlitz>, LoadError> {
-    crate::engine::save::load_save(
-        save,
-        save_path,
-        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
-        |p| {
-            let sc = AzScenario::load(p)?;
-            let hash = sc.hash.clone();
-            Ok((Arc::new(sc), hash))
-        },
-        |sc| table_on(sc, save.seed),
-    )
+    crate::engine::kit::load_save::<Austerlitz>(save, save_path)
 }
 
 /// One complete game, each side played by `players[side]`, each deciding on its own view. The

@@ -337,7 +337,7 @@ fn draft_value(game: &Botn) -> f32 {
 mod tests {
     use super::*;
     use crate::engine::rules::Mode;
-    use crate::games::botn::{data::Scenario, entry::play_game, table_on};
+    use crate::games::botn::{data::Scenario, kit::play_game, table_on};
     use std::sync::Arc;
 
     /// Every position of two games of each scenario between two computers (`normal`): the

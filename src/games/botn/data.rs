@@ -569,5 +569,5 @@ impl Scenario {
 
 /// The default game: the beginner scenario.
 pub fn default_scenario_path() -> PathBuf {
-    crate::registry::scenarios_root().join(GAME_ID).join("beginner.ron")
+    crate::engine::scenario::scenarios_root().join(GAME_ID).join("beginner.ron")
 }

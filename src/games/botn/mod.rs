@@ -2,12 +2,12 @@
 //! Data in `data`, state in `state`, the actions and their errors in `actions`, the rules by
 //! rulebook chapter in `rules/`, what each viewer may see in `observe`, the computer players in
 //! `ai`, the headless Bevy plugin (states and the entity mirror) in `plugin`, log text in `text`,
-//! the registry entry in `entry`, and behind `gui` the window's board, pieces and panels in `view/`.
+//! its page of registration in `kit`, and behind `gui` the window's board, pieces and panels in `view/`.
 
 pub mod actions;
 pub mod ai;
 pub mod data;
-pub mod entry;
+pub mod kit;
 pub mod observe;
 pub mod plugin;
 pub mod rules;
@@ -18,7 +18,7 @@ pub mod view;
 
 pub use actions::{Action, BotnError, SandboxAction};
 pub use data::{Scenario, Side};
-pub use entry::{Entry, play_game};
+pub use kit::play_game;
 pub use observe::BotnView;
 pub use rules::{Event, setup};
 pub use state::Botn;
@@ -47,17 +47,7 @@ pub fn save_of(table: &Table<Botn>) -> SaveFile<Action> {
     crate::engine::save::save_of(table)
 }
 
-/// Replays a save on the scenario it names (see `engine::save::load_save`).
+/// Replays a save on the scenario it names (`engine::kit::load_save`).
 pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Botn>, LoadError> {
-    crate::engine::save::load_save(
-        save,
-        save_path,
-        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
-        |p| {
-            let sc = Scenario::load(p)?;
-            let hash = sc.hash.clone();
-            Ok((Arc::new(sc), hash))
-        },
-        |sc| table_on(sc, save.seed, save.mode),
-    )
+    crate::engine::kit::load_save::<Botn>(save, save_path)
 }

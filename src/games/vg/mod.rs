@@ -1,13 +1,13 @@
 //! Victory & Glory: Napoleon: data, state, the rules by rulebook section in `rules/`, what each
 //! viewer may see in `observe`, the solo AI of section XV in `ai`, the miniatures battle sheet of
-//! section XVI in `miniatures`, the headless Bevy plugin in `plugin`, the registry entry in
-//! `entry`, the table, save and load helpers here, and behind `gui` the window's map and panels in
+//! section XVI in `miniatures`, the headless Bevy plugin in `plugin`, its page of registration in
+//! `kit`, the table, save and load helpers here, and behind `gui` the window's map and panels in
 //! `view/`.
 
 pub mod actions;
 pub mod ai;
 pub mod data;
-pub mod entry;
+pub mod kit;
 pub mod miniatures;
 pub mod observe;
 pub mod plugin;
@@ -19,7 +19,6 @@ pub mod view;
 
 pub use actions::{Action, VgError};
 pub use data::{Player, VgScenario};
-pub use entry::Entry;
 pub use observe::VgView;
 pub use state::Vg;
 
@@ -54,19 +53,9 @@ pub fn save_of(table: &Table<Vg>) -> SaveFile<Action> {
     crate::engine::save::save_of(table)
 }
 
-/// Replays a save on the scenario it names (see `engine::save::load_save`).
+/// Replays a save on the scenario it names (`engine::kit::load_save`).
 pub fn load_save(save: &SaveFile<Action>, save_path: &Path) -> Result<Table<Vg>, LoadError> {
-    crate::engine::save::load_save(
-        save,
-        save_path,
-        &crate::engine::save::scenario_dirs(data::GAME_ID, save_path),
-        |p| {
-            let sc = VgScenario::load(p)?;
-            let hash = sc.hash.clone();
-            Ok((Arc::new(sc), hash))
-        },
-        |sc| table_on(sc, save.seed, None),
-    )
+    crate::engine::kit::load_save::<Vg>(save, save_path)
 }
 
 /// One complete game: the solo AI decides for its side (if any), a random player for the other.

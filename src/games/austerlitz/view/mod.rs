@@ -14,8 +14,7 @@ use super::plugin::AzPlugin;
 use super::state::Austerlitz;
 use crate::engine::plugin::TableSet;
 use crate::engine::rng::TableRng;
-use crate::engine::rules::{Game, Mode};
-use crate::engine::save::SaveFile;
+use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
@@ -23,7 +22,6 @@ use crate::table::printed::Prints;
 use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use std::path::Path;
 
 impl TableGame for Austerlitz {
     const LEVELS: &'static [&'static str] = &["beginner", "normal", "strong", "expert"];
@@ -114,14 +112,6 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
         }
     }
 
-    fn load_save(save: &SaveFile<Action>, file: &Path) -> Result<Table<Austerlitz>, String> {
-        super::load_save(save, file).map_err(|e| e.to_string())
-    }
-
-    fn new_table(file: &Path, seed: u64, _mode: Mode) -> Result<Table<Austerlitz>, String> {
-        super::new_table(file, seed).map_err(|e| e.to_string())
-    }
-
     fn new_games(_table: &Table<Austerlitz>) -> Vec<NewGame> {
         scenario_files()
             .into_iter()
@@ -179,7 +169,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
 
 /// The scenarios in the game's folder, by their number, with their names.
 pub fn scenario_files() -> Vec<(std::path::PathBuf, String)> {
-    let dir = crate::registry::scenarios_root().join(data::GAME_ID);
+    let dir = crate::engine::scenario::scenarios_root().join(data::GAME_ID);
     let mut out: Vec<(std::path::PathBuf, String)> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()
@@ -191,40 +181,4 @@ pub fn scenario_files() -> Vec<(std::path::PathBuf, String)> {
         .collect();
     out.sort();
     out
-}
-
-/// Opens the window on a scenario or a save.
-pub fn open_window(file: &Path, o: &crate::registry::WindowOptions) -> i32 {
-    if o.sandbox {
-        eprintln!("--sandbox: Austerlitz has no sandbox mode");
-        return 2;
-    }
-    let (computers, screenshot) = match crate::table::app::seats_asked(o, &["french", "allied"], Austerlitz::LEVELS) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("{e}");
-            return 2;
-        }
-    };
-    let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
-    match <Austerlitz as TableGame>::load(file, seed, Mode::Enforced) {
-        Ok(table) => crate::table::app::run(
-            table,
-            crate::table::WindowSetup {
-                screenshot,
-                computers,
-                pace: o.pace,
-                journal_name: "austerlitz-journal.ron",
-                ui_scale: o.ui_scale,
-                look: o.look,
-                remote: o.remote.clone(),
-                stream: o.stream.clone(),
-                learn: o.learn,
-            },
-        ),
-        Err(e) => {
-            eprintln!("{e}");
-            1
-        }
-    }
 }

@@ -17,12 +17,10 @@ use super::text::{self, Span as BotnSpan};
 use super::{Action, Botn, Event, SandboxAction};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
-use crate::engine::save::SaveFile;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
-use std::path::Path;
 
 impl TableGame for Botn {
     const LEVELS: &'static [&'static str] = &["beginner", "normal", "strong", "expert"];
@@ -127,14 +125,6 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
                 }
             })
             .collect()
-    }
-
-    fn load_save(save: &SaveFile<Action>, file: &Path) -> Result<Table<Botn>, String> {
-        super::load_save(save, file).map_err(|e| e.to_string())
-    }
-
-    fn new_table(file: &Path, seed: u64, mode: Mode) -> Result<Table<Botn>, String> {
-        super::new_table(file, seed, mode).map_err(|e| e.to_string())
     }
 
     fn new_games(table: &Table<Botn>) -> Vec<NewGame> {

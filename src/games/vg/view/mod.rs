@@ -18,8 +18,7 @@ use super::{Action, Player};
 use crate::engine::plugin::Eyes;
 use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
-use crate::engine::rules::{Game, Mode};
-use crate::engine::save::SaveFile;
+use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
@@ -32,6 +31,10 @@ use map::{Geo, army_world, nation_color};
 use std::path::Path;
 
 impl TableGame for Vg {
+    fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 {
+        super::kit::open_window(file, o)
+    }
+
     // The book's solo AI first (section XV), then the levels every game has.
     const LEVELS: &'static [&'static str] = &["solo AI", "beginner", "normal", "strong", "expert"];
     // The computer's side is part of the game (the solo AI's by section XV): chosen with a new game.
@@ -138,14 +141,6 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
             Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
             Entry::Roll(_) => vec![Span::Text(self.entry_text(entry, viewer))],
         }
-    }
-
-    fn load_save(save: &SaveFile<Action>, file: &Path) -> Result<Table<Vg>, String> {
-        super::load_save(save, file).map_err(|e| e.to_string())
-    }
-
-    fn new_table(file: &Path, seed: u64, _mode: Mode) -> Result<Table<Vg>, String> {
-        super::new_table(file, seed, None).map_err(|e| e.to_string())
     }
 
     fn new_games(_table: &Table<Vg>) -> Vec<NewGame> {
