@@ -215,6 +215,28 @@ impl Provenance {
     }
 }
 
+/// The scenarios folder next to the working directory (or `$GROGNARD_SCENARIOS`), one folder
+/// per game id.
+pub fn scenarios_root() -> std::path::PathBuf {
+    std::env::var_os("GROGNARD_SCENARIOS").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        let here = std::path::PathBuf::from("scenarios");
+        if here.exists() { here } else { std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios") }
+    })
+}
+
+/// The `game` field of a scenario's or a save's text, if it has one.
+pub fn probe_game_id(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        game: Option<String>,
+    }
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str::<Probe>(text)
+        .ok()
+        .and_then(|p| p.game)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,26 +262,4 @@ mod tests {
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
         assert_eq!(line_col("ab", 0), (1, 1));
     }
-}
-
-/// The scenarios folder next to the working directory (or `$GROGNARD_SCENARIOS`), one folder
-/// per game id.
-pub fn scenarios_root() -> std::path::PathBuf {
-    std::env::var_os("GROGNARD_SCENARIOS").map(std::path::PathBuf::from).unwrap_or_else(|| {
-        let here = std::path::PathBuf::from("scenarios");
-        if here.exists() { here } else { std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios") }
-    })
-}
-
-/// The `game` field of a scenario's or a save's text, if it has one.
-pub fn probe_game_id(text: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        game: Option<String>,
-    }
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str::<Probe>(text)
-        .ok()
-        .and_then(|p| p.game)
 }

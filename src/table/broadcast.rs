@@ -130,7 +130,7 @@ pub fn summary_of<G: TableGame>(
     let g = like.rebuilt_from_view(spectator_view, &mut TableRng::from_seed(1)).ok()?;
     let names = g.seat_names();
     Some(Summary {
-        game: crate::registry::by_id(G::ID).map(|e| e.name().to_string()).unwrap_or_default(),
+        game: G::NAME.to_string(),
         scenario: g.scenario().name,
         score: score_of(&g.status()),
         status: g.status(),
@@ -508,7 +508,7 @@ pub fn overlay<G: TableGame>(
     };
     let delay = remote.as_ref().map(|r| r.delay).unwrap_or_default();
     let panel = egui::Color32::from_rgba_unmultiplied(16, 14, 12, 215);
-    let title = crate::registry::by_id(G::ID).map(|e| e.name().to_string()).unwrap_or_default();
+    let title = G::NAME.to_string();
     egui::Area::new(egui::Id::new("broadcast banner")).anchor(egui::Align2::LEFT_TOP, [px(24.0), px(20.0)]).show(
         &ctx,
         |ui| {

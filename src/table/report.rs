@@ -125,7 +125,7 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let g = &whole.game;
     let names = g.seat_names();
-    let game_name = crate::registry::by_id(G::ID).map(|e| e.name()).unwrap_or(G::ID);
+    let game_name = G::NAME;
     let scenario = g.scenario().name;
     let title = if scenario.starts_with(game_name) { scenario } else { format!("{game_name} — {scenario}") };
     // The turns: from each turn mark to the next, and the last to the end.
