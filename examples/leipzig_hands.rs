@@ -18,7 +18,7 @@ use grognard::engine::seats::{SeatId, Viewer};
 use grognard::games::leipzig::actions::Action;
 use grognard::games::leipzig::ai::{LzPlayer, choose};
 use grognard::games::leipzig::data::{Hex, Side};
-use grognard::games::leipzig::rules::zoc::supply_near;
+use grognard::games::leipzig::rules::supply::supply_near;
 use grognard::games::leipzig::state::Leipzig;
 use std::path::PathBuf;
 

@@ -12,7 +12,8 @@
 use super::actions::Action;
 use super::data::{Hex, Side};
 use super::observe::LzView;
-use super::rules::zoc::{Situation, supply_near};
+use super::rules::supply::supply_near;
+use super::rules::zoc::Situation;
 use super::state::{Leipzig, March, UnitId};
 use crate::engine::rng::TableRng;
 use crate::engine::search::Budget;
@@ -406,7 +407,9 @@ pub fn beginner(g: &Leipzig, legal: &[Action]) -> Action {
     if has.use_supply {
         // A supply unit before a depot (a depot is worth two), then the first listed.
         return best_by(legal, |a| match a {
-            Action::UseSupply { unit } => -(i32::from(super::rules::zoc::supply_rank(g, *unit)) * 1000 + *unit as i32),
+            Action::UseSupply { unit } => {
+                -(i32::from(super::rules::supply::supply_rank(g, *unit)) * 1000 + *unit as i32)
+            }
             _ => i32::MIN,
         });
     }

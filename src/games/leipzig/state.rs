@@ -333,19 +333,6 @@ impl Leipzig {
         let unit = &self.units[u as usize];
         if unit.on_map() { unit.hex } else { None }
     }
-    /// Supply units in play (on the map) of a side.
-    pub fn supply_in_play(&self, side: Side) -> usize {
-        self.on_map(side).filter(|&u| self.kind(u) == Some(Kind::Supply)).count()
-    }
-    /// Supply units a side may still bring into play (ten in each colour, less those lost in combat).
-    pub fn supply_available(&self, side: Side) -> usize {
-        (self.sc.supply_units as usize)
-            .saturating_sub(self.supply_lost[side.index()] as usize + self.supply_in_play(side))
-    }
-    /// Reconnaissance is in force this turn.
-    pub fn reconnaissance(&self) -> bool {
-        self.sc.reconnaissance_until.is_some_and(|t| self.turn <= t)
-    }
     pub fn name(&self, u: UnitId) -> String {
         let unit = &self.units[u as usize];
         match unit.what {
@@ -394,13 +381,5 @@ impl Leipzig {
             used: SupplyUse::default(),
         });
         id
-    }
-    /// The Saxon garrison may not move, attack or be attacked before turn 3.
-    pub fn garrison_neutral(&self, u: UnitId) -> bool {
-        self.units[u as usize].garrison && self.turn < 3
-    }
-    /// The armistice is in force (eleven complete turns after the one it was announced in).
-    pub fn armistice_on(&self) -> bool {
-        self.armistice.is_some_and(|t| self.turn >= t && self.turn <= t + 11)
     }
 }

@@ -2,11 +2,13 @@
 //! segments of the Combat Phase (declared attacks with the attacker's supply, retreat before
 //! combat, the defender's supply, resolution on the CRT); every result of the table.
 
-use super::zoc::{Situation, Zoc, supply_near};
+use super::supply::supply_near;
+use super::zoc::Situation;
 use crate::engine::seats::Viewer;
 use crate::games::leipzig::actions::{Event, Loss, gone_for};
-use crate::games::leipzig::data::{CrtResult, Hex, Hexside, Side, Terrain};
-use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, UnitId, What};
+use crate::games::leipzig::data::{CrtResult, Hex, Side, Terrain};
+use crate::games::leipzig::state::Dispersal;
+use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, UnitId};
 use crate::games::leipzig::text::half;
 
 /// Attacks from one hex enumerate every subset of its units up to this many combat units; a
@@ -25,21 +27,8 @@ impl Leipzig {
             && (self.is_combat(u) || self.is_leader(u))
     }
 
-    fn leader_bonus(&self, units: &[UnitId], defense: bool) -> u32 {
-        units
-            .iter()
-            .filter_map(|&u| match self.units[u as usize].what {
-                What::Leader(n) => self
-                    .sc
-                    .leader(self.units[u as usize].side, n)
-                    .map(|l| if defense { l.defense } else { l.offense } as u32),
-                _ => None,
-            })
-            .sum()
-    }
-
     /// A combat unit's strength in half points: halved out of supply, never below one (Supply, A).
-    fn half_points(&self, u: UnitId, supplied: bool) -> u32 {
+    pub(super) fn half_points(&self, u: UnitId, supplied: bool) -> u32 {
         let s = self.strength(u) as u32;
         if supplied { 2 * s } else { s.max(2) }
     }
@@ -210,15 +199,9 @@ impl Leipzig {
         }
     }
 
-    /// Whether the phasing side may examine every counter on `h` (Reconnaissance).
-    fn target_known(&self, h: Hex) -> bool {
-        let me = Viewer::Seat(super::seat_of(self.side));
-        self.at(h).all(|u| self.seen_by(u as usize, me))
-    }
-
     /// Whether an attack across a river reaches the 160% the River hex-side needs, against the
     /// strongest defence the attacker can judge.
-    fn river_odds_met(&self, units: &[UnitId], supply: bool, target: Hex) -> bool {
+    pub(super) fn river_odds_met(&self, units: &[UnitId], supply: bool, target: Hex) -> bool {
         let (a, _) = self.attack_strength(units, supply, false);
         let (d, _) = self.defense_strength(&[target], self.defender_could_supply_as_seen(target), true);
         Self::percent(a, d) >= self.sc.charts.crt.river_minimum as u32
@@ -228,7 +211,7 @@ impl Leipzig {
     /// in reach it may not examine could be a supply unit, so it counts as one (the strongest
     /// defence). Judged on the real counters, the legal list told the French whether a blank
     /// beside the target was a supply unit (found by tests/net_leak.rs).
-    fn defender_could_supply_as_seen(&self, h: Hex) -> bool {
+    pub(super) fn defender_could_supply_as_seen(&self, h: Hex) -> bool {
         let Some(side) = self.side_at(h) else { return false };
         let b = &self.sc.board;
         let me = Viewer::Seat(super::seat_of(self.side));
@@ -320,123 +303,13 @@ impl Leipzig {
     }
 
     /// Whether any declared attack on `h` is at 500% or more against its strongest defence.
-    fn attacked_at_auto(&self, h: Hex) -> bool {
+    pub(super) fn attacked_at_auto(&self, h: Hex) -> bool {
         self.attacks.iter().filter(|a| a.targets.contains(&h)).any(|a| {
             let (att, _) = self.attack_strength(&a.units, a.supply.is_some(), a.sortie);
             let (d, _) =
                 self.defense_strength(&a.targets, a.targets.iter().all(|&t| self.defender_could_supply(t)), a.river);
             Self::percent(att, d) >= self.sc.charts.crt.auto as u32
         })
-    }
-
-    /// Where a counter under attack may retreat before combat: its full Movement Allowance, never
-    /// across an unbridged river, into mountains, through Enemy units or Enemy zones (which do
-    /// not reach into friendly-occupied hexes here), and not when surrounded, dispersed, or (not
-    /// cavalry) attacked at 500% (Combat, case J).
-    pub fn retreat_before_options(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
-        let unit = &self.units[u as usize];
-        let Some(h) = self.hex_of(u) else { return Vec::new() };
-        if unit.side == self.side || unit.dispersed.is_some() || unit.stays || !self.attacked_hexes().contains(&h) {
-            return Vec::new();
-        }
-        if !self.is_cavalry(u) && self.attacked_at_auto(h) {
-            return Vec::new();
-        }
-        let side = unit.side;
-        let b = &self.sc.board;
-        let open = |from: Hex, n: Hex| {
-            !s.enemy_on(side, n)
-                && !(b.terrain(n) == Terrain::Mountain)
-                && b.side(from, n) != Hexside::River
-                && (s.enemy_zoc(side, n) == Zoc::None || s.side[n.0 as usize] == Some(side))
-                && (self.austria_open() || !b.austria[n.0 as usize])
-        };
-        let ma = self.movement(u) as usize;
-        // The hexes exactly `ma` away are the last layer (`h` alone for 0), in the map's order.
-        let mut last = self.layers_to(h, ma, open, |_| 0).2;
-        last.sort_unstable();
-        last
-    }
-
-    /// Breadth-first layers from `from` up to `max` steps through `open` steps: each hex's
-    /// distance and the fewest `weight` hexes (Enemy-controlled ones) on a shortest way there.
-    pub fn layers(
-        &self,
-        from: Hex,
-        max: usize,
-        open: impl Fn(Hex, Hex) -> bool,
-        weight: impl Fn(Hex) -> u16,
-    ) -> (Vec<u16>, Vec<u16>) {
-        let (dist, cost, _) = self.layers_to(from, max, open, weight);
-        (dist, cost)
-    }
-
-    /// `layers`, and the last layer (the hexes `max` steps away; `from` alone when `max` is 0).
-    fn layers_to(
-        &self,
-        from: Hex,
-        max: usize,
-        open: impl Fn(Hex, Hex) -> bool,
-        weight: impl Fn(Hex) -> u16,
-    ) -> (Vec<u16>, Vec<u16>, Vec<Hex>) {
-        let b = &self.sc.board;
-        let mut dist = vec![u16::MAX; b.len()];
-        let mut cost = vec![u16::MAX; b.len()];
-        dist[from.0 as usize] = 0;
-        cost[from.0 as usize] = 0;
-        let mut frontier = vec![from];
-        for d in 1..=max {
-            let mut next = Vec::new();
-            for &h in &frontier {
-                for (_, n) in b.neighbours(h) {
-                    let ni = n.0 as usize;
-                    if !open(h, n) || (dist[ni] != u16::MAX && dist[ni] < d as u16) {
-                        continue;
-                    }
-                    let c = cost[h.0 as usize] + weight(n);
-                    if dist[ni] == u16::MAX {
-                        dist[ni] = d as u16;
-                        next.push(n);
-                    }
-                    cost[ni] = cost[ni].min(c);
-                }
-            }
-            frontier = next;
-        }
-        (dist, cost, frontier)
-    }
-
-    pub fn apply_retreat_before(&mut self, u: UnitId, to: Hex, ev: &mut Vec<Event>) {
-        let from = self.hex_of(u).expect("on the map");
-        // Chosen on the zones the defender could see; a hidden zone on the way bars it.
-        if !self.retreat_before_options(&Situation::of(self), u).contains(&to) {
-            self.units[u as usize].stays = true;
-            ev.push(Event::RetreatBarred { unit: u, to });
-            return;
-        }
-        self.units[u as usize].hex = Some(to);
-        ev.push(Event::RetreatedBefore { unit: u, from, to });
-        self.disperse(u, ev);
-        self.update_owners(ev);
-    }
-
-    /// The attacked hexes whose defender still has to allocate supply, and what he may use.
-    pub fn next_defense(&self) -> Option<(Hex, Vec<UnitId>)> {
-        let b = &self.sc.board;
-        self.attacked_hexes()
-            .into_iter()
-            .filter(|h| !self.defended.iter().any(|(d, _)| d == h))
-            .filter(|&h| self.side_at(h) == Some(self.side.other()) && !b.is_fortress(h))
-            .map(|h| (h, supply_near(self, self.side.other(), h)))
-            .find(|(_, s)| !s.is_empty())
-    }
-
-    pub fn apply_defend_supply(&mut self, hex: Hex, supply: Option<UnitId>, ev: &mut Vec<Event>) {
-        if let Some(s) = supply {
-            self.units[s as usize].used.combat = true;
-        }
-        self.defended.push((hex, supply));
-        ev.push(Event::DefenderSupply { hex, supply });
     }
 
     /// Resolves a declared attack on the CRT (How to Use the Combat Results Table).
@@ -593,185 +466,6 @@ impl Leipzig {
         }
     }
 
-    /// Scatters a counter: broken down to its smallest formation, each piece retreating its full
-    /// Movement Allowance to a hex with no other unit (Combat, case K).
-    pub fn scatter(&mut self, u: UnitId, ev: &mut Vec<Event>) {
-        let Some(from) = self.hex_of(u) else { return };
-        let mut pieces = vec![u];
-        while let Some(i) =
-            pieces.iter().position(|&p| self.is_combat(p) && self.ty(p).is_some_and(|t| t.breaks_into.is_some()))
-        {
-            let p = pieces.remove(i);
-            let into = self.split(p, 0);
-            ev.push(Event::BrokeDown { unit: p, into: into.clone() });
-            pieces.extend(into);
-        }
-        for p in pieces {
-            self.disperse(p, ev);
-            self.pending.push(Pending::Scatter { unit: p, from });
-        }
-    }
-
-    /// Where a retreating stack (`hexes` hexes) or a scattered counter (its full allowance, to an
-    /// empty hex) may go: never across an unbridged river, into mountains, onto Enemy units or
-    /// into a closed Austria, and never into a hex twice; through the fewest Enemy-controlled hexes
-    /// (preference A); towards its own edge where such a way is open (preference B).
-    pub fn retreat_options(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool) -> Vec<Hex> {
-        self.retreats(s, side, from, hexes, scatter, self.austria_open())
-    }
-
-    /// Whether a retreat or scatter that finds no way out finds one only through a closed
-    /// Austria. The scenarios' "Units which are forced to enter Austria due to retreating are
-    /// eliminated" is read so: Austria stays closed to a retreat as to any move ("No units may
-    /// enter Austria"), and a stack is *forced* into it only when every other way is barred;
-    /// then it is eliminated, and the log says why (Scenarios 1, 2 and 7; the campaign before
-    /// the intervention).
-    pub fn forced_into_austria(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool) -> bool {
-        !self.austria_open() && !self.retreats(s, side, from, hexes, scatter, true).is_empty()
-    }
-
-    /// Retreats with Austria open or closed. A friendly-occupied hex in an Enemy zone counts as
-    /// Enemy-controlled (preference A): the exemption "Enemy Zones of Control do not extend into
-    /// Friendly occupied hexes" is written for retreat *before* combat only (Combat, case J).
-    fn retreats(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool, austria: bool) -> Vec<Hex> {
-        let b = &self.sc.board;
-        let open = |a: Hex, n: Hex| {
-            !s.enemy_on(side, n)
-                && b.terrain(n) != Terrain::Mountain
-                && b.side(a, n) != Hexside::River
-                && (austria || !b.austria[n.0 as usize])
-        };
-        let weight = |n: Hex| u16::from(s.enemy_zoc(side, n) != Zoc::None);
-        let (dist, cost) = self.layers(from, hexes as usize, open, weight);
-        let mut ends: Vec<Hex> = (0..b.len())
-            .filter(|&i| dist[i] == hexes as u16 && (!scatter || s.side[i].is_none()))
-            .map(|i| Hex(i as u16))
-            .collect();
-        let Some(least) = ends.iter().map(|h| cost[h.0 as usize]).min() else { return ends };
-        ends.retain(|h| cost[h.0 as usize] == least);
-        let here = b.edge_distance(from, side);
-        if ends.iter().any(|&h| b.edge_distance(h, side) < here) {
-            ends.retain(|&h| b.edge_distance(h, side) < here);
-        }
-        ends
-    }
-
-    /// The pending retreat's options, or None when nothing is pending.
-    pub fn pending_options(&self, s: &Situation) -> Option<Vec<Hex>> {
-        match self.pending.first()? {
-            Pending::Retreat { units, from, hexes } => {
-                let side = self.units[units[0] as usize].side;
-                Some(self.retreat_options(s, side, *from, *hexes, false))
-            }
-            Pending::Scatter { unit, from } => {
-                let side = self.units[*unit as usize].side;
-                Some(self.retreat_options(s, side, *from, self.movement(*unit), true))
-            }
-            Pending::Advance { .. } | Pending::Lose { .. } => Some(Vec::new()),
-        }
-    }
-
-    pub fn pending_side(&self) -> Option<Side> {
-        Some(match self.pending.first()? {
-            Pending::Advance { .. } | Pending::Lose { attack: Some(_), .. } => self.side,
-            Pending::Lose { attack: None, .. } => Side::French,
-            Pending::Retreat { units, .. } => self.units[units[0] as usize].side,
-            Pending::Scatter { unit, .. } => self.units[*unit as usize].side,
-        })
-    }
-
-    pub fn apply_retreat(&mut self, chosen: Hex, ev: &mut Vec<Event>) {
-        // Chosen on the zones the retreating side could see: where hidden zones make another way
-        // cross fewer of them (preference A), the stack goes the nearest such way.
-        let real = self.pending_options(&Situation::of(self)).unwrap_or_default();
-        let mut to = chosen;
-        if !real.contains(&chosen)
-            && let Some(&best) = real.iter().min_by_key(|&&h| (self.sc.board.distance(h, chosen), h.0))
-        {
-            to = best;
-            let from = match &self.pending[0] {
-                Pending::Retreat { from, .. } | Pending::Scatter { from, .. } => *from,
-                _ => chosen,
-            };
-            ev.push(Event::RetreatRedirected { from, chosen, to });
-        }
-        match self.pending.remove(0) {
-            Pending::Retreat { units, from, .. } => {
-                let alive: Vec<UnitId> = units.into_iter().filter(|&u| self.hex_of(u) == Some(from)).collect();
-                for &u in &alive {
-                    self.units[u as usize].hex = Some(to);
-                }
-                ev.push(Event::Retreated { units: alive, from, to });
-            }
-            Pending::Scatter { unit, from } => {
-                self.units[unit as usize].hex = Some(to);
-                ev.push(Event::Scattered { unit, from, to });
-            }
-            Pending::Advance { .. } | Pending::Lose { .. } => unreachable!("not a retreat"),
-        }
-        self.update_owners(ev);
-    }
-
-    /// A pending retreat with nowhere to go: the units are eliminated instead (Retreat Order of
-    /// Preference, C).
-    pub fn settle_pending(&mut self, ev: &mut Vec<Event>) {
-        loop {
-            // Nothing pending (after most actions): no map to read.
-            if self.pending.is_empty() {
-                return;
-            }
-            let s = Situation::of(self);
-            let Some(opts) = self.pending_options(&s) else { return };
-            match &self.pending[0] {
-                Pending::Advance { attack, into } => {
-                    if self.side_at(*into) == Some(self.side.other()) || self.advancers(*attack).is_empty() {
-                        self.pending.remove(0);
-                        continue;
-                    }
-                    return;
-                }
-                Pending::Lose { attack, divisions } => {
-                    if *divisions == 0 || self.loss_candidates(*attack).is_empty() {
-                        self.pending.remove(0);
-                        continue;
-                    }
-                    return;
-                }
-                p => {
-                    let units = match p {
-                        Pending::Retreat { units, .. } => units.clone(),
-                        Pending::Scatter { unit, .. } => vec![*unit],
-                        _ => unreachable!("matched above"),
-                    };
-                    let alive: Vec<UnitId> = units.into_iter().filter(|&u| self.units[u as usize].on_map()).collect();
-                    if alive.is_empty() {
-                        self.pending.remove(0);
-                        continue;
-                    }
-                    if opts.is_empty() {
-                        let side = self.units[alive[0] as usize].side;
-                        let austria = match &self.pending[0] {
-                            Pending::Retreat { from, hexes, .. } => {
-                                self.forced_into_austria(&s, side, *from, *hexes, false)
-                            }
-                            Pending::Scatter { unit, from } => {
-                                self.forced_into_austria(&s, side, *from, self.movement(*unit), true)
-                            }
-                            _ => false,
-                        };
-                        self.pending.remove(0);
-                        let why = if austria { Loss::Austria } else { Loss::NoRetreat };
-                        for u in alive {
-                            self.lose(u, why, ev);
-                        }
-                        continue;
-                    }
-                    return;
-                }
-            }
-        }
-    }
-
     /// Advance after combat: every counter still waiting (`unit` None) or one of them; the others
     /// may follow. Staying put ends the advance.
     pub fn apply_advance(&mut self, unit: Option<UnitId>, ev: &mut Vec<Event>) {
@@ -811,89 +505,58 @@ impl Leipzig {
             self.combat_losses[side.index()] += points * self.sc.victory.division as u16;
         }
     }
+}
 
-    /// The supply units that keep each stack together this turn, stack by stack: one already
-    /// used up (for combat, a march, or chosen for another stack) where there is one, else the
-    /// only one near it. Returns them, or the first choice the player has to make: the stack's
-    /// hex and the supply units he may use up for it (Supply, C).
-    pub fn stack_supply(&self) -> Result<Vec<UnitId>, (Hex, Vec<UnitId>)> {
+impl Leipzig {
+    /// Disperses a counter (inverted until a friendly Movement and Combat Phase have passed).
+    pub fn disperse(&mut self, u: UnitId, ev: &mut Vec<Event>) {
+        if self.units[u as usize].on_map() {
+            self.units[u as usize].dispersed = Some(Dispersal { fresh: true, ..Dispersal::default() });
+            ev.push(Event::Dispersed { unit: u });
+        }
+    }
+
+    /// Automatic elimination: a definite 500% from the units of one hex (Auto; Reconnaissance).
+    pub fn overrun_ratio(&self, s: &Situation, from: Hex, target: Hex) -> Option<(u32, u32)> {
+        let b = &self.sc.board;
+        if !b.adjacent(from, target) || !s.enemy_on(self.side, target) || s.side[from.0 as usize] != Some(self.side) {
+            return None;
+        }
+        if self.at(target).any(|u| self.is_cavalry(u) || self.garrison_neutral(u)) || self.armistice_on() {
+            return None;
+        }
+        if self.side == Side::French
+            && self.reconnaissance()
+            && self.at(target).any(|u| !self.units[u as usize].scouted)
+        {
+            return None;
+        }
+        let units: Vec<UnitId> = self.at(from).filter(|&u| self.attack_ready(u)).collect();
+        if !units.iter().any(|&u| self.is_combat(u)) {
+            return None;
+        }
+        let supplied = !supply_near(self, self.side, from).is_empty() || b.is_fortress(from);
+        let a = self.attack_strength(&units, supplied, false).0;
+        let d = self.defense_strength(&[target], true, b.river_line(from, target)).0;
+        (a * 100 >= d * self.sc.charts.crt.auto as u32).then_some((a, d))
+    }
+
+    pub fn apply_overrun(&mut self, from: Hex, target: Hex, ev: &mut Vec<Event>) {
         let s = Situation::of(self);
-        let mut used: Vec<UnitId> = Vec::new();
-        for h in super::zoc::stacks_needing_supply(self, &s, self.side) {
-            let near = supply_near(self, self.side, h);
-            if near.iter().any(|&u| self.units[u as usize].used.any() || used.contains(&u)) {
-                continue;
-            }
-            match near.len() {
-                0 => {}
-                1 => used.push(near[0]),
-                _ => return Err((h, near)),
-            }
+        let (a, d) = self.overrun_ratio(&s, from, target).expect("checked");
+        if let Some(&sup) = supply_near(self, self.side, from).first()
+            && !self.sc.board.is_fortress(from)
+        {
+            self.units[sup as usize].used.combat = true;
+            ev.push(Event::SupplyUsed { unit: sup });
         }
-        Ok(used)
-    }
-
-    /// The Combat Phase's end: one supply unit used up for each stack (or group of stacks) it
-    /// keeps together, the others used for combat or a march, the depots replaced by a supply
-    /// unit (Supply, C). Every choice of the player is made before (`Action::UseSupply`).
-    /// The defender's supply units allocated to a defence go too: "one supply unit may support
-    /// as many combats, defense or offense … remove at end of Combat Phase" (Supply, C i), so a
-    /// unit that supported a defence does not supply the next enemy Combat Phase as well.
-    pub fn consume_supply(&mut self, ev: &mut Vec<Event>) {
-        for u in self.stack_supply().expect("every choice made before the supply is used up") {
-            self.units[u as usize].used.stacking = true;
+        for u in self.at(from).filter(|&u| self.attack_ready(u)).collect::<Vec<_>>() {
+            self.units[u as usize].attacked = true;
         }
-        let defender = self.side.other();
-        let used: Vec<UnitId> = self
-            .on_map(self.side)
-            .filter(|&u| self.units[u as usize].used.any())
-            .chain(self.on_map(defender).filter(|&u| self.units[u as usize].used.combat))
-            .collect();
-        for u in used {
-            self.consume(u, ev);
+        ev.push(Event::Overrun { from, target, attack: a, defense: d });
+        for u in self.at(target).collect::<Vec<_>>() {
+            self.lose(u, Loss::Overrun, ev);
         }
-    }
-
-    fn consume(&mut self, u: UnitId, ev: &mut Vec<Event>) {
-        let at = self.hex_of(u);
-        let side = self.units[u as usize].side;
-        self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Consumed);
-        ev.push(Event::SupplyUsed { unit: u });
-        if self.kind(u) == Some(crate::games::leipzig::data::Kind::Depot) {
-            let supply = (self.supply_available(side) > 0).then(|| {
-                let t = self
-                    .sc
-                    .types
-                    .iter()
-                    .position(|t| t.kind == crate::games::leipzig::data::Kind::Supply)
-                    .expect("a supply type") as u8;
-                let id = self.add_unit(side, What::Type(t), Status::OnMap);
-                self.units[id as usize].hex = at;
-                id
-            });
-            ev.push(Event::DepotReplaced { depot: u, supply });
-        }
-    }
-
-    /// The side last to occupy each victory city (How to Win).
-    pub fn update_owners(&mut self, ev: &mut Vec<Event>) {
-        // Who stands on each city, found in one pass over the counters (after every move).
-        let mut hexes: Vec<Hex> = self.sc.city_hexes.iter().flatten().copied().collect();
-        hexes.sort_unstable();
-        hexes.dedup();
-        let held = self.sides_at(&hexes);
-        let sc = self.sc.clone();
-        for (i, ((city, _), h)) in sc.victory.cities.iter().zip(&sc.city_hexes).enumerate() {
-            let Some(h) = h else { continue };
-            if let Some(side) = hexes.binary_search(h).ok().and_then(|k| held[k])
-                && self.owners[i] != side
-            {
-                self.owners[i] = side;
-                ev.push(Event::CityTaken { city: city.clone(), side });
-                if city == "Berlin" && side == Side::French && self.berlin_taken.is_none() {
-                    self.berlin_taken = Some(self.turn);
-                }
-            }
-        }
+        self.overrun.push(target);
     }
 }

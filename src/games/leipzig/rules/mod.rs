@@ -1,15 +1,28 @@
-//! Leipzig 1813's rules by rulebook chapter: `turn` (sequence of play, scenarios, reinforcements,
-//! special rules, victory), `movement` (movement, stacking and breakdown, forced march, Auto),
-//! `zoc` (zones of control, supply, stacking limits, siege), `combat` (combat, leaders,
-//! fortresses, retreats). Here: the legal actions of each decision point, the check that names
-//! the broken rule, and apply.
+//! Leipzig 1813's rules, one file per heading of the rulebook: `sequence` (Game Turn Sequence),
+//! `deployment` (How to Use the Scenarios), `movement`, `forced_march`, `zoc` (Zones of Control),
+//! `stacking` (Stacking and Unit Breakdown), `supply`, `combat` (with the CRT and its Auto column),
+//! `retreat` (retreat before combat, the Retreat Order of Preference), `leaders`, `fortresses`
+//! (Fortress and Siege), `reconnaissance`, `reinforcements`, `special` (the Special Game Rules and
+//! Special Campaign-Game Rules) and `victory` (How to Win). Each chapter holds its legal listing,
+//! its refusals' words and its apply; here the dispatch.
 
 pub mod combat;
+pub mod deployment;
+pub mod forced_march;
+pub mod fortresses;
+pub mod leaders;
 pub mod movement;
-pub mod turn;
+pub mod reconnaissance;
+pub mod reinforcements;
+pub mod retreat;
+pub mod sequence;
+pub mod special;
+pub mod stacking;
+pub mod supply;
+pub mod victory;
 pub mod zoc;
 
-pub use turn::setup;
+pub use deployment::setup;
 
 use super::actions::{Action, Event, LzError, rule};
 use super::data::{Hex, Side};
@@ -40,21 +53,6 @@ struct Aside {
 }
 
 impl Leipzig {
-    /// The side that decides now.
-    pub fn deciding(&self) -> Option<Side> {
-        if self.step == Step::Over {
-            return None;
-        }
-        if let Some(side) = self.pending_side() {
-            return Some(side);
-        }
-        Some(match self.step {
-            Step::Deploy(side) => side,
-            Step::RetreatBefore | Step::DefendSupply => self.side.other(),
-            _ => self.side,
-        })
-    }
-
     /// The legal actions now; with `like`, only those of the same kind and counter or hex (what a
     /// check needs, so checking an action costs one unit's search, not the whole list).
     pub fn legal(&self, like: Option<&Action>, out: &mut Vec<Action>) {
@@ -73,7 +71,7 @@ impl Leipzig {
 
     /// The list (see `legal`), on the map as the deciding side sees it. The list for one
     /// counter's move gives back the map it was judged on and the counter's search.
-    fn legal_listing(&self, like: Option<&Action>, out: &mut Vec<Action>) -> Option<Kept> {
+    pub(super) fn legal_listing(&self, like: Option<&Action>, out: &mut Vec<Action>) -> Option<Kept> {
         out.clear();
         // Choices are listed on what the deciding side may know (Reconnaissance).
         let s = Situation::as_seen_by(self, self.deciding()?);
@@ -84,7 +82,14 @@ impl Leipzig {
 
     /// The list on the map `s` as the deciding side sees it; `moves` off leaves the counters'
     /// moves out and sets aside the counters that may move instead.
-    fn list_on(&self, s: &Situation, like: Option<&Action>, moves: bool, out: &mut Vec<Action>, aside: &mut Aside) {
+    fn list_on(
+        &self,
+        s: &Situation,
+        like: Option<&Action>,
+        moves: bool,
+        out: &mut Vec<Action>,
+        aside: &mut Aside,
+    ) {
         if !self.pending.is_empty() {
             match &self.pending[0] {
                 Pending::Advance { attack, .. } => {
@@ -271,7 +276,7 @@ impl Leipzig {
     }
 
     /// Why an action is not among the legal ones, in the rulebook's words.
-    fn explain(&self, action: &Action) -> LzError {
+    pub(super) fn explain(&self, action: &Action) -> LzError {
         let step_rule =
             |what: &str| LzError::new(rule::SEQUENCE, format!("{what} is not possible now: {}", self.waiting_for()));
         if !self.pending.is_empty() {
@@ -443,64 +448,6 @@ impl Leipzig {
                 _ => step_rule("ending the Movement Phase"),
             },
             _ => step_rule("that"),
-        }
-    }
-
-    /// What the table waits for, in words (for refusals and the prompt).
-    pub fn waiting_for(&self) -> String {
-        let Some(who) = self.deciding().map(|s| s.name()) else { return "the end: the game is over".into() };
-        let what = match (self.pending.first(), self.step) {
-            (Some(Pending::Retreat { .. }), _) => "retreat",
-            (Some(Pending::Scatter { .. }), _) => "scattered counter's retreat",
-            (Some(Pending::Advance { .. }), _) => "advance after combat",
-            (Some(Pending::Lose { attack: Some(_), .. }), _) => "choice of the attacker's losses (½ex)",
-            (Some(Pending::Lose { attack: None, .. }), _) => "choice of the divisions the German rebellion takes",
-            (_, Step::Deploy(_)) => "deployment",
-            (_, Step::Enter) => "reinforcements",
-            (_, Step::Move) => "Movement Phase",
-            (_, Step::March) => "forced march (roll on or halt)",
-            (_, Step::Build) => "recombining at the end of movement",
-            (_, Step::Declare) => "declaration of attacks",
-            (_, Step::RetreatBefore) => "retreats before combat",
-            (_, Step::DefendSupply) => "supply for the defence",
-            (_, Step::Resolve) => "resolution of the attacks",
-            (_, Step::Consume) => "choice of the supply units its stacks use up",
-            (_, Step::Over) => "end",
-        };
-        format!("the {who} player's {what}")
-    }
-
-    /// Runs the steps nobody decides: a deployment done, reinforcements all in, a combat segment
-    /// with nothing to decide, a retreat with nowhere to go, the end of the Combat Phase.
-    fn advance(&mut self, ev: &mut Vec<Event>) {
-        for _ in 0..10_000 {
-            self.settle_pending(ev);
-            if !self.pending.is_empty() {
-                return;
-            }
-            match self.step {
-                Step::Deploy(side) if self.to_deploy(side).next().is_none() => self.next_deploy(ev),
-                Step::Enter if self.arriving().next().is_none() => self.step = Step::Move,
-                Step::Declare if self.armistice_on() => self.end_combat(),
-                Step::RetreatBefore => {
-                    let s = Situation::as_seen_by(self, self.side.other());
-                    let any = self.on_map(self.side.other()).any(|u| !self.retreat_before_options(&s, u).is_empty());
-                    if any {
-                        return;
-                    }
-                    self.step = Step::DefendSupply;
-                }
-                Step::DefendSupply if self.next_defense().is_none() => self.step = Step::Resolve,
-                Step::Resolve if self.attacks.iter().all(|a| a.resolved) => self.end_combat(),
-                Step::Consume if self.stack_supply().is_ok() => self.finish_combat(ev),
-                Step::Move | Step::Build
-                    if self.on_map(self.side).next().is_none() && self.arriving().next().is_none() =>
-                {
-                    // A side with nothing on the map has no movement to make.
-                    self.end_movement(ev);
-                }
-                _ => return,
-            }
         }
     }
 }

@@ -2,10 +2,11 @@
 //! automatic elimination of the CRT's "Auto" column: where a counter may go and at what cost, one
 //! search shared by the legal list, the check and the highlighted destinations.
 
-use super::zoc::{Situation, Zoc, only_support, supply_near};
-use crate::games::leipzig::actions::{Event, Loss};
-use crate::games::leipzig::data::{AustriaRule, Hex, Kind, MarchResult, MarchRow, NO_STEP, Side, Terrain};
-use crate::games::leipzig::state::{Dispersal, Leipzig, March, MarchHalt, Status, UnitId, What};
+use super::supply::only_support;
+use super::zoc::{Situation, Zoc};
+use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::data::{Hex, Kind, MarchResult, MarchRow, NO_STEP, Side, Terrain};
+use crate::games::leipzig::state::{Leipzig, March, MarchHalt, UnitId, What};
 
 /// Where a counter can get this phase: each hex it reaches, in the map's order, with the
 /// cheapest cost and the hex it came from. Only the hexes reached are kept: a counter's search
@@ -39,6 +40,11 @@ enum Walk {
 }
 
 impl Reach {
+    /// Every hex reached, with whether the counter must stop there (the exit's reader).
+    pub(super) fn each(&self) -> impl Iterator<Item = (Hex, bool)> + '_ {
+        self.reached.iter().map(|x| (x.hex, x.stop))
+    }
+
     fn find(&self, h: Hex) -> Option<&Reached> {
         self.reached.binary_search_by_key(&h, |r| r.hex).ok().map(|i| &self.reached[i])
     }
@@ -176,15 +182,6 @@ fn kept_with(footing: &ReachFooting) -> Option<Reach> {
 }
 
 impl Leipzig {
-    /// Whether `side` may enter Austria now.
-    pub fn austria_open(&self) -> bool {
-        match self.sc.austria {
-            AustriaRule::Closed => false,
-            AustriaRule::Open => true,
-            AustriaRule::Intervention => self.austria_at_war,
-        }
-    }
-
     /// Whether a counter may move at all this phase.
     pub fn can_move(&self, u: UnitId) -> bool {
         let unit = &self.units[u as usize];
@@ -209,7 +206,7 @@ impl Leipzig {
     /// player's draw, then the check of the move it drew), so the last searches of this thread
     /// are kept with everything they read, and one is reused only when all of it is the same.
     /// A whole legal list searches every counter once and keeps nothing.
-    fn reach_kept(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
+    pub(super) fn reach_kept(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
         let Some(map) = Situation::kept(s) else {
             return self.reach(s, u, budget);
         };
@@ -226,7 +223,7 @@ impl Leipzig {
     }
 
     /// The search `reach_kept` keeps of counter `u` on `s` with `budget`, if it keeps one.
-    fn kept_search(&self, s: &Situation, u: UnitId, budget: u8) -> Option<Reach> {
+    pub(super) fn kept_search(&self, s: &Situation, u: UnitId, budget: u8) -> Option<Reach> {
         kept_with(&self.reach_footing(Situation::kept(s)?, u, budget))
     }
 
@@ -251,14 +248,16 @@ impl Leipzig {
         }
     }
 
-    /// The hex of the Saxon garrison, which no other counter enters in the first two turns.
-    fn garrison_city(&self) -> Option<Hex> {
-        (self.turn < 3).then(|| self.units.iter().find(|x| x.garrison && x.on_map()).and_then(|x| x.hex)).flatten()
-    }
-
     /// The search itself; with a `target`, it stops once the target's cost is settled (every
     /// hex of the way to it then has the cost and the hex it came from a whole search gives).
-    fn reach_with(&self, r: &mut Scratch, s: &Situation, u: UnitId, budget: u8, target: Option<Hex>) -> Reach {
+    fn reach_with(
+        &self,
+        r: &mut Scratch,
+        s: &Situation,
+        u: UnitId,
+        budget: u8,
+        target: Option<Hex>,
+    ) -> Reach {
         let b = &self.sc.board;
         let t = &self.sc.charts.terrain;
         let unit = &self.units[u as usize];
@@ -408,7 +407,7 @@ impl Leipzig {
 
     /// The search of counter `u`'s moves up to the march `upto` (none if it may not move): one
     /// search at the largest allowance asked for that it may attempt, kept (`keep`) or not.
-    fn move_search(&self, s: &Situation, u: UnitId, upto: March, keep: bool) -> Option<Reach> {
+    pub(super) fn move_search(&self, s: &Situation, u: UnitId, upto: March, keep: bool) -> Option<Reach> {
         let budget = self.move_budget(u, upto)?;
         Some(if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) })
     }
@@ -426,21 +425,8 @@ impl Leipzig {
     }
 
     /// The stacks a supply unit `u` must stay beside (those only it supports); none for others.
-    fn must_support(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
+    pub(super) fn must_support(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
         if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() }
-    }
-
-    /// The smallest march whose allowance covers a move of `cost` by counter `u` (Forced March).
-    fn march_for(&self, u: UnitId, cost: u8) -> March {
-        let ma = self.movement(u) as u16;
-        let spent = self.units[u as usize].spent as u16;
-        if cost as u16 + spent <= ma {
-            March::Normal
-        } else if cost as u16 + spent <= 2 * ma {
-            March::Double
-        } else {
-            March::Triple
-        }
     }
 
     /// Whether the legal list offers the move of counter `u` to `to` with `march` and `supply`,
@@ -478,7 +464,7 @@ impl Leipzig {
     /// case B), still beside the stacks only it supplies, and during the armistice on its own
     /// side, in a fortress or nearer its side. `cost` is what the move to `h` spends: a unit
     /// joining others to be combined needs a Movement Point left for it (case B I, case E).
-    fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, cost: u8, must_support: &[Hex]) -> bool {
+    pub(super) fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, cost: u8, must_support: &[Hex]) -> bool {
         let b = &self.sc.board;
         let side = self.units[u as usize].side;
         let i = h.0 as usize;
@@ -495,39 +481,6 @@ impl Leipzig {
         }
         let from_side = &b.from_side[side.index()];
         !(self.armistice_on() && from_side[i] > 0 && !b.is_fortress(h) && from_side[i] >= from_side[start.0 as usize])
-    }
-
-    /// Whether `u` joining the counters on `h` would make exactly a set that builds up into a
-    /// larger counter, each with a Movement Point left (Stacking, case B I).
-    fn buildable_with(&self, h: Hex, u: UnitId) -> bool {
-        let Some(t) = self.ty(u) else { return false };
-        let Some((_, n)) =
-            self.sc.types.iter().find_map(|p| p.breaks_into.as_ref().filter(|(c, _)| *c == t.id).map(|x| (p, x.1)))
-        else {
-            return false;
-        };
-        let side = self.units[u as usize].side;
-        let same: Vec<UnitId> = self.combat_at(h).collect();
-        same.len() + 1 == n as usize
-            && same.iter().all(|&x| {
-                self.units[x as usize].what == self.units[u as usize].what
-                    && self.units[x as usize].side == side
-                    && self.movement(x) > self.units[x as usize].spent
-            })
-    }
-
-    /// The supply units a forced march may use instead of the table (stacked or adjacent).
-    pub fn march_supplies(&self, u: UnitId) -> Vec<UnitId> {
-        let Some(h) = self.hex_of(u) else { return Vec::new() };
-        supply_near(self, self.units[u as usize].side, h).into_iter().filter(|&s| s != u).collect()
-    }
-
-    /// Whether this forced march needs no table: Gotha's first French player-turn.
-    pub fn free_march(&self, u: UnitId) -> bool {
-        self.sc.gotha_march
-            && self.units[u as usize].gotha
-            && self.turn == self.sc.first_turn
-            && self.side == Side::French
     }
 
     /// The move (and its forced march), along the way found by the check where it kept its search
@@ -610,7 +563,14 @@ impl Leipzig {
     /// Reconnaissance): the counter stops on entering a hidden counter's zone that stops it, and
     /// where leaving a hidden partial zone (2 MP for cavalry) leaves it short of the next hex; it
     /// then ends on the last hex of the way walked where it may end (Stacking, case B).
-    fn walk(&self, u: UnitId, plan: &Situation, mut path: Vec<(Hex, u8)>, budget: u8, ev: &mut Vec<Event>) -> Walk {
+    fn walk(
+        &self,
+        u: UnitId,
+        plan: &Situation,
+        mut path: Vec<(Hex, u8)>,
+        budget: u8,
+        ev: &mut Vec<Event>,
+    ) -> Walk {
         let side = self.units[u as usize].side;
         // Where the mover saw every zone, the plan is the map as it is.
         let built;
@@ -661,92 +621,21 @@ impl Leipzig {
         Walk::Stopped(path)
     }
 
-    /// The subsidiary table (J to N) rolled, or the march halted where it stands.
-    pub fn apply_march_choice(&mut self, roll: bool, ev: &mut Vec<Event>) {
-        let m = self.march.take().expect("a march waits");
-        self.step = crate::games::leipzig::state::Step::Move;
-        if !roll {
-            ev.push(Event::MarchHalted { unit: m.unit, at: m.path[m.at].0 });
-            self.after_move(m.unit, &m.path[..=m.at], ev);
-            return;
-        }
-        let table = if m.table == March::Double {
-            &self.sc.charts.forced_march.double
-        } else {
-            &self.sc.charts.forced_march.triple
-        };
-        let results = table
-            .iter()
-            .find_map(|r| match r {
-                MarchRow::Then(l, rs) if *l == m.letter => Some(rs.clone()),
-                _ => None,
-            })
-            .expect("the letter's table");
-        let second = self.rng.d6();
-        let result = results[second as usize - 1];
-        let from = m.path[0].0;
-        ev.push(self.march_roll(m.table, from, second, Some(&m.letter), &march_words(result)));
-        self.march_result(m.unit, &m.path, m.at, m.table, result, ev);
-    }
-
-    /// A forced march's roll as the engine's roll entry: on the Double or Triple Allowance
-    /// table, or (`letter`) on its subsidiary table. Named by the hex it set out from, which
-    /// every viewer sees (a counter's identity may be hidden: Reconnaissance).
-    fn march_roll(&self, march: March, from: Hex, die: u8, letter: Option<&str>, result: &str) -> Event {
-        let t = if march == March::Double { "Double" } else { "Triple" };
-        Event::Rolled(crate::engine::roll::Roll {
-            seat: super::seat_of(self.side),
-            rule: crate::games::leipzig::actions::rule::FORCED_MARCH.into(),
-            what: format!("a forced march ({} allowance) from {}", t.to_lowercase(), self.sc.board.label(from)),
-            dice: vec![die],
-            modifiers: Vec::new(),
-            table: Some(crate::engine::roll::Consulted {
-                name: match letter {
-                    Some(l) => format!("Forced March Table {l}"),
-                    None => format!("{t} Allowance Forced March Table"),
-                },
-                column: None,
-                row: Some(format!("die {die}")),
-            }),
-            result: result.to_string(),
-        })
-    }
-
-    fn march_result(
-        &mut self,
-        u: UnitId,
-        path: &[(Hex, u8)],
-        at: usize,
-        march: March,
-        result: MarchResult,
-        ev: &mut Vec<Event>,
-    ) {
-        match result {
-            MarchResult::Ok => self.finish_move(u, path, path.len() - 1, march, ev),
-            MarchResult::D => {
-                self.finish_move(u, path, path.len() - 1, march, ev);
-                self.disperse(u, ev);
-            }
-            MarchResult::Halt => {
-                self.move_along(u, path, at);
-                ev.push(Event::MarchHalted { unit: u, at: path[at].0 });
-                self.after_move(u, &path[..=at], ev);
-            }
-            MarchResult::X => {
-                self.move_along(u, path, at);
-                self.lose(u, Loss::Marched, ev);
-            }
-        }
-    }
-
-    fn move_along(&mut self, u: UnitId, path: &[(Hex, u8)], upto: usize) {
+    pub(super) fn move_along(&mut self, u: UnitId, path: &[(Hex, u8)], upto: usize) {
         let (h, c) = path[upto];
         let unit = &mut self.units[u as usize];
         unit.hex = Some(h);
         unit.spent = unit.spent.saturating_add(c);
     }
 
-    fn finish_move(&mut self, u: UnitId, path: &[(Hex, u8)], upto: usize, march: March, ev: &mut Vec<Event>) {
+    pub(super) fn finish_move(
+        &mut self,
+        u: UnitId,
+        path: &[(Hex, u8)],
+        upto: usize,
+        march: March,
+        ev: &mut Vec<Event>,
+    ) {
         let from = path[0].0;
         self.move_along(u, path, upto);
         let (to, cost) = path[upto];
@@ -757,7 +646,7 @@ impl Leipzig {
     /// What a move changes besides the counter's place: a moved Allied counter is a blank again;
     /// a French cavalry unit exposes every Allied counter it passes next to (Reconnaissance); the
     /// cities it enters change hands.
-    fn after_move(&mut self, u: UnitId, path: &[(Hex, u8)], ev: &mut Vec<Event>) {
+    pub(super) fn after_move(&mut self, u: UnitId, path: &[(Hex, u8)], ev: &mut Vec<Event>) {
         let side = self.units[u as usize].side;
         if side == Side::Allied && self.reconnaissance() {
             let unit = &mut self.units[u as usize];
@@ -789,351 +678,9 @@ impl Leipzig {
         }
         self.update_owners(ev);
     }
-
-    /// The edge a counter may leave the map by now, if any: the French by the east edge in the
-    /// scenarios that count ESM groups; during the armistice an Allied counter north-east of the
-    /// line by the east edge, one in Austria by the south edge (Armistice).
-    pub fn exit_edge(&self, u: UnitId) -> Option<crate::games::leipzig::data::Edge> {
-        use crate::games::leipzig::data::Edge;
-        let unit = &self.units[u as usize];
-        let h = unit.hex?;
-        match unit.side {
-            Side::French => self.sc.victory.esm.map(|_| Edge::East),
-            Side::Allied if self.armistice_on() => {
-                let b = &self.sc.board;
-                if b.austria[h.0 as usize] {
-                    Some(Edge::South)
-                } else if b.allied_side[h.0 as usize] {
-                    Some(Edge::East)
-                } else {
-                    None
-                }
-            }
-            Side::Allied => None,
-        }
-    }
-
-    /// A counter that can reach its exit edge with a Movement Point left may leave the map.
-    pub fn can_exit(&self, s: &Situation, u: UnitId) -> bool {
-        let Some(edge) = self.exit_edge(u) else { return false };
-        if self.units[u as usize].side != self.side || !self.can_move(u) {
-            return false;
-        }
-        let b = &self.sc.board;
-        let left = self.movement(u).saturating_sub(self.units[u as usize].spent);
-        // Every hex costs one at least: a counter farther from the edge than its points left
-        // cannot get off it (no search needed).
-        let at = self.units[u as usize].hex.expect("on the map");
-        let (c, r) = b.col_row(at);
-        let away = match edge {
-            crate::games::leipzig::data::Edge::East => b.columns - 1 - c,
-            crate::games::leipzig::data::Edge::South => b.rows - 1 - r,
-            crate::games::leipzig::data::Edge::North => r,
-            crate::games::leipzig::data::Edge::West => c,
-        };
-        if away as u16 + 1 > left as u16 {
-            return false;
-        }
-        let r = self.reach(s, u, left.saturating_sub(1));
-        let must_support = if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() };
-        must_support.is_empty() && r.reached.iter().any(|x| b.on_edge(x.hex, edge) && (!x.stop || x.hex == r.start))
-    }
-
-    pub fn apply_exit(&mut self, u: UnitId, ev: &mut Vec<Event>) {
-        self.moved_any = true;
-        if self.units[u as usize].side == Side::Allied {
-            // The way round: back on the other side of the line eight turns later.
-            let from_austria = self.units[u as usize].hex.is_some_and(|h| self.sc.board.austria[h.0 as usize]);
-            let at = if from_austria {
-                crate::games::leipzig::data::Entry::EastEdgeNorth
-            } else {
-                crate::games::leipzig::data::Entry::EastEdgeAustria
-            };
-            let back = self.turn + 8;
-            let unit = &mut self.units[u as usize];
-            unit.moved = true;
-            unit.status = Status::Away { back, at };
-            ev.push(Event::Detour { unit: u, back });
-            return;
-        }
-        let slot = match self.units[u as usize].what {
-            What::Leader(_) => 1,
-            _ if self.is_supply(u) => 2,
-            _ => 0,
-        };
-        let unit = &mut self.units[u as usize];
-        unit.moved = true;
-        unit.status = Status::Gone(crate::games::leipzig::state::Gone::Exited);
-        let add = if slot == 0 { self.divisions(u) } else { 1 };
-        self.exited[slot] += add;
-        ev.push(Event::Exited { unit: u });
-    }
-
-    /// Breakdowns open to a counter now: before any movement, one MP a step (Stacking and Unit
-    /// Breakdown; Supply, case E for a depot).
-    pub fn can_break_down(&self, u: UnitId) -> bool {
-        let Some(t) = self.ty(u) else { return false };
-        let Some((_, n)) = &t.breaks_into else { return false };
-        let unit = &self.units[u as usize];
-        unit.on_map()
-            && unit.side == self.side
-            && !self.moved_any
-            && !unit.moved
-            && unit.dispersed.is_none()
-            && !self.garrison_neutral(u)
-            && t.movement > unit.spent
-            && (t.kind != Kind::Depot || self.supply_available(unit.side) >= *n as usize)
-    }
-
-    pub fn apply_breakdown(&mut self, u: UnitId, ev: &mut Vec<Event>) -> Vec<UnitId> {
-        let into = self.split(u, 1);
-        ev.push(Event::BrokeDown { unit: u, into: into.clone() });
-        into
-    }
-
-    /// Replaces a counter by the counters it breaks into, on its hex, `cost` MP spent.
-    pub fn split(&mut self, u: UnitId, cost: u8) -> Vec<UnitId> {
-        let t = self.ty(u).expect("a counter type").clone();
-        let (child, n) = t.breaks_into.clone().expect("it breaks down");
-        let child_t = self.sc.type_index(&child).expect("checked on load");
-        let parent = self.units[u as usize].clone();
-        self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Replaced);
-        let mut out = Vec::new();
-        for _ in 0..n {
-            let id = self.add_unit(parent.side, What::Type(child_t), Status::OnMap);
-            let c = &mut self.units[id as usize];
-            c.hex = parent.hex;
-            c.spent = parent.spent.saturating_add(cost);
-            c.attacked = parent.attacked;
-            c.dispersed = parent.dispersed;
-            c.revealed = parent.revealed && parent.side == Side::French;
-            c.gotha = parent.gotha;
-            c.garrison = parent.garrison;
-            c.austrian = parent.austrian;
-            c.moved = parent.moved;
-            out.push(id);
-        }
-        out
-    }
-
-    /// Every set of stacked counters that may be combined now, each with a Movement Point left:
-    /// before any movement, or at the end of the Movement Phase (Stacking and Unit Breakdown).
-    pub fn build_sets(&self) -> Vec<Vec<UnitId>> {
-        if self.step != crate::games::leipzig::state::Step::Build && self.moved_any {
-            return Vec::new();
-        }
-        self.recombinations()
-    }
-
-    /// Every set of stacked counters that could be combined once all movement has ceased:
-    /// "they may be recombined at the end of a Movement Phase" (Stacking and Unit Breakdown),
-    /// whatever has moved before.
-    pub fn recombinations(&self) -> Vec<Vec<UnitId>> {
-        let mut out = Vec::new();
-        // The phasing side's counters grouped by hex (in id order within a hex), found once.
-        let mut mine: Vec<(Hex, UnitId)> =
-            self.on_map(self.side).filter_map(|u| self.units[u as usize].hex.map(|h| (h, u))).collect();
-        mine.sort_unstable();
-        let children = self.buildable_children();
-        for group in mine.chunk_by(|a, b| a.0 == b.0) {
-            let here: Vec<UnitId> = group.iter().map(|&(_, u)| u).collect();
-            self.recombinations_of(&here, &children, &mut out);
-        }
-        out
-    }
-
-    /// The sets of the phasing side's counters on `h` that may be combined (see `recombinations`).
-    fn recombinations_at(&self, h: Hex) -> Vec<Vec<UnitId>> {
-        let here: Vec<UnitId> = self.at(h).filter(|&u| self.units[u as usize].side == self.side).collect();
-        let mut out = Vec::new();
-        self.recombinations_of(&here, &self.buildable_children(), &mut out);
-        out
-    }
-
-    /// For each type that may be built up (not a depot), the type of its pieces and how many make it.
-    fn buildable_children(&self) -> Vec<(u8, usize)> {
-        self.sc
-            .types
-            .iter()
-            .filter(|p| p.kind != Kind::Depot) // depots may not be built
-            .filter_map(|p| {
-                let (child, n) = p.breaks_into.as_ref()?;
-                Some((self.sc.type_index(child)?, *n as usize))
-            })
-            .collect()
-    }
-
-    /// The sets among `here` (the phasing side's counters on one hex) that may be combined.
-    fn recombinations_of(&self, here: &[UnitId], children: &[(u8, usize)], out: &mut Vec<Vec<UnitId>>) {
-        for &(ci, n) in children {
-            let ready: Vec<UnitId> = here
-                .iter()
-                .copied()
-                .filter(|&u| {
-                    let x = &self.units[u as usize];
-                    x.what == What::Type(ci)
-                        && x.dispersed.is_none()
-                        && self.movement(u) > x.spent
-                        && !self.garrison_neutral(u)
-                })
-                .collect();
-            combinations(&ready, n, out);
-        }
-    }
-
-    pub fn apply_build(&mut self, units: &[UnitId], ev: &mut Vec<Event>) -> UnitId {
-        let child = self.ty(units[0]).expect("a type").id.clone();
-        let parent = self
-            .sc
-            .types
-            .iter()
-            .position(|p| p.breaks_into.as_ref().is_some_and(|(c, _)| *c == child))
-            .expect("buildable") as u8;
-        let first = self.units[units[0] as usize].clone();
-        let spent = units.iter().map(|&u| self.units[u as usize].spent).max().unwrap_or(0).saturating_add(1);
-        for &u in units {
-            self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Replaced);
-        }
-        let id = self.add_unit(first.side, What::Type(parent), Status::OnMap);
-        let moved = units.iter().any(|&u| self.units[u as usize].moved);
-        let attacked = units.iter().any(|&u| self.units[u as usize].attacked);
-        let c = &mut self.units[id as usize];
-        c.hex = first.hex;
-        c.spent = spent;
-        c.moved = moved;
-        c.attacked = attacked;
-        c.gotha = first.gotha;
-        c.austrian = first.austrian;
-        ev.push(Event::BuiltUp { from: units.to_vec(), into: id });
-        id
-    }
-
-    /// Disperses a counter (inverted until a friendly Movement and Combat Phase have passed).
-    pub fn disperse(&mut self, u: UnitId, ev: &mut Vec<Event>) {
-        if self.units[u as usize].on_map() {
-            self.units[u as usize].dispersed = Some(Dispersal { fresh: true, ..Dispersal::default() });
-            ev.push(Event::Dispersed { unit: u });
-        }
-    }
-
-    /// Automatic elimination: a definite 500% from the units of one hex (Auto; Reconnaissance).
-    pub fn overrun_ratio(&self, s: &Situation, from: Hex, target: Hex) -> Option<(u32, u32)> {
-        let b = &self.sc.board;
-        if !b.adjacent(from, target) || !s.enemy_on(self.side, target) || s.side[from.0 as usize] != Some(self.side) {
-            return None;
-        }
-        if self.at(target).any(|u| self.is_cavalry(u) || self.garrison_neutral(u)) || self.armistice_on() {
-            return None;
-        }
-        if self.side == Side::French
-            && self.reconnaissance()
-            && self.at(target).any(|u| !self.units[u as usize].scouted)
-        {
-            return None;
-        }
-        let units: Vec<UnitId> = self.at(from).filter(|&u| self.attack_ready(u)).collect();
-        if !units.iter().any(|&u| self.is_combat(u)) {
-            return None;
-        }
-        let supplied = !supply_near(self, self.side, from).is_empty() || b.is_fortress(from);
-        let a = self.attack_strength(&units, supplied, false).0;
-        let d = self.defense_strength(&[target], true, b.river_line(from, target)).0;
-        (a * 100 >= d * self.sc.charts.crt.auto as u32).then_some((a, d))
-    }
-
-    pub fn apply_overrun(&mut self, from: Hex, target: Hex, ev: &mut Vec<Event>) {
-        let s = Situation::of(self);
-        let (a, d) = self.overrun_ratio(&s, from, target).expect("checked");
-        if let Some(&sup) = supply_near(self, self.side, from).first()
-            && !self.sc.board.is_fortress(from)
-        {
-            self.units[sup as usize].used.combat = true;
-            ev.push(Event::SupplyUsed { unit: sup });
-        }
-        for u in self.at(from).filter(|&u| self.attack_ready(u)).collect::<Vec<_>>() {
-            self.units[u as usize].attacked = true;
-        }
-        ev.push(Event::Overrun { from, target, attack: a, defense: d });
-        for u in self.at(target).collect::<Vec<_>>() {
-            self.lose(u, Loss::Overrun, ev);
-        }
-        self.overrun.push(target);
-    }
-
-    /// A counter of the phasing side on the other side of the armistice line, outside a fortress,
-    /// that could still move towards its own side (Armistice: all units must withdraw).
-    pub fn armistice_stray(&self) -> Option<UnitId> {
-        if !self.armistice_on() {
-            return None;
-        }
-        let s = Situation::as_seen_by(self, self.side);
-        let b = &self.sc.board;
-        self.on_map(self.side).find(|&u| {
-            let h = self.units[u as usize].hex.expect("on the map");
-            !b.armistice_side(h, self.side)
-                && !b.is_fortress(h)
-                && !self.all_destinations(&s, u, March::Triple).is_empty()
-        })
-    }
-
-    /// Stacks of the phasing side that break the stacking rule and have a counter that could
-    /// still move away (Stacking, case B): the Movement Phase may not end while one remains.
-    pub fn unfixed_stack(&self) -> Option<Hex> {
-        self.unfixed_stack_in(&Situation::as_seen_by(self, self.side))
-    }
-
-    /// `unfixed_stack` on the map as the phasing side sees it, already built.
-    pub(super) fn unfixed_stack_in(&self, s: &Situation) -> Option<Hex> {
-        // Only the hexes the phasing side's combat units stand on can hold such a stack: those,
-        // in the map's order (the first found is the one named), rather than the whole map.
-        let mut stacks: smallvec::SmallVec<[Hex; 64]> =
-            self.on_map(self.side).filter(|&u| self.is_combat(u)).filter_map(|u| self.hex_of(u)).collect();
-        stacks.sort_unstable();
-        stacks.dedup();
-        for h in stacks {
-            let i = h.0 as usize;
-            if s.side[i] != Some(self.side)
-                || s.combat[i] < 2
-                || s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
-                || self.combines_whole(h)
-            {
-                continue;
-            }
-            if self.combat_at(h).any(|u| !self.destinations(s, u, March::Normal).is_empty()) {
-                return Some(h);
-            }
-        }
-        None
-    }
 }
 
-impl Leipzig {
-    /// Whether the combat units on `h` are, all of them, one of `sets`: combined at the end of
-    /// the Movement Phase they make a single counter (Stacking, case B I).
-    fn combines_whole(&self, h: Hex) -> bool {
-        let here: Vec<UnitId> = self.combat_at(h).collect();
-        self.recombinations_at(h).contains(&here)
-    }
-
-    /// A stack that may not stay as it is and is waiting to be combined: neither in supply nor in
-    /// a fortress, its combat units a set that recombines (Stacking, case B: "a stack left
-    /// neither recombined nor supplied is not legal").
-    pub fn stack_to_combine(&self) -> Option<Hex> {
-        // On what the phasing side knows, as `unfixed_stack`: a supply line may run past a blank.
-        self.stack_to_combine_in(&Situation::as_seen_by(self, self.side))
-    }
-
-    /// `stack_to_combine` on the map as the phasing side sees it, already built.
-    pub(super) fn stack_to_combine_in(&self, s: &Situation) -> Option<Hex> {
-        (0..self.sc.board.len() as u16).map(Hex).find(|&h| {
-            let i = h.0 as usize;
-            s.side[i] == Some(self.side)
-                && s.combat[i] > 1
-                && !s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
-                && self.combines_whole(h)
-        })
-    }
-}
+impl Leipzig {}
 
 /// Every `n`-element combination of `items` (in order), appended to `out`.
 pub fn combinations(items: &[UnitId], n: usize, out: &mut Vec<Vec<UnitId>>) {
@@ -1154,7 +701,7 @@ pub fn combinations(items: &[UnitId], n: usize, out: &mut Vec<Vec<UnitId>>) {
 }
 
 /// A forced march's result in words.
-fn march_words(r: MarchResult) -> String {
+pub(super) fn march_words(r: MarchResult) -> String {
     match r {
         MarchResult::Ok => "the march is completed",
         MarchResult::Halt => "the march halts here",

@@ -5,7 +5,7 @@
 
 use crate::engine::seats::Viewer;
 use crate::games::leipzig::data::{Hex, Hexside, Kind, LzScenario, Side};
-use crate::games::leipzig::state::{Leipzig, UnitId, What};
+use crate::games::leipzig::state::{Leipzig, What};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -438,64 +438,5 @@ impl Situation {
         combat <= 1
             || (g.sc.board.is_fortress(h) && divisions <= g.sc.charts.terrain.fortress_capacity as u16)
             || self.supplied[side.index()][h.0 as usize]
-    }
-}
-
-/// The supply units of `side` stacked with or adjacent to `h`, in id order.
-pub fn supply_near(g: &Leipzig, side: Side, h: Hex) -> Vec<UnitId> {
-    let b = &g.sc.board;
-    g.on_map(side)
-        .filter(|&u| g.is_supply(u))
-        .filter(|&u| g.units[u as usize].hex.is_some_and(|s| s == h || b.adjacent(s, h)))
-        .collect()
-}
-
-/// Hexes of `side` holding a stack that needs a supply unit to stay stacked.
-pub fn stacks_needing_supply(g: &Leipzig, s: &Situation, side: Side) -> Vec<Hex> {
-    let b = &g.sc.board;
-    (0..b.len() as u16)
-        .map(Hex)
-        .filter(|&h| s.side[h.0 as usize] == Some(side) && s.combat[h.0 as usize] > 1)
-        .filter(|&h| !(b.is_fortress(h) && s.divisions[h.0 as usize] <= g.sc.charts.terrain.fortress_capacity as u16))
-        .collect()
-}
-
-/// The stacks that only supply unit `u` supports (it may not leave them unsupported).
-pub fn only_support(g: &Leipzig, s: &Situation, u: UnitId) -> Vec<Hex> {
-    let side = g.units[u as usize].side;
-    let Some(at) = g.hex_of(u) else { return Vec::new() };
-    let b = &g.sc.board;
-    stacks_needing_supply(g, s, side)
-        .into_iter()
-        .filter(|&h| h == at || b.adjacent(h, at))
-        .filter(|&h| supply_near(g, side, h).iter().all(|&x| x == u))
-        .collect()
-}
-
-/// Whether a hex is a fortress whose garrison the Enemy besieges: every adjacent hex is held by
-/// the Enemy or is in his undisputed control (Fortress and Siege, case F). Returns the besieger.
-pub fn besieger(g: &Leipzig, s: &Situation, h: Hex) -> Option<Side> {
-    let b = &g.sc.board;
-    if !b.is_fortress(h) {
-        return None;
-    }
-    let inside = s.side[h.0 as usize]?;
-    let enemy = inside.other();
-    b.neighbours(h)
-        .all(|(_, n)| {
-            let i = n.0 as usize;
-            s.side[i] == Some(enemy)
-                || (s.side[i].is_none()
-                    && s.zoc[enemy.index()][i] != Zoc::None
-                    && s.zoc[inside.index()][i] == Zoc::None)
-        })
-        .then_some(enemy)
-}
-
-/// The kind of supply a unit is (for choosing which one a stack uses up).
-pub fn supply_rank(g: &Leipzig, u: UnitId) -> u8 {
-    match g.kind(u) {
-        Some(Kind::Supply) => 0,
-        _ => 1,
     }
 }

@@ -359,7 +359,7 @@ pub fn combat_window(
         if pick.from.is_none_or(|f| !froms.contains(&f)) {
             pick.from = Some(froms[0]);
             pick.units = g.at(froms[0]).filter(|&u| g.attack_ready(u) && g.is_combat(u)).collect();
-            pick.supply = super::super::rules::zoc::supply_near(g, g.side, froms[0]).first().copied();
+            pick.supply = super::super::rules::supply::supply_near(g, g.side, froms[0]).first().copied();
             pick.leaders = true;
         }
         ui.horizontal_wrapped(|ui| {
@@ -368,7 +368,7 @@ pub fn combat_window(
                 if ui.selectable_label(pick.from == Some(f), g.hex_name(f)).clicked() && pick.from != Some(f) {
                     pick.from = Some(f);
                     pick.units = g.at(f).filter(|&u| g.attack_ready(u) && g.is_combat(u)).collect();
-                    pick.supply = super::super::rules::zoc::supply_near(g, g.side, f).first().copied();
+                    pick.supply = super::super::rules::supply::supply_near(g, g.side, f).first().copied();
                 }
             }
         });
@@ -384,7 +384,7 @@ pub fn combat_window(
             let names: Vec<String> = leaders.iter().map(|&u| g.name(u)).collect();
             ui.checkbox(&mut pick.leaders, format!("with {}", names.join(", ")));
         }
-        let supplies = super::super::rules::zoc::supply_near(g, g.side, from);
+        let supplies = super::super::rules::supply::supply_near(g, g.side, from);
         if board.is_fortress(from) {
             ui.label(egui::RichText::new("A sortie from a fortress: supplied, basic strength, against every adjacent Enemy hex").small());
         } else {
