@@ -2,12 +2,15 @@
 //! segments of the Combat Phase (declared attacks with the attacker's supply, retreat before
 //! combat, the defender's supply, resolution on the CRT); every result of the table.
 
+use super::Asked;
 use super::supply::supply_near;
 use super::zoc::Situation;
 use crate::engine::seats::Viewer;
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::actions::{Event, Loss, gone_for};
 use crate::games::leipzig::data::{CrtResult, Hex, Side, Terrain};
 use crate::games::leipzig::state::Dispersal;
+use crate::games::leipzig::state::Step;
 use crate::games::leipzig::state::{Attack, Leipzig, Pending, Status, UnitId};
 use crate::games::leipzig::text::half;
 
@@ -558,5 +561,110 @@ impl Leipzig {
             self.lose(u, Loss::Overrun, ev);
         }
         self.overrun.push(target);
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The choices a combat's result leaves: advance after combat, the losses (½ex, or the
+    /// German Rebellion's divisions), or a retreat (the Retreat Order of Preference).
+    pub(super) fn list_pending(&self, s: &Situation, out: &mut Vec<Action>) {
+        match &self.pending[0] {
+            Pending::Advance { attack, .. } => {
+                out.push(Action::Advance);
+                out.extend(self.advancers(*attack).into_iter().map(|unit| Action::AdvanceOne { unit }));
+                out.push(Action::StayPut);
+            }
+            Pending::Lose { attack, .. } => {
+                out.extend(self.loss_candidates(*attack).into_iter().map(|unit| Action::Remove { unit }));
+            }
+            _ => {
+                for to in self.pending_options(s).unwrap_or_default() {
+                    out.push(Action::Retreat { to });
+                }
+            }
+        }
+    }
+
+    /// The attacks that may be declared (cases A to E), then the end of the declarations.
+    pub(super) fn list_declare(&self, s: &Situation, ask: &Asked, out: &mut Vec<Action>) {
+        if ask.wants(&Action::Declare { from: Hex(0), units: Vec::new(), target: Hex(0), supply: None }) {
+            let mut list = Vec::new();
+            self.declarations(s, &mut list);
+            let from_only = match ask.like {
+                Some(Action::Declare { from, .. }) => Some(*from),
+                _ => None,
+            };
+            out.extend(
+                list.into_iter()
+                    .filter(|(f, ..)| from_only.is_none_or(|x| x == *f))
+                    .map(|(from, units, target, supply)| Action::Declare { from, units, target, supply }),
+            );
+        }
+        out.push(Action::EndDeclarations);
+    }
+
+    /// The declared attacks not yet resolved, in any order the attacker likes.
+    pub(super) fn list_resolve(&self, out: &mut Vec<Action>) {
+        out.extend(
+            self.attacks
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| !a.resolved)
+                .map(|(i, _)| Action::Resolve { attack: i as u8 }),
+        );
+    }
+
+    /// The automatic eliminations of the CRT's Auto column open now, from each hex with a unit
+    /// ready to attack.
+    pub(super) fn list_overruns(&self, s: &Situation, out: &mut Vec<Action>) {
+        let mut froms: Vec<Hex> =
+            self.on_map(self.side).filter(|&u| self.attack_ready(u)).filter_map(|u| self.hex_of(u)).collect();
+        froms.sort_unstable();
+        froms.dedup();
+        for from in froms {
+            for (_, target) in self.sc.board.neighbours(from) {
+                // `overrun_ratio`'s first test, asked here: most neighbours hold no Enemy.
+                if s.enemy_on(self.side, target) && self.overrun_ratio(s, from, target).is_some() {
+                    out.push(Action::Overrun { from, target });
+                }
+            }
+        }
+    }
+
+    /// Why an advance after combat or a loss is refused.
+    pub(super) fn refuse_after_combat(&self, action: &Action) -> LzError {
+        match action {
+            Action::AdvanceOne { .. } => LzError::new(
+                rule::COMBAT,
+                "only the attack's own units still in its hex, not dispersed, advance after combat",
+            ),
+            _ => LzError::new(
+                rule::COMBAT,
+                "the loss is taken from the attacking units still in their hex (½ex), or from the French combat units on the map (German Rebellion)",
+            ),
+        }
+    }
+
+    /// Why an attack may not be declared.
+    pub(super) fn refuse_declare(&self) -> LzError {
+        if self.step != Step::Declare {
+            return self.not_now("declaring an attack");
+        }
+        if self.armistice_on() {
+            return LzError::new(rule::ARMISTICE, "no combat may occur during the armistice");
+        }
+        LzError::new(
+            rule::COMBAT,
+            "that attack may not be declared: only adjacent units that have not attacked, not dispersed, from one hex against one Enemy hex, at 160% at least across a river, with a supply unit next to them (cases A to E)",
+        )
+    }
+
+    /// Why an automatic elimination is refused (the CRT's Auto column).
+    pub(super) fn refuse_overrun(&self) -> LzError {
+        LzError::new(
+            rule::AUTO,
+            "automatic elimination needs a definite 500% from one hex, against a hex without cavalry (and, for the French under reconnaissance, a unit exposed by cavalry)",
+        )
     }
 }

@@ -1,7 +1,9 @@
 //! How to Use the Scenarios: the deployment of forces, group by group, from the deployment chart.
 
+use super::Asked;
 use crate::engine::rng::TableRng;
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::data::{Hex, LzScenario, Placement, Side};
 use crate::games::leipzig::state::{Leipzig, Status, Step, UnitId, What};
 use std::sync::Arc;
@@ -170,5 +172,26 @@ impl Leipzig {
             }
         }
         self.begin_player_turn(ev);
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The places the deployment chart allows the counters still to deploy, and the rest deployed
+    /// at once.
+    pub(super) fn list_deploy(&self, side: Side, ask: &Asked, out: &mut Vec<Action>) {
+        if ask.wants(&Action::Deploy { unit: 0, hex: Hex(0) }) {
+            let mut list = Vec::new();
+            self.deploy_actions(side, ask.only, &mut list);
+            out.extend(list.into_iter().map(|(unit, hex)| Action::Deploy { unit, hex }));
+        }
+        out.push(Action::DeployRest);
+    }
+
+    pub(super) fn refuse_deploy(&self) -> LzError {
+        LzError::new(
+            rule::DEPLOYMENT,
+            "that counter may not be placed there: the deployment chart gives each group its city or its distance from it",
+        )
     }
 }

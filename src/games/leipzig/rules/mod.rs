@@ -25,8 +25,8 @@ pub mod zoc;
 pub use deployment::setup;
 
 use super::actions::{Action, Event, LzError, rule};
-use super::data::{Hex, Side};
-use super::state::{Leipzig, March, Pending, Step, UnitId};
+use super::data::Side;
+use super::state::{Leipzig, Pending, Step, UnitId};
 use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::save::ScenarioRef;
 use crate::engine::seats::{SeatId, Viewer};
@@ -47,9 +47,36 @@ pub type Kept = (std::rc::Rc<Situation>, movement::Reach);
 /// lists (for `apply`), or the counters whose moves a list without moves left out (for a random
 /// player).
 #[derive(Default)]
-struct Aside {
-    reach: Option<movement::Reach>,
-    movers: Vec<UnitId>,
+pub(super) struct Aside {
+    pub(super) reach: Option<movement::Reach>,
+    pub(super) movers: Vec<UnitId>,
+}
+
+/// What a check asks the list for (`legal`'s `like`): one kind of action, and its counter.
+pub(super) struct Asked<'a> {
+    pub(super) like: Option<&'a Action>,
+    /// The counter the action names, if any.
+    pub(super) only: Option<UnitId>,
+}
+
+impl<'a> Asked<'a> {
+    fn of(like: Option<&'a Action>) -> Asked<'a> {
+        let only = like.and_then(|a| match a {
+            Action::Move { unit, .. }
+            | Action::Exit { unit }
+            | Action::Breakdown { unit }
+            | Action::Deploy { unit, .. }
+            | Action::Enter { unit, .. }
+            | Action::RetreatBefore { unit, .. } => Some(*unit),
+            _ => None,
+        });
+        Asked { like, only }
+    }
+
+    /// Whether actions like `a` are asked for.
+    pub(super) fn wants(&self, a: &Action) -> bool {
+        self.like.is_none_or(|l| std::mem::discriminant(l) == std::mem::discriminant(a))
+    }
 }
 
 impl Leipzig {
@@ -81,374 +108,62 @@ impl Leipzig {
     }
 
     /// The list on the map `s` as the deciding side sees it; `moves` off leaves the counters'
-    /// moves out and sets aside the counters that may move instead.
-    fn list_on(
-        &self,
-        s: &Situation,
-        like: Option<&Action>,
-        moves: bool,
-        out: &mut Vec<Action>,
-        aside: &mut Aside,
-    ) {
+    /// moves out and sets aside the counters that may move instead. Each step's list is its
+    /// chapter's.
+    fn list_on(&self, s: &Situation, like: Option<&Action>, moves: bool, out: &mut Vec<Action>, aside: &mut Aside) {
         if !self.pending.is_empty() {
-            match &self.pending[0] {
-                Pending::Advance { attack, .. } => {
-                    out.push(Action::Advance);
-                    out.extend(self.advancers(*attack).into_iter().map(|unit| Action::AdvanceOne { unit }));
-                    out.push(Action::StayPut);
-                }
-                Pending::Lose { attack, .. } => {
-                    out.extend(self.loss_candidates(*attack).into_iter().map(|unit| Action::Remove { unit }));
-                }
-                _ => {
-                    for to in self.pending_options(s).unwrap_or_default() {
-                        out.push(Action::Retreat { to });
-                    }
-                }
-            }
-            return;
+            return self.list_pending(s, out);
         }
-        let unit_of = |a: &Action| match a {
-            Action::Move { unit, .. }
-            | Action::Exit { unit }
-            | Action::Breakdown { unit }
-            | Action::Deploy { unit, .. }
-            | Action::Enter { unit, .. }
-            | Action::RetreatBefore { unit, .. } => Some(*unit),
-            _ => None,
-        };
-        let only = like.and_then(unit_of);
-        let kind = like.map(std::mem::discriminant);
-        let wants = |a: &Action| kind.is_none_or(|k| k == std::mem::discriminant(a));
+        let ask = Asked::of(like);
         match self.step {
-            Step::Deploy(side) => {
-                if wants(&Action::Deploy { unit: 0, hex: Hex(0) }) {
-                    let mut list = Vec::new();
-                    self.deploy_actions(side, only, &mut list);
-                    out.extend(list.into_iter().map(|(unit, hex)| Action::Deploy { unit, hex }));
-                }
-                out.push(Action::DeployRest);
-            }
-            Step::Enter => {
-                if self.can_armistice() {
-                    out.push(Action::Armistice);
-                }
-                if let Some(u) = self.arriving().next() {
-                    for hex in self.entry_hexes(u) {
-                        out.push(Action::Enter { unit: u, hex });
-                    }
-                    out.push(Action::EnterRest);
-                }
-            }
-            Step::Move => {
-                if self.can_armistice() {
-                    out.push(Action::Armistice);
-                }
-                let units: Vec<UnitId> = match only {
-                    Some(u) if (u as usize) < self.units.len() => vec![u],
-                    Some(_) => Vec::new(),
-                    None => self.on_map(self.side).collect(),
-                };
-                if wants(&Action::Breakdown { unit: 0 }) {
-                    out.extend(
-                        units.iter().filter(|&&u| self.can_break_down(u)).map(|&unit| Action::Breakdown { unit }),
-                    );
-                }
-                if wants(&Action::Build { units: Vec::new() }) && !self.moved_any {
-                    out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
-                }
-                if moves && wants(&Action::Move { unit: 0, to: Hex(0), march: March::Normal, supply: None }) {
-                    for &u in &units {
-                        if !self.can_move(u) {
-                            continue;
-                        }
-                        let free = self.free_march(u);
-                        let supplies: Vec<Option<UnitId>> =
-                            std::iter::once(None).chain(self.march_supplies(u).into_iter().map(Some)).collect();
-                        let upto = match like {
-                            Some(Action::Move { march, .. }) => *march,
-                            _ => March::Triple,
-                        };
-                        // A check keeps the search of the counter asked of (see `reach_kept`).
-                        let Some((reach, destinations)) = self.destinations_searched(s, u, upto, like.is_some(), None)
-                        else {
-                            continue;
-                        };
-                        for (to, _, march) in destinations {
-                            if march == March::Normal || free {
-                                out.push(Action::Move { unit: u, to, march, supply: None });
-                            } else {
-                                for &supply in &supplies {
-                                    out.push(Action::Move { unit: u, to, march, supply });
-                                }
-                            }
-                        }
-                        if like.is_some() {
-                            aside.reach = Some(reach);
-                        }
-                    }
-                } else if !moves {
-                    aside.movers.extend(units.iter().copied().filter(|&u| self.can_move(u)));
-                }
-                if wants(&Action::Exit { unit: 0 }) {
-                    out.extend(units.iter().filter(|&&u| self.can_exit(s, u)).map(|&unit| Action::Exit { unit }));
-                }
-                if wants(&Action::Overrun { from: Hex(0), target: Hex(0) }) {
-                    let mut froms: Vec<Hex> = self
-                        .on_map(self.side)
-                        .filter(|&u| self.attack_ready(u))
-                        .filter_map(|u| self.hex_of(u))
-                        .collect();
-                    froms.sort_unstable();
-                    froms.dedup();
-                    for from in froms {
-                        for (_, target) in self.sc.board.neighbours(from) {
-                            // `overrun_ratio`'s first test, asked here: most neighbours hold no Enemy.
-                            if s.enemy_on(self.side, target) && self.overrun_ratio(s, from, target).is_some() {
-                                out.push(Action::Overrun { from, target });
-                            }
-                        }
-                    }
-                }
-                // `s` is the map as the phasing side sees it: the Movement Phase decides for it.
-                if wants(&Action::EndMovement) && self.unfixed_stack_in(s).is_none() && self.armistice_stray().is_none()
-                {
-                    out.push(Action::EndMovement);
-                }
-            }
+            Step::Deploy(side) => self.list_deploy(side, &ask, out),
+            Step::Enter => self.list_enter(out),
+            Step::Move => self.list_move(s, &ask, moves, out, aside),
             Step::March => out.extend([Action::ContinueMarch, Action::HaltMarch]),
-            Step::Build => {
-                out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
-                if self.stack_to_combine_in(s).is_none() {
-                    out.push(Action::EndBuild);
-                }
-            }
-            Step::Declare => {
-                if wants(&Action::Declare { from: Hex(0), units: Vec::new(), target: Hex(0), supply: None }) {
-                    let mut list = Vec::new();
-                    self.declarations(s, &mut list);
-                    let from_only = match like {
-                        Some(Action::Declare { from, .. }) => Some(*from),
-                        _ => None,
-                    };
-                    out.extend(
-                        list.into_iter()
-                            .filter(|(f, ..)| from_only.is_none_or(|x| x == *f))
-                            .map(|(from, units, target, supply)| Action::Declare { from, units, target, supply }),
-                    );
-                }
-                out.push(Action::EndDeclarations);
-            }
-            Step::RetreatBefore => {
-                let defender = self.side.other();
-                for u in self.on_map(defender).collect::<Vec<_>>() {
-                    if only.is_some_and(|o| o != u) {
-                        continue;
-                    }
-                    for to in self.retreat_before_options(s, u) {
-                        out.push(Action::RetreatBefore { unit: u, to });
-                    }
-                }
-                out.push(Action::EndRetreats);
-            }
-            Step::DefendSupply => {
-                if let Some((hex, supplies)) = self.next_defense() {
-                    out.push(Action::DefendSupply { hex, supply: None });
-                    out.extend(supplies.into_iter().map(|s| Action::DefendSupply { hex, supply: Some(s) }));
-                }
-            }
-            Step::Resolve => {
-                out.extend(
-                    self.attacks
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, a)| !a.resolved)
-                        .map(|(i, _)| Action::Resolve { attack: i as u8 }),
-                );
-            }
-            Step::Consume => {
-                if let Err((_, near)) = self.stack_supply() {
-                    out.extend(near.into_iter().map(|unit| Action::UseSupply { unit }));
-                }
-            }
+            Step::Build => self.list_build(s, out),
+            Step::Declare => self.list_declare(s, &ask, out),
+            Step::RetreatBefore => self.list_retreat_before(s, &ask, out),
+            Step::DefendSupply => self.list_defend_supply(out),
+            Step::Resolve => self.list_resolve(out),
+            Step::Consume => self.list_consume(out),
             Step::Over => {}
         }
     }
 
-    /// Why an action is not among the legal ones, in the rulebook's words.
+    /// Why an action is not among the legal ones, in the rulebook's words: its chapter's.
     pub(super) fn explain(&self, action: &Action) -> LzError {
-        let step_rule =
-            |what: &str| LzError::new(rule::SEQUENCE, format!("{what} is not possible now: {}", self.waiting_for()));
         if !self.pending.is_empty() {
             return match action {
-                Action::Retreat { .. } => LzError::new(
-                    rule::RETREAT,
-                    "that hex is not a retreat the Retreat Order of Preference allows (fewest Enemy-controlled hexes, towards the own edge, the full distance, never across an unbridged river, into mountains or onto units)",
-                ),
-                Action::AdvanceOne { .. } => LzError::new(
-                    rule::COMBAT,
-                    "only the attack's own units still in its hex, not dispersed, advance after combat",
-                ),
-                Action::Remove { .. } => LzError::new(
-                    rule::COMBAT,
-                    "the loss is taken from the attacking units still in their hex (½ex), or from the French combat units on the map (German Rebellion)",
-                ),
-                _ => step_rule("that"),
+                Action::Retreat { .. } => self.refuse_retreat(),
+                Action::AdvanceOne { .. } | Action::Remove { .. } => self.refuse_after_combat(action),
+                _ => self.not_now("that"),
             };
         }
-        let unit_ok = |u: UnitId| (u as usize) < self.units.len();
         match action {
-            Action::Move { unit, to, march, .. } => {
-                if self.step != Step::Move {
-                    return step_rule("moving");
-                }
-                if !unit_ok(*unit)
-                    || !self.units[*unit as usize].on_map()
-                    || self.units[*unit as usize].side != self.side
-                {
-                    return LzError::new(rule::MOVEMENT, "only the phasing player's own counters on the map move");
-                }
-                let u = &self.units[*unit as usize];
-                if u.moved {
-                    return LzError::new(
-                        rule::MOVEMENT,
-                        "each counter is moved once, individually, in a Movement Phase",
-                    );
-                }
-                if u.dispersed.is_some() {
-                    return LzError::new(
-                        rule::COMBAT,
-                        "a dispersed or scattered counter may not move until a friendly Movement and Combat Phase have passed (case K)",
-                    );
-                }
-                if self.garrison_neutral(*unit) {
-                    return LzError::new(rule::SAXON, "the Saxon garrison may not move until Game-Turn 3");
-                }
-                if *march == March::Triple && !self.is_cavalry(*unit) && !self.is_combat(*unit)
-                    || *march == March::Triple && self.is_cavalry(*unit)
-                {
-                    return LzError::new(
-                        rule::FORCED_MARCH,
-                        "only infantry may attempt to triple its Movement Allowance",
-                    );
-                }
-                let b = &self.sc.board;
-                if (to.0 as usize) >= b.len() {
-                    return LzError::new(rule::MOVEMENT, "that hex is not on the map");
-                }
-                if self.enemy_at(*to, self.side) {
-                    return LzError::new(rule::MOVEMENT, "units may never enter a hex containing Enemy units (case G)");
-                }
-                if b.austria[to.0 as usize] && !self.austria_open() {
-                    return LzError::new(rule::AUSTRIA, "no units may enter Austria in this scenario");
-                }
-                if self.is_cavalry(*unit) && b.terrain(*to) == super::data::Terrain::Mountain {
-                    return LzError::new(
-                        rule::MOVEMENT,
-                        "cavalry may not enter mountain hexes (Terrain Effects Chart)",
-                    );
-                }
-                let s = Situation::as_seen_by(self, self.side);
-                let far = self
-                    .destinations(&s, *unit, March::Triple)
-                    .iter()
-                    .chain(self.destinations(&s, *unit, March::Double).iter())
-                    .any(|(h, _)| h == to);
-                if *march == March::Normal && far {
-                    return LzError::new(
-                        rule::FORCED_MARCH,
-                        "that hex lies beyond the counter's Movement Allowance: only a forced march reaches it",
-                    );
-                }
-                if *march != March::Normal && self.destinations(&s, *unit, March::Normal).iter().any(|(h, _)| h == to) {
-                    return LzError::new(
-                        rule::FORCED_MARCH,
-                        "the counter reaches that hex on its normal allowance: a forced march goes beyond it",
-                    );
-                }
-                if self.at(*to).any(|x| self.is_combat(x)) && self.is_combat(*unit) {
-                    return LzError::new(
-                        rule::STACKING,
-                        "combat units may end a Movement Phase stacked only with or next to a supply unit, in a fortress (up to six divisions), or when they are about to be combined (case B)",
-                    );
-                }
-                LzError::new(
-                    rule::ZOC,
-                    "that hex is out of reach: its cost is more than the Movement Points left, or the way is barred by Enemy units, an Enemy Zone of Control the counter must stop in, mountains or a river",
-                )
+            Action::Move { unit, to, march, .. } => self.refuse_move(*unit, *to, *march),
+            Action::Declare { .. } => self.refuse_declare(),
+            Action::Breakdown { .. } | Action::Build { .. } => self.refuse_breakdown(),
+            Action::Overrun { .. } => self.refuse_overrun(),
+            Action::Exit { .. } => self.refuse_exit(),
+            Action::RetreatBefore { .. } => self.refuse_retreat_before(),
+            Action::Deploy { .. } => self.refuse_deploy(),
+            Action::Enter { .. } => self.refuse_enter(),
+            Action::Armistice => self.refuse_armistice(),
+            Action::EndMovement if self.step == Step::Move && self.armistice_stray().is_some() => {
+                self.refuse_stray_end()
             }
-            Action::Declare { .. } => {
-                if self.step != Step::Declare {
-                    return step_rule("declaring an attack");
-                }
-                if self.armistice_on() {
-                    return LzError::new(rule::ARMISTICE, "no combat may occur during the armistice");
-                }
-                LzError::new(
-                    rule::COMBAT,
-                    "that attack may not be declared: only adjacent units that have not attacked, not dispersed, from one hex against one Enemy hex, at 160% at least across a river, with a supply unit next to them (cases A to E)",
-                )
+            Action::UseSupply { .. } => self.refuse_use_supply(),
+            Action::EndBuild if self.step == Step::Build && self.stack_to_combine().is_some() => {
+                self.refuse_end_build()
             }
-            Action::Breakdown { .. } | Action::Build { .. } => LzError::new(
-                rule::STACKING,
-                "units break down before any movement and recombine at the beginning or end of the Movement Phase, one Movement Point each, stacked together",
-            ),
-            Action::Overrun { .. } => LzError::new(
-                rule::AUTO,
-                "automatic elimination needs a definite 500% from one hex, against a hex without cavalry (and, for the French under reconnaissance, a unit exposed by cavalry)",
-            ),
-            Action::Exit { .. } => LzError::new(
-                rule::VICTORY,
-                "only French counters on the east edge with a Movement Point left may move off it (ESM)",
-            ),
-            Action::RetreatBefore { .. } => LzError::new(
-                rule::RETREAT_BEFORE,
-                "that retreat before combat is not allowed: the full Movement Allowance, not across unbridged rivers, through Enemy units or zones or mountains, not when dispersed, surrounded or (not cavalry) attacked at 500%",
-            ),
-            Action::Deploy { .. } => LzError::new(
-                rule::DEPLOYMENT,
-                "that counter may not be placed there: the deployment chart gives each group its city or its distance from it",
-            ),
-            Action::Enter { .. } => {
-                LzError::new(rule::REINFORCEMENTS, "reinforcements enter where the chart says, never onto Enemy units")
-            }
-            Action::Armistice => LzError::new(
-                rule::ARMISTICE,
-                "the French may call one armistice, in the campaign game, after Game-Turn 3, at the beginning of their Player-Turn",
-            ),
-            Action::EndMovement if self.step == Step::Move && self.armistice_stray().is_some() => LzError::new(
-                rule::ARMISTICE,
-                format!(
-                    "{} must withdraw towards its side of the armistice line before the Movement Phase ends",
-                    self.name(self.armistice_stray().expect("checked"))
-                ),
-            ),
-            Action::UseSupply { .. } => match self.stack_supply() {
-                Err((h, _)) if self.step == Step::Consume => LzError::new(
-                    rule::SUPPLY,
-                    format!("the stack on {} uses up one of the supply units on or next to it", self.sc.board.label(h)),
-                ),
-                _ => step_rule("choosing a supply unit"),
-            },
-            Action::EndBuild if self.step == Step::Build && self.stack_to_combine().is_some() => LzError::new(
-                rule::STACKING,
-                format!(
-                    "the stack on {} is neither in supply nor in a fortress: combine it before the Movement Phase ends",
-                    self.sc.board.label(self.stack_to_combine().expect("checked"))
-                ),
-            ),
-            Action::EndMovement => match self.unfixed_stack() {
-                Some(h) if self.step == Step::Move => LzError::new(
-                    rule::STACKING,
-                    format!(
-                        "the stack on {} may not end the Movement Phase: move a unit off, bring a supply unit next to it, or combine it",
-                        self.sc.board.label(h)
-                    ),
-                ),
-                _ => step_rule("ending the Movement Phase"),
-            },
-            _ => step_rule("that"),
+            Action::EndMovement => self.refuse_end_movement(),
+            _ => self.not_now("that"),
         }
+    }
+
+    /// An action of another step: the Game Turn Sequence refuses it.
+    pub(super) fn not_now(&self, what: &str) -> LzError {
+        LzError::new(rule::SEQUENCE, format!("{what} is not possible now: {}", self.waiting_for()))
     }
 }
 

@@ -4,7 +4,9 @@
 
 use super::supply::only_support;
 use super::zoc::{Situation, Zoc};
+use super::{Aside, Asked};
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::data::{Hex, Kind, MarchResult, MarchRow, NO_STEP, Side, Terrain};
 use crate::games::leipzig::state::{Leipzig, March, MarchHalt, UnitId, What};
 
@@ -250,14 +252,7 @@ impl Leipzig {
 
     /// The search itself; with a `target`, it stops once the target's cost is settled (every
     /// hex of the way to it then has the cost and the hex it came from a whole search gives).
-    fn reach_with(
-        &self,
-        r: &mut Scratch,
-        s: &Situation,
-        u: UnitId,
-        budget: u8,
-        target: Option<Hex>,
-    ) -> Reach {
+    fn reach_with(&self, r: &mut Scratch, s: &Situation, u: UnitId, budget: u8, target: Option<Hex>) -> Reach {
         let b = &self.sc.board;
         let t = &self.sc.charts.terrain;
         let unit = &self.units[u as usize];
@@ -563,14 +558,7 @@ impl Leipzig {
     /// Reconnaissance): the counter stops on entering a hidden counter's zone that stops it, and
     /// where leaving a hidden partial zone (2 MP for cavalry) leaves it short of the next hex; it
     /// then ends on the last hex of the way walked where it may end (Stacking, case B).
-    fn walk(
-        &self,
-        u: UnitId,
-        plan: &Situation,
-        mut path: Vec<(Hex, u8)>,
-        budget: u8,
-        ev: &mut Vec<Event>,
-    ) -> Walk {
+    fn walk(&self, u: UnitId, plan: &Situation, mut path: Vec<(Hex, u8)>, budget: u8, ev: &mut Vec<Event>) -> Walk {
         let side = self.units[u as usize].side;
         // Where the mover saw every zone, the plan is the map as it is.
         let built;
@@ -709,4 +697,143 @@ pub(super) fn march_words(r: MarchResult) -> String {
         MarchResult::X => "destroyed on the march",
     }
     .to_string()
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The Movement Phase's list: the armistice (special rules), breakdowns and recombinations
+    /// (stacking), the counters' moves (here and forced march), exits (victory), Auto eliminations
+    /// (combat), and its end where every stack may end it (stacking, armistice).
+    pub(super) fn list_move(&self, s: &Situation, ask: &Asked, moves: bool, out: &mut Vec<Action>, aside: &mut Aside) {
+        if self.can_armistice() {
+            out.push(Action::Armistice);
+        }
+        let units: Vec<UnitId> = match ask.only {
+            Some(u) if (u as usize) < self.units.len() => vec![u],
+            Some(_) => Vec::new(),
+            None => self.on_map(self.side).collect(),
+        };
+        if ask.wants(&Action::Breakdown { unit: 0 }) {
+            out.extend(units.iter().filter(|&&u| self.can_break_down(u)).map(|&unit| Action::Breakdown { unit }));
+        }
+        if ask.wants(&Action::Build { units: Vec::new() }) && !self.moved_any {
+            out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
+        }
+        if moves && ask.wants(&Action::Move { unit: 0, to: Hex(0), march: March::Normal, supply: None }) {
+            for &u in &units {
+                if !self.can_move(u) {
+                    continue;
+                }
+                let free = self.free_march(u);
+                let supplies: Vec<Option<UnitId>> =
+                    std::iter::once(None).chain(self.march_supplies(u).into_iter().map(Some)).collect();
+                let upto = match ask.like {
+                    Some(Action::Move { march, .. }) => *march,
+                    _ => March::Triple,
+                };
+                // A check keeps the search of the counter asked of (see `reach_kept`).
+                let Some((reach, destinations)) = self.destinations_searched(s, u, upto, ask.like.is_some(), None)
+                else {
+                    continue;
+                };
+                for (to, _, march) in destinations {
+                    if march == March::Normal || free {
+                        out.push(Action::Move { unit: u, to, march, supply: None });
+                    } else {
+                        for &supply in &supplies {
+                            out.push(Action::Move { unit: u, to, march, supply });
+                        }
+                    }
+                }
+                if ask.like.is_some() {
+                    aside.reach = Some(reach);
+                }
+            }
+        } else if !moves {
+            aside.movers.extend(units.iter().copied().filter(|&u| self.can_move(u)));
+        }
+        if ask.wants(&Action::Exit { unit: 0 }) {
+            out.extend(units.iter().filter(|&&u| self.can_exit(s, u)).map(|&unit| Action::Exit { unit }));
+        }
+        if ask.wants(&Action::Overrun { from: Hex(0), target: Hex(0) }) {
+            self.list_overruns(s, out);
+        }
+        // `s` is the map as the phasing side sees it: the Movement Phase decides for it.
+        if ask.wants(&Action::EndMovement) && self.unfixed_stack_in(s).is_none() && self.armistice_stray().is_none() {
+            out.push(Action::EndMovement);
+        }
+    }
+
+    /// Why a move is refused (Movement; Forced March; Stacking; Zones of Control; the Saxon
+    /// Garrison; the scenarios' ban on Austria), in the rulebook's words.
+    pub(super) fn refuse_move(&self, unit: UnitId, to: Hex, march: March) -> LzError {
+        if self.step != crate::games::leipzig::state::Step::Move {
+            return self.not_now("moving");
+        }
+        if (unit as usize) >= self.units.len()
+            || !self.units[unit as usize].on_map()
+            || self.units[unit as usize].side != self.side
+        {
+            return LzError::new(rule::MOVEMENT, "only the phasing player's own counters on the map move");
+        }
+        let u = &self.units[unit as usize];
+        if u.moved {
+            return LzError::new(rule::MOVEMENT, "each counter is moved once, individually, in a Movement Phase");
+        }
+        if u.dispersed.is_some() {
+            return LzError::new(
+                rule::COMBAT,
+                "a dispersed or scattered counter may not move until a friendly Movement and Combat Phase have passed (case K)",
+            );
+        }
+        if self.garrison_neutral(unit) {
+            return LzError::new(rule::SAXON, "the Saxon garrison may not move until Game-Turn 3");
+        }
+        if march == March::Triple && !self.is_cavalry(unit) && !self.is_combat(unit)
+            || march == March::Triple && self.is_cavalry(unit)
+        {
+            return LzError::new(rule::FORCED_MARCH, "only infantry may attempt to triple its Movement Allowance");
+        }
+        let b = &self.sc.board;
+        if (to.0 as usize) >= b.len() {
+            return LzError::new(rule::MOVEMENT, "that hex is not on the map");
+        }
+        if self.enemy_at(to, self.side) {
+            return LzError::new(rule::MOVEMENT, "units may never enter a hex containing Enemy units (case G)");
+        }
+        if b.austria[to.0 as usize] && !self.austria_open() {
+            return LzError::new(rule::AUSTRIA, "no units may enter Austria in this scenario");
+        }
+        if self.is_cavalry(unit) && b.terrain(to) == crate::games::leipzig::data::Terrain::Mountain {
+            return LzError::new(rule::MOVEMENT, "cavalry may not enter mountain hexes (Terrain Effects Chart)");
+        }
+        let s = Situation::as_seen_by(self, self.side);
+        let far = self
+            .destinations(&s, unit, March::Triple)
+            .iter()
+            .chain(self.destinations(&s, unit, March::Double).iter())
+            .any(|(h, _)| *h == to);
+        if march == March::Normal && far {
+            return LzError::new(
+                rule::FORCED_MARCH,
+                "that hex lies beyond the counter's Movement Allowance: only a forced march reaches it",
+            );
+        }
+        if march != March::Normal && self.destinations(&s, unit, March::Normal).iter().any(|(h, _)| *h == to) {
+            return LzError::new(
+                rule::FORCED_MARCH,
+                "the counter reaches that hex on its normal allowance: a forced march goes beyond it",
+            );
+        }
+        if self.at(to).any(|x| self.is_combat(x)) && self.is_combat(unit) {
+            return LzError::new(
+                rule::STACKING,
+                "combat units may end a Movement Phase stacked only with or next to a supply unit, in a fortress (up to six divisions), or when they are about to be combined (case B)",
+            );
+        }
+        LzError::new(
+            rule::ZOC,
+            "that hex is out of reach: its cost is more than the Movement Points left, or the way is barred by Enemy units, an Enemy Zone of Control the counter must stop in, mountains or a river",
+        )
+    }
 }

@@ -3,6 +3,7 @@
 use super::fortresses::besieger;
 use super::zoc::Situation;
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::data::{Edge, Entry, Hex, Kind, ReinforcementRow, Side, Terrain};
 use crate::games::leipzig::state::{Leipzig, Status, UnitId, What};
 
@@ -158,5 +159,25 @@ impl Leipzig {
                 ev.push(Event::Delayed { side, count: 1, why: "no free hex to enter".into() });
             }
         }
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The armistice where it may be called, and the entry hexes of the next counter to arrive.
+    pub(super) fn list_enter(&self, out: &mut Vec<Action>) {
+        if self.can_armistice() {
+            out.push(Action::Armistice);
+        }
+        if let Some(u) = self.arriving().next() {
+            for hex in self.entry_hexes(u) {
+                out.push(Action::Enter { unit: u, hex });
+            }
+            out.push(Action::EnterRest);
+        }
+    }
+
+    pub(super) fn refuse_enter(&self) -> LzError {
+        LzError::new(rule::REINFORCEMENTS, "reinforcements enter where the chart says, never onto Enemy units")
     }
 }

@@ -1,7 +1,9 @@
 //! Retreats: retreat before combat (Combat, case J), the Retreat Order of Preference after combat,
 //! and scattered counters.
 
+use super::Asked;
 use super::zoc::{Situation, Zoc};
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::actions::{Event, Loss};
 use crate::games::leipzig::data::{Hex, Hexside, Side, Terrain};
 use crate::games::leipzig::state::{Leipzig, Pending, UnitId};
@@ -283,5 +285,36 @@ impl Leipzig {
                 }
             }
         }
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The defender's retreats before combat (case J), counter by counter, and their end.
+    pub(super) fn list_retreat_before(&self, s: &Situation, ask: &Asked, out: &mut Vec<Action>) {
+        let defender = self.side.other();
+        for u in self.on_map(defender).collect::<Vec<_>>() {
+            if ask.only.is_some_and(|o| o != u) {
+                continue;
+            }
+            for to in self.retreat_before_options(s, u) {
+                out.push(Action::RetreatBefore { unit: u, to });
+            }
+        }
+        out.push(Action::EndRetreats);
+    }
+
+    pub(super) fn refuse_retreat(&self) -> LzError {
+        LzError::new(
+            rule::RETREAT,
+            "that hex is not a retreat the Retreat Order of Preference allows (fewest Enemy-controlled hexes, towards the own edge, the full distance, never across an unbridged river, into mountains or onto units)",
+        )
+    }
+
+    pub(super) fn refuse_retreat_before(&self) -> LzError {
+        LzError::new(
+            rule::RETREAT_BEFORE,
+            "that retreat before combat is not allowed: the full Movement Allowance, not across unbridged rivers, through Enemy units or zones or mountains, not when dispersed, surrounded or (not cavalry) attacked at 500%",
+        )
     }
 }

@@ -3,6 +3,7 @@
 
 use super::zoc::Situation;
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{LzError, rule};
 use crate::games::leipzig::data::{AustriaRule, Hex, Side};
 use crate::games::leipzig::state::{Leipzig, March, Pending, Step, UnitId};
 
@@ -84,5 +85,26 @@ impl Leipzig {
     /// The armistice is in force (eleven complete turns after the one it was announced in).
     pub fn armistice_on(&self) -> bool {
         self.armistice.is_some_and(|t| self.turn >= t && self.turn <= t + 11)
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    pub(super) fn refuse_armistice(&self) -> LzError {
+        LzError::new(
+            rule::ARMISTICE,
+            "the French may call one armistice, in the campaign game, after Game-Turn 3, at the beginning of their Player-Turn",
+        )
+    }
+
+    /// Why the Movement Phase may not end during the armistice: a counter on the wrong side.
+    pub(super) fn refuse_stray_end(&self) -> LzError {
+        LzError::new(
+            rule::ARMISTICE,
+            format!(
+                "{} must withdraw towards its side of the armistice line before the Movement Phase ends",
+                self.name(self.armistice_stray().expect("checked"))
+            ),
+        )
     }
 }

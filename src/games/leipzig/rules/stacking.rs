@@ -4,7 +4,9 @@
 use super::movement::combinations;
 use super::zoc::Situation;
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::data::{Hex, Kind, Side};
+use crate::games::leipzig::state::Step;
 use crate::games::leipzig::state::{Leipzig, March, Status, UnitId, What};
 
 impl Leipzig {
@@ -220,5 +222,49 @@ impl Leipzig {
                 && !s.stack_ok(self, self.side, h, s.combat[i], s.divisions[i])
                 && self.combines_whole(h)
         })
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The recombinations open at the end of the Movement Phase, and its end where no stack must
+    /// combine.
+    pub(super) fn list_build(&self, s: &Situation, out: &mut Vec<Action>) {
+        out.extend(self.build_sets().into_iter().map(|units| Action::Build { units }));
+        if self.stack_to_combine_in(s).is_none() {
+            out.push(Action::EndBuild);
+        }
+    }
+
+    pub(super) fn refuse_breakdown(&self) -> LzError {
+        LzError::new(
+            rule::STACKING,
+            "units break down before any movement and recombine at the beginning or end of the Movement Phase, one Movement Point each, stacked together",
+        )
+    }
+
+    /// Why the recombinations may not end: a stack out of supply and out of a fortress.
+    pub(super) fn refuse_end_build(&self) -> LzError {
+        LzError::new(
+            rule::STACKING,
+            format!(
+                "the stack on {} is neither in supply nor in a fortress: combine it before the Movement Phase ends",
+                self.sc.board.label(self.stack_to_combine().expect("checked"))
+            ),
+        )
+    }
+
+    /// Why the Movement Phase may not end: a stack that may not stay as it is.
+    pub(super) fn refuse_end_movement(&self) -> LzError {
+        match self.unfixed_stack() {
+            Some(h) if self.step == Step::Move => LzError::new(
+                rule::STACKING,
+                format!(
+                    "the stack on {} may not end the Movement Phase: move a unit off, bring a supply unit next to it, or combine it",
+                    self.sc.board.label(h)
+                ),
+            ),
+            _ => self.not_now("ending the Movement Phase"),
+        }
     }
 }

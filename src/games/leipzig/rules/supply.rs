@@ -3,7 +3,9 @@
 
 use super::zoc::Situation;
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{Action, LzError, rule};
 use crate::games::leipzig::data::{Hex, Kind, Side};
+use crate::games::leipzig::state::Step;
 use crate::games::leipzig::state::{Leipzig, Status, UnitId, What};
 
 /// The supply units of `side` stacked with or adjacent to `h`, in id order.
@@ -137,5 +139,34 @@ impl Leipzig {
     pub fn supply_available(&self, side: Side) -> usize {
         (self.sc.supply_units as usize)
             .saturating_sub(self.supply_lost[side.index()] as usize + self.supply_in_play(side))
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    /// The defender's supply for the next attacked hex: none, or one of the supply units that
+    /// may give it.
+    pub(super) fn list_defend_supply(&self, out: &mut Vec<Action>) {
+        if let Some((hex, supplies)) = self.next_defense() {
+            out.push(Action::DefendSupply { hex, supply: None });
+            out.extend(supplies.into_iter().map(|s| Action::DefendSupply { hex, supply: Some(s) }));
+        }
+    }
+
+    /// The supply units a stack that used supply may give up.
+    pub(super) fn list_consume(&self, out: &mut Vec<Action>) {
+        if let Err((_, near)) = self.stack_supply() {
+            out.extend(near.into_iter().map(|unit| Action::UseSupply { unit }));
+        }
+    }
+
+    pub(super) fn refuse_use_supply(&self) -> LzError {
+        match self.stack_supply() {
+            Err((h, _)) if self.step == Step::Consume => LzError::new(
+                rule::SUPPLY,
+                format!("the stack on {} uses up one of the supply units on or next to it", self.sc.board.label(h)),
+            ),
+            _ => self.not_now("choosing a supply unit"),
+        }
     }
 }

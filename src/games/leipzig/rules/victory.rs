@@ -5,6 +5,7 @@ use super::fortresses::besieger;
 use super::supply::only_support;
 use super::zoc::Situation;
 use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{LzError, rule};
 use crate::games::leipzig::data::{Hex, Side};
 use crate::games::leipzig::state::{Leipzig, Status, UnitId, What};
 
@@ -134,5 +135,15 @@ impl Leipzig {
                 }
             }
         }
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Leipzig {
+    pub(super) fn refuse_exit(&self) -> LzError {
+        LzError::new(
+            rule::VICTORY,
+            "only French counters on the east edge with a Movement Point left may move off it (ESM)",
+        )
     }
 }
