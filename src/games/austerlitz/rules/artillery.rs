@@ -3,9 +3,11 @@
 //! for 12-pounders, one result lower for a demoralised battery, -1 for a DIS one firing in
 //! defence), counter-battery fire on 1 die, smoke.
 
-use super::super::actions::{AzError, Event, rule};
-use super::super::data::{BatteryResult, Cell, FireTable, Kind};
-use super::super::state::{Austerlitz, Step, rotate};
+use crate::games::austerlitz::actions::Action;
+use crate::games::austerlitz::actions::{AzError, Event, rule};
+use crate::games::austerlitz::data::{BatteryResult, Cell, FireResult, FireTable, Kind, Terrain};
+use crate::games::austerlitz::state::{Austerlitz, Pending, Step, rotate};
+use smallvec::SmallVec;
 
 impl Austerlitz {
     /// The table a gun fires on: the Horse Artillery Table for a horse battery that moves and
@@ -69,7 +71,7 @@ impl Austerlitz {
 
     /// What bars gun `g` from firing now whatever its target, if anything (`fire_refusal` words
     /// it; the list asks it once a gun, not once a target).
-    fn gun_barred(&self, g: usize) -> Option<GunBarred> {
+    pub(super) fn gun_barred(&self, g: usize) -> Option<GunBarred> {
         let unit = &self.units[g];
         if self.side_of(g) != self.side || !self.on_board(g) || !self.kind(g).is_artillery() {
             return Some(GunBarred::NotYours);
@@ -188,11 +190,154 @@ impl Austerlitz {
 
 /// Why a gun may not fire now whatever its target (`Austerlitz::gun_barred`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum GunBarred {
+pub(super) enum GunBarred {
     NotYours,
     Fired,
     Dis,
     Shielded,
     HigherMf,
     NotNow,
+}
+
+impl Austerlitz {
+    /// The retreat of a fire result (Resolution of artillery Fire): away from the gun, chosen by
+    /// the firing player.
+    pub(crate) fn fire_result(&mut self, gun: usize, targets: Vec<usize>, result: FireResult, ev: &mut Vec<Event>) {
+        let from = vec![self.units[gun].at.expect("on the board")];
+        match result {
+            FireResult::N => {}
+            FireResult::E => {
+                for u in targets {
+                    self.eliminate(u, "artillery fire: E".into(), ev);
+                }
+            }
+            FireResult::R(n) => {
+                let chooser = self.side_of(gun);
+                let units = targets.iter().filter(|&&u| self.on_board(u)).map(|&u| u as u8).collect::<Vec<_>>();
+                if !units.is_empty() {
+                    self.pending.push(Pending::Retreat { units, spaces: n, from, demoralise: n > 3, chooser });
+                }
+                if n > 3 {
+                    self.recover(gun, ev);
+                }
+            }
+        }
+    }
+
+    /// Artillery stacked in a square may not fire (nor be the target of counter-battery fire).
+    pub fn shielded(&self, u: usize) -> bool {
+        self.units[u].at.is_some_and(|c| self.units_in(c).any(|v| v != u && self.units[v].square))
+    }
+
+    /// A gun's field of fire: (space, distance in rows). Pointing at a long side: 1 space, then
+    /// 3, then 5; at an octagon's short side: 1 (the diagonal), then 3, then 5. Field artillery
+    /// reaches 9 spaces (three rows); horse artillery 7 (the third row 3 wide).
+    pub fn field_of_fire(&self, gun: usize) -> SmallVec<[(Cell, u8); 9]> {
+        let Some(at) = self.units[gun].at else { return SmallVec::new() };
+        let f = self.units[gun].facing;
+        let horse = self.kind(gun) == Kind::Horse;
+        // At most 1 + 3 + 5 spaces: on the stack (the lists ask it of every gun).
+        let mut out = SmallVec::new();
+        let (fx, fy) = f.offset();
+        for k in 1..=3i32 {
+            let half = if horse && k == 3 { 1 } else { k - 1 };
+            if f.is_diagonal() {
+                // Rows of an octagon's diagonal: spaces at distance k both ways along it, at
+                // least one space off each axis; the horse battery's third row keeps the 3
+                // nearest the diagonal.
+                for a in 1..=k {
+                    for b in 1..=k {
+                        if a.max(b) != k || (horse && k == 3 && a.min(b) < 2) {
+                            continue;
+                        }
+                        out.push(((at.0 + fx * a, at.1 + fy * b), k as u8));
+                    }
+                }
+            } else {
+                let (px, py) = (fy, fx);
+                for s in -half..=half {
+                    out.push(((at.0 + fx * k + px * s, at.1 + fy * k + py * s), k as u8));
+                }
+            }
+        }
+        out.retain(|(c, _)| self.sc.board.contains(*c));
+        out
+    }
+
+    /// The spaces a line of sight crosses between two spaces (not the ends): the centres'
+    /// straight line, every space it passes through (both where it runs along a corner).
+    pub fn between(a: Cell, b: Cell) -> Vec<Cell> {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let n = dx.abs().max(dy.abs());
+        let mut out = Vec::new();
+        for i in 1..(2 * n) {
+            // Half steps along the line, rounded both ways where it falls on a boundary.
+            let t = i as f64 / (2 * n) as f64;
+            let x = a.0 as f64 + dx as f64 * t;
+            let y = a.1 as f64 + dy as f64 * t;
+            for cx in [x.floor() as i32, x.ceil() as i32] {
+                for cy in [y.floor() as i32, y.ceil() as i32] {
+                    let (rx, ry) = (x - cx as f64, y - cy as f64);
+                    if rx.abs() <= 0.5 && ry.abs() <= 0.5 && (cx, cy) != a && (cx, cy) != b && !out.contains(&(cx, cy))
+                    {
+                        out.push((cx, cy));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// What blocks a gun's line of sight to a space, if anything (Line of Sight): units, towns,
+    /// castles, woods and hills between; from a ridge a gun fires over units below it.
+    pub fn los_blocked(&self, gun: usize, target: Cell) -> Option<(Cell, String)> {
+        let at = self.units[gun].at?;
+        let board = &self.sc.board;
+        let own = board.space(at);
+        for c in Self::between(at, target) {
+            if !board.contains(c) {
+                continue;
+            }
+            let s = board.space(c);
+            let over = own.ridge && s.level < own.level;
+            if !self.units_at(c).is_empty() && !over {
+                return Some((c, "a unit".into()));
+            }
+            match s.terrain {
+                Terrain::Town => return Some((c, "a town".into())),
+                Terrain::Castle => return Some((c, "a castle".into())),
+                Terrain::Woods => return Some((c, "woods".into())),
+                _ => {}
+            }
+            if s.level > own.level && s.level > board.space(target).level {
+                return Some((c, "a hill".into()));
+            }
+        }
+        None
+    }
+
+    /// The range of a shot at a space in the field of fire: rows, plus 2 for woods or a town, 3
+    /// for a castle, plus the mist of the first turns for a target not on a hill.
+    pub fn fire_range(&self, rows: u8, target: Cell) -> u8 {
+        let s = self.sc.board.space(target);
+        let terrain = match s.terrain {
+            Terrain::Woods | Terrain::Town => 2,
+            Terrain::Castle => 3,
+            _ => 0,
+        };
+        let mist = if s.level == 0 { self.sc.tables.mist(self.turn).map_or(0, |m| m.range) } else { 0 };
+        rows + terrain + mist
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Austerlitz {
+    /// The fire of every gun that may fire now (all, or the one `one` names).
+    pub(super) fn list_fire(&self, one: Option<usize>, out: &mut Vec<Action>) {
+        for g in (0..self.units.len()).filter(|&g| one.is_none_or(|o| o == g)) {
+            let mut shots = Vec::new();
+            self.fire_options(g, &mut shots);
+            out.extend(shots.into_iter().map(|(target, battery)| Action::Fire { gun: g as u8, target, battery }));
+        }
+    }
 }

@@ -4,10 +4,11 @@
 //! elimination), the Guard's collapse, and the non-phasing player's reactions (infantry and
 //! artillery opportunity fire, the counter-charge).
 
-use super::super::actions::{AzError, Event, rule};
-use super::super::data::{Cell, Crossing, CrtResult, FireResult, Kind, Side, Terrain};
-use super::super::state::{Aspect, Attack, Austerlitz, Formation, Pending, chebyshev};
 use crate::engine::geometry::{CellShape, Facing};
+use crate::games::austerlitz::actions::Action;
+use crate::games::austerlitz::actions::{AzError, Event, rule};
+use crate::games::austerlitz::data::{Cell, Crossing, CrtResult, Kind, Side, Terrain};
+use crate::games::austerlitz::state::{Aspect, Attack, Austerlitz, Formation, Pending, chebyshev};
 use smallvec::SmallVec;
 
 /// The worked-out odds of an attack, before the die.
@@ -63,39 +64,6 @@ impl Austerlitz {
         if self.is_demoralised(u) { half_up(cf) } else { cf }
     }
 
-    /// +1 CF for each other infantry unit of the formation, at most +3; in the phasing player's
-    /// own turn only the units that stood in it when the turn began count.
-    fn formation_bonus(&self, u: usize, attacking: bool) -> (i32, Vec<usize>) {
-        match self.formation(u) {
-            Some((Formation::Line | Formation::Column, members)) => {
-                let counted: Vec<usize> = members
-                    .into_iter()
-                    .filter(|&m| !attacking || self.units[m].formation_at_start.is_some())
-                    .filter(|&m| self.kind(m).is_infantry() || self.kind(m) == Kind::Dragoons)
-                    .collect();
-                ((counted.len() as i32).min(3), counted)
-            }
-            _ => (0, Vec::new()),
-        }
-    }
-
-    /// Whether a cavalry unit may charge `target` (Cavalry charge): it crossed a plain space in
-    /// front of the enemy straight on, and the enemy is not in a square, town, woods, castle,
-    /// behind an uphill contour or a river.
-    pub fn may_charge(&self, u: usize, target: Cell) -> bool {
-        let Some(at) = self.units[u].at else { return false };
-        let b = &self.sc.board;
-        let Some(d) = self.defender_of(target) else { return false };
-        self.kind(u).is_cavalry()
-            && self.units[u].moved
-            && self.units[u].straight
-            && b.space(at).terrain == Terrain::Clear
-            && !self.units[d].square
-            && b.space(target).terrain == Terrain::Clear
-            && !b.uphill(at, target)
-            && b.crossing(at, target) == Crossing::Open
-    }
-
     /// Why these units may not attack that space, if they may not.
     pub fn attack_refusal(&self, units: &[usize], target: Cell) -> Option<String> {
         let (why, u) = self.attack_barred(units, target)?;
@@ -118,7 +86,7 @@ impl Austerlitz {
 
     /// Why `units` may not attack `target`, and the unit it concerns: the tests of
     /// `attack_refusal` without its words (the list of attacks asks them of every unit).
-    fn attack_barred(&self, units: &[usize], target: Cell) -> Option<(Barred, Option<usize>)> {
+    pub(super) fn attack_barred(&self, units: &[usize], target: Cell) -> Option<(Barred, Option<usize>)> {
         let side = self.side;
         match self.holder(target) {
             Some(s) if s != side => {}
@@ -138,7 +106,7 @@ impl Austerlitz {
 
     /// What bars unit `u` from attacking `target` (whose holder `attack_barred` has asked about):
     /// the attack options ask this of every unit for every target.
-    fn unit_barred(&self, u: usize, target: Cell) -> Option<Barred> {
+    pub(super) fn unit_barred(&self, u: usize, target: Cell) -> Option<Barred> {
         let unit = &self.units[u];
         let why = if self.side_of(u) != self.side || !self.on_board(u) {
             Barred::NotYours
@@ -171,7 +139,14 @@ impl Austerlitz {
 
     /// `odds`, its modifiers worded (`words`) or with the numbers alone: the attack options ask
     /// the odds of every set of units against every target and read only the difference.
-    fn odds_worded(&self, units: &[usize], target: Cell, charge: bool, counter_charge: bool, words: bool) -> Odds {
+    pub(super) fn odds_worded(
+        &self,
+        units: &[usize],
+        target: Cell,
+        charge: bool,
+        counter_charge: bool,
+        words: bool,
+    ) -> Odds {
         let say = |list: &mut Vec<(i32, String)>, m: i32, text: &dyn Fn() -> String| {
             if words {
                 list.push((m, text()));
@@ -393,90 +368,7 @@ impl Austerlitz {
         }
     }
 
-    /// The reactions the defender may still make to a declared attack: guns (by id) that may fire
-    /// at a charge or at attacking infantry in their field of fire, and the counter-charge (None).
-    pub fn reactions(&self, attack: &Attack) -> Vec<Option<usize>> {
-        let mut out = Vec::new();
-        let defender = self.side.other();
-        if let Some(d) = self.defender_of(attack.target)
-            && self.kind(d).is_cavalry()
-            && attack.charge
-            && !attack.counter_charge
-            && !self.units[d].counter_charged
-            && !self.units[d].dis
-            && attack.units.iter().any(|&u| {
-                let u = u as usize;
-                self.may_charge(u, attack.target)
-                    && self.aspect(d, self.units[u].at.expect("on the board")) == Aspect::Front
-            })
-        {
-            out.push(None);
-        }
-        for g in 0..self.units.len() {
-            if self.side_of(g) != defender || !self.on_board(g) || !self.kind(g).is_artillery() {
-                continue;
-            }
-            if self.units[g].reacted || attack.answered.contains(&(g as u8)) || self.shielded(g) {
-                continue;
-            }
-            if !self.reaction_targets(g, attack).is_empty() {
-                out.push(Some(g));
-            }
-        }
-        out
-    }
-
-    /// The attackers a gun may fire at in reaction: charging cavalry (not by a DIS gun), or
-    /// infantry attacking the gun's own space.
-    pub fn reaction_targets(&self, g: usize, attack: &Attack) -> Vec<usize> {
-        let fof = self.field_of_fire(g);
-        attack
-            .units
-            .iter()
-            .map(|&u| u as usize)
-            .filter(|&u| {
-                let Some(at) = self.units[u].at else { return false };
-                let Some(&(_, rows)) = fof.iter().find(|(c, _)| *c == at) else { return false };
-                if self.fire_table(g).result(self.fire_range(rows, at), 12).is_none()
-                    || self.los_blocked(g, at).is_some()
-                {
-                    return false;
-                }
-                let charging = attack.charge && self.may_charge(u, attack.target) && !self.units[g].dis;
-                let infantry_at_gun = self.kind(u).is_infantry() && self.units[g].at == Some(attack.target);
-                charging || infantry_at_gun
-            })
-            .collect()
-    }
-
-    pub(super) fn apply_react_fire(&mut self, g: usize, ev: &mut Vec<Event>) {
-        let Some(Pending::AttackReactions { mut attack }) = self.pending.pop() else { unreachable!("checked") };
-        let target = self.reaction_targets(g, &attack)[0];
-        attack.answered.push(g as u8);
-        self.units[g].reacted = true;
-        self.units[g].smoke = true;
-        let at = self.units[target].at.expect("on the board");
-        self.pending.push(Pending::AttackReactions { attack });
-        self.fire_at(g, at, vec![target], ev);
-    }
-
-    pub(super) fn apply_counter_charge(&mut self, ev: &mut Vec<Event>) {
-        let Some(Pending::AttackReactions { mut attack }) = self.pending.pop() else { unreachable!("checked") };
-        let d = self.defender_of(attack.target).expect("a defender");
-        self.units[d].counter_charged = true;
-        attack.counter_charge = true;
-        ev.push(Event::CounterCharged { unit: d as u8 });
-        self.pending.push(Pending::AttackReactions { attack });
-    }
-
-    /// The reactions are over (declined or spent): the attack is resolved with the units still
-    /// able to make it.
-    pub(super) fn apply_decline_attack_reactions(&mut self, ev: &mut Vec<Event>) {
-        let Some(Pending::AttackReactions { attack }) = self.pending.pop() else { unreachable!("checked") };
-        self.resolve_attack(attack, ev);
-    }
-
-    fn resolve_attack(&mut self, attack: Attack, ev: &mut Vec<Event>) {
+    pub(super) fn resolve_attack(&mut self, attack: Attack, ev: &mut Vec<Event>) {
         let target = attack.target;
         let units: Vec<usize> = attack
             .units
@@ -566,99 +458,6 @@ impl Austerlitz {
                     }
                 }
             }
-        }
-    }
-
-    /// A charging unit (it met the charge's conditions when it attacked).
-    fn may_charge_done(&self, u: usize) -> bool {
-        self.kind(u).is_cavalry() && self.units[u].straight && self.units[u].moved
-    }
-
-    /// Infantry opportunity fire: a unit moved into the front of an enemy infantry unit without
-    /// having it in its own front to attack. Chance fire (Combat): a unit moved so that it has
-    /// an enemy infantry unit in its front but may not attack it, its CF difference being below
-    /// the table's −1 even charging; the infantry may fire at it as at a unit in its front. (The
-    /// book names chance fire in one clause and says no more: read here as opportunity fire's
-    /// twin, offered once, when the weak unit arrives.)
-    pub(super) fn offer_opportunity_fire(&mut self, u: usize) {
-        let Some(at) = self.units[u].at else { return };
-        if self.units[u].eliminated {
-            return;
-        }
-        let mine = self.front_cells(u);
-        for v in 0..self.units.len() {
-            if self.side_of(v) == self.side || !self.on_board(v) || !self.kind(v).is_infantry() || self.units[v].dis {
-                continue;
-            }
-            let vat = self.units[v].at.expect("on the board");
-            if self.opportunity_odds(v, u).is_none() {
-                continue;
-            }
-            let chance = mine.contains(&vat) && self.below_the_table(u, vat);
-            if (self.front_cells(v).contains(&at) && !mine.contains(&vat)) || chance {
-                self.pending.push(Pending::OpportunityFire { by: v as u8, at: u as u8, chance });
-            }
-        }
-    }
-
-    /// Whether unit `u` may attack the space `t` by every other rule but the table, whose first
-    /// row is −1: no attack of it alone (charging if it may) comes to −1 or more.
-    pub fn below_the_table(&self, u: usize, t: Cell) -> bool {
-        if self.defender_of(t).is_none() || self.attack_barred(&[u], t).is_some() {
-            return false;
-        }
-        [false, true]
-            .into_iter()
-            .filter(|&charge| !charge || self.may_charge(u, t))
-            .all(|charge| self.sc.tables.crt_row(self.odds(&[u], t, charge, false).difference()).is_none())
-    }
-
-    /// The CRT row of an opportunity fire: basic CFs compared.
-    pub fn opportunity_odds(&self, by: usize, at: usize) -> Option<Vec<CrtResult>> {
-        let diff = self.sc.units[by].cf as i32 - self.sc.units[at].cf as i32;
-        self.sc.tables.crt_row(diff).map(|r| r.results.clone())
-    }
-
-    pub(super) fn apply_opportunity_fire(&mut self, fire: bool, ev: &mut Vec<Event>) {
-        let Some(Pending::OpportunityFire { by, at, chance }) = self.pending.pop() else { unreachable!("checked") };
-        if !fire || !self.on_board(at as usize) || !self.on_board(by as usize) {
-            return;
-        }
-        let row = self.opportunity_odds(by as usize, at as usize).expect("offered");
-        let die = self.rng.d6();
-        let result = match row[die as usize - 1] {
-            CrtResult::AE | CrtResult::AR(_) => CrtResult::N,
-            r => r,
-        };
-        ev.push(self.roll(
-            self.side_of(by as usize),
-            rule::REACTIONS,
-            format!(
-                "{}'s {} at {}",
-                self.sc.units[by as usize].name,
-                if chance { "chance fire" } else { "opportunity fire" },
-                self.sc.units[at as usize].name
-            ),
-            vec![die],
-            Vec::new(),
-            Some(("CRT", Some("basic CFs compared".into()), Some(format!("die {die}")))),
-            crate::games::austerlitz::text::crt_name(result),
-        ));
-        let from = vec![self.units[by as usize].at.expect("on the board")];
-        match result {
-            CrtResult::DE => self.eliminate(at as usize, "opportunity fire".into(), ev),
-            CrtResult::DR(n) => {
-                let cell = self.units[at as usize].at.expect("on the board");
-                let here = self.units_at(cell).into_iter().map(|u| u as u8).collect();
-                self.pending.push(Pending::Retreat {
-                    units: here,
-                    spaces: n,
-                    from,
-                    demoralise: n > 3,
-                    chooser: self.side.other(),
-                });
-            }
-            _ => {}
         }
     }
 
@@ -785,7 +584,7 @@ impl Austerlitz {
         }
     }
 
-    fn push_away(&mut self, v: usize, d: Facing, ev: &mut Vec<Event>) {
+    pub(super) fn push_away(&mut self, v: usize, d: Facing, ev: &mut Vec<Event>) {
         let c = self.units[v].at.expect("on the board");
         let next = self.sc.board.grid.step(c, d);
         match next {
@@ -794,46 +593,6 @@ impl Austerlitz {
                 ev.push(Event::Retreated { unit: v as u8, from: c, to: n });
             }
             _ => self.disorder(v, "pushed by a retreat with nowhere to go".into(), ev),
-        }
-    }
-
-    pub fn disorder(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
-        if !self.on_board(u) {
-            return;
-        }
-        if self.units[u].dis {
-            self.eliminate(u, format!("double DIS ({why})"), ev);
-            return;
-        }
-        self.units[u].dis = true;
-        self.units[u].dis_this_turn += 1;
-        ev.push(Event::Disordered { unit: u as u8, why });
-        if self.units[u].dis_this_turn >= 2 {
-            self.eliminate(u, "disorganized twice in a turn".into(), ev);
-        }
-    }
-
-    pub fn demoralise(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
-        if !self.on_board(u) {
-            return;
-        }
-        if self.units[u].demoralised {
-            self.eliminate(u, format!("double demoralisation ({why})"), ev);
-            return;
-        }
-        self.units[u].demoralised = true;
-        self.units[u].demoralised_this_turn += 1;
-        ev.push(Event::Demoralised { unit: u as u8, why });
-        if self.units[u].demoralised_this_turn >= 2 {
-            self.eliminate(u, "demoralised twice in a turn".into(), ev);
-        }
-    }
-
-    /// A demoralised unit that retreats an enemy more than 3 spaces becomes normal again.
-    pub fn recover(&mut self, u: usize, ev: &mut Vec<Event>) {
-        if self.units[u].demoralised && !self.units[u].eliminated {
-            self.units[u].demoralised = false;
-            ev.push(Event::Recovered { unit: u as u8 });
         }
     }
 
@@ -881,30 +640,6 @@ impl Austerlitz {
         }
     }
 
-    /// The retreat of a fire result (Resolution of artillery Fire): away from the gun, chosen by
-    /// the firing player.
-    pub(crate) fn fire_result(&mut self, gun: usize, targets: Vec<usize>, result: FireResult, ev: &mut Vec<Event>) {
-        let from = vec![self.units[gun].at.expect("on the board")];
-        match result {
-            FireResult::N => {}
-            FireResult::E => {
-                for u in targets {
-                    self.eliminate(u, "artillery fire: E".into(), ev);
-                }
-            }
-            FireResult::R(n) => {
-                let chooser = self.side_of(gun);
-                let units = targets.iter().filter(|&&u| self.on_board(u)).map(|&u| u as u8).collect::<Vec<_>>();
-                if !units.is_empty() {
-                    self.pending.push(Pending::Retreat { units, spaces: n, from, demoralise: n > 3, chooser });
-                }
-                if n > 3 {
-                    self.recover(gun, ev);
-                }
-            }
-        }
-    }
-
     /// Who decides the pending decision.
     pub fn pending_chooser(&self) -> Option<Side> {
         match self.pending.last()? {
@@ -914,11 +649,6 @@ impl Austerlitz {
             // loser retreats past his infantry).
             Pending::OpportunityFire { by, .. } => Some(self.side_of(*by as usize)),
         }
-    }
-
-    /// Artillery stacked in a square may not fire (nor be the target of counter-battery fire).
-    pub fn shielded(&self, u: usize) -> bool {
-        self.units[u].at.is_some_and(|c| self.units_in(c).any(|v| v != u && self.units[v].square))
     }
 
     /// Drops decisions nobody can take any more (their units gone); `apply` calls it after every
@@ -956,7 +686,7 @@ impl Austerlitz {
 
 /// Why an attack is refused (`Austerlitz::attack_refusal` words it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Barred {
+pub(super) enum Barred {
     NoEnemy,
     NoUnit,
     Twice,
@@ -981,5 +711,21 @@ mod tests {
         assert_eq!(rating_modifier(3), 2);
         assert_eq!(rating_modifier(-4), -2);
         assert_eq!(rating_modifier(6), 3);
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Austerlitz {
+    /// The straight lines a retreat may take, each with every facing the space it ends on allows.
+    pub(super) fn list_retreats(&self, units: &[u8], out: &mut Vec<Action>) {
+        let start = units.first().and_then(|&u| self.units[u as usize].at);
+        for (d, path, _) in self.retreat_choices() {
+            let Some(end) = path.last().copied().or(start) else { continue };
+            for f in Facing::ALL {
+                if !(f.is_diagonal() && self.sc.board.shape(end) == CellShape::Square) {
+                    out.push(Action::Retreat { toward: d, facing: f });
+                }
+            }
+        }
     }
 }

@@ -1,17 +1,23 @@
-//! Austerlitz's rules by the rulebook's chapters: set-up and the turn (`turn`), movement and
-//! formations (`movement`), artillery (`artillery`), combat, charges, demoralisation and reactions
-//! (`combat`). Here: the table's start, the one list of legal actions, the check that names the
-//! broken rule, and apply.
+//! Austerlitz's rules, one file per chapter of the rulebook: `setup` (Set-up, Order of Battle),
+//! `turn` (The Phases of a game turn, the check for victory), `commands` (Units and Commands),
+//! `formations`, `artillery` (with its field of fire and line of sight), `movement`, `charges`
+//! (Cavalry Charges and Disorganization), `combat`, `demoralisation` and `reactions`. Here: the
+//! table's start, the one list of legal actions, the check that names the broken rule, and apply.
 
 pub mod artillery;
+pub mod charges;
 pub mod combat;
+pub mod commands;
+pub mod demoralisation;
+pub mod formations;
 pub mod movement;
+pub mod reactions;
+pub mod setup;
 pub mod turn;
 
 use super::actions::{Action, AzError, Event, rule};
 use super::data::{AzScenario, Side};
 use super::state::{Austerlitz, Command, Pending, Step, Unit};
-use crate::engine::geometry::{CellShape, Facing};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Checked, Game, Mode, Shared};
 use crate::engine::save::ScenarioRef;
@@ -158,44 +164,17 @@ impl Austerlitz {
         }
         if let Some(p) = self.pending.last() {
             match p {
-                Pending::Retreat { units, .. } => {
-                    let start = units.first().and_then(|&u| self.units[u as usize].at);
-                    for (d, path, _) in self.retreat_choices() {
-                        let Some(end) = path.last().copied().or(start) else { continue };
-                        for f in Facing::ALL {
-                            if !(f.is_diagonal() && self.sc.board.shape(end) == CellShape::Square) {
-                                out.push(Action::Retreat { toward: d, facing: f });
-                            }
-                        }
-                    }
-                }
-                Pending::AttackReactions { attack } => {
-                    for r in self.reactions(attack) {
-                        out.push(match r {
-                            Some(g) => Action::ReactFire { gun: g as u8 },
-                            None => Action::CounterCharge,
-                        });
-                    }
-                    out.push(Action::Decline);
-                }
-                Pending::OpportunityFire { .. } => {
-                    out.push(Action::OpportunityFire);
-                    out.push(Action::Decline);
-                }
+                Pending::Retreat { units, .. } => self.list_retreats(units, out),
+                Pending::AttackReactions { attack } => self.list_reactions(attack, out),
+                Pending::OpportunityFire { .. } => out.extend([Action::OpportunityFire, Action::Decline]),
             }
             return;
         }
         match self.step {
             Step::Setup => self.deploy_options(one, deploys, out),
             Step::Fire => {
-                for g in (0..self.units.len()).filter(|&g| fires && one.is_none_or(|o| o == g)) {
-                    let mut shots = Vec::new();
-                    self.fire_options(g, &mut shots);
-                    out.extend(shots.into_iter().map(|(target, battery)| Action::Fire {
-                        gun: g as u8,
-                        target,
-                        battery,
-                    }));
+                if fires {
+                    self.list_fire(one, out);
                 }
                 out.push(Action::EndFire);
             }
@@ -252,15 +231,8 @@ impl Austerlitz {
                 out.push(Action::EndArtillery);
             }
             Step::Commands => {
-                let occ = self.occupancy();
-                for k in (0..self.commands.len()).filter(|&k| commands && command.is_none_or(|c| c == k)) {
-                    if self.sc.commands[k].side == self.side {
-                        out.extend(
-                            self.command_reach_on(k, &occ)
-                                .into_iter()
-                                .map(|to| Action::MoveCommand { command: k as u8, to }),
-                        );
-                    }
+                if commands {
+                    self.list_commands(command, out);
                 }
                 out.push(Action::EndTurn);
             }
@@ -286,6 +258,11 @@ impl Austerlitz {
     }
 
     /// Why an action not in the legal list is refused, naming the rule.
+    /// A refusal by the Phases of a game turn: not in this step.
+    pub(super) fn not_now(&self, m: &str) -> AzError {
+        AzError::new(rule::PHASES, m.to_string())
+    }
+
     pub fn explain(&self, a: &Action) -> AzError {
         let n = self.units.len();
         let seq = |m: &str| AzError::new(rule::PHASES, m.to_string());
@@ -317,42 +294,7 @@ impl Austerlitz {
                 self.fire_refusal(*gun as usize, *target, *battery).unwrap_or_else(|| seq("not now"))
             }
             (Action::Move { unit, to, facing }, Step::Move | Step::ArtilleryMove) if (*unit as usize) < n => {
-                let u = *unit as usize;
-                if let Some(why) = self.cannot_move(u) {
-                    return AzError::new(rule::MOVEMENT, why);
-                }
-                if self.side_of(u) != self.side {
-                    return AzError::new(rule::MOVEMENT, "that is not your unit");
-                }
-                if self.kind(u).is_field_artillery() && self.step == Step::Move {
-                    return seq("field artillery moves in step 3");
-                }
-                if !self.kind(u).is_field_artillery() && self.step == Step::ArtilleryMove {
-                    return seq("step 3 moves field artillery only");
-                }
-                if self.step == Step::ArtilleryMove && !self.may_move_artillery(u) {
-                    return AzError::new(
-                        rule::ARTILLERY,
-                        "field artillery that fired (or has smoke or DIS) can't move",
-                    );
-                }
-                if !self.sc.board.contains(*to) {
-                    return AzError::new(rule::MOVEMENT, "off the board");
-                }
-                if !self.may_stand(u, *to) {
-                    return AzError::new(
-                        rule::STACKING,
-                        "only 1 combat unit a space (1 artillery with 1 infantry), never ending on a pond",
-                    );
-                }
-                AzError::new(
-                    rule::MOVEMENT,
-                    format!(
-                        "{} can't reach {} facing {facing:?} with its MF: units move the way their triangle points, pay 1 to turn (not on a road, nor light infantry or squares), columns turn 45° at most",
-                        self.sc.units[u].name,
-                        self.sc.board.place_name(*to)
-                    ),
-                )
+                self.refuse_move(*unit as usize, *to, *facing)
             }
             (Action::Attack { units, target, charge }, Step::Move)
                 if units.iter().all(|&u| (u as usize) < n) && self.sc.board.contains(*target) =>
@@ -363,10 +305,7 @@ impl Austerlitz {
             (Action::Square { unit }, Step::Move) if (*unit as usize) < n => {
                 self.square_allowed(*unit as usize).err().unwrap_or_else(|| seq("not now"))
             }
-            (Action::MoveCommand { .. }, Step::Commands) => AzError::new(
-                rule::PHASES,
-                "a command moves its MF, never onto enemy units or another command, once a turn",
-            ),
+            (Action::MoveCommand { .. }, Step::Commands) => self.refuse_command(),
             _ => seq(&format!("not in this step ({:?}, {} player)", self.step, self.side.name())),
         }
     }

@@ -2,10 +2,12 @@
 //! can reach with its MF, the path it takes, and what the path does on the way (the ice of the
 //! ponds, friendly units crossed put in DIS, lone enemy commands captured).
 
-use super::super::actions::{AzError, Event, rule};
-use super::super::data::{Cell, Crossing, Kind, Mover, Terrain};
-use super::super::state::{Austerlitz, Formation, angle, rotate};
 use crate::engine::geometry::Facing;
+use crate::games::austerlitz::actions::AzError;
+use crate::games::austerlitz::actions::{Event, rule};
+use crate::games::austerlitz::data::{Cell, Crossing, Kind, Mover, Terrain};
+use crate::games::austerlitz::state::Step;
+use crate::games::austerlitz::state::{Austerlitz, Formation, angle, rotate};
 use smallvec::SmallVec;
 
 /// How a unit gets to a space with a facing: what it spent and what it passed.
@@ -113,10 +115,10 @@ type Listed = (Austerlitz, Vec<(usize, Search)>);
 
 /// Who stands where, read once per search (the search asks it thousands of times).
 pub(super) struct Occupancy {
-    side: Vec<Option<super::super::data::Side>>,
-    count: Vec<u8>,
+    pub(super) side: Vec<Option<super::super::data::Side>>,
+    pub(super) count: Vec<u8>,
     /// The spaces each side's units hold, as rows of bits ([French, Allied]).
-    held: [super::super::data::SpaceBits; 2],
+    pub(super) held: [super::super::data::SpaceBits; 2],
 }
 
 impl Austerlitz {
@@ -135,7 +137,7 @@ impl Austerlitz {
 
     /// The most a turn may swing (in eighths): columns 45°, lines 90°, others any way.
     /// (`now`: the formation it stands in.)
-    fn max_turn(&self, u: usize, now: Option<Formation>) -> i32 {
+    pub(super) fn max_turn(&self, u: usize, now: Option<Formation>) -> i32 {
         match self.units[u].formation_at_start {
             Some(Formation::Column) if now == Some(Formation::Column) => 1,
             Some(Formation::Line) if now == Some(Formation::Line) => 2,
@@ -145,7 +147,7 @@ impl Austerlitz {
 
     /// Whether a turn in a space costs nothing: light infantry and squares turn freely (and
     /// along a road, see `reach`).
-    fn free_turn(&self, u: usize) -> bool {
+    pub(super) fn free_turn(&self, u: usize) -> bool {
         self.kind(u) == Kind::Light || self.units[u].square
     }
 
@@ -240,7 +242,7 @@ impl Austerlitz {
     }
 
     /// The same, read from the unit's search already made.
-    fn path_in(&self, u: usize, search: Search, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
+    pub(super) fn path_in(&self, u: usize, search: Search, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
         let Search { arena, reach } = search;
         let r = reach.into_iter().find(|(c, f, _)| *c == to && *f == facing)?.2;
         let mut path = Vec::new();
@@ -281,7 +283,7 @@ impl Austerlitz {
 
     /// The search this thread keeps of unit `u` on this very table (or one equal but for its
     /// chance), if it keeps one: a search of its own, or one its last whole list made.
-    fn kept_search(&self, u: usize) -> Option<Search> {
+    pub(super) fn kept_search(&self, u: usize) -> Option<Search> {
         SEARCHES
             .with_borrow(|kept| {
                 kept.iter()
@@ -327,7 +329,7 @@ impl Austerlitz {
     /// has); the search for one destination stops there once a way to it costing at most
     /// `t + 1` is found, and judges only the states on that space. Its `reach` holds that
     /// destination alone, if the unit reaches it.
-    fn search_for(&self, u: usize, to: Option<(Cell, Facing)>) -> Search {
+    pub(super) fn search_for(&self, u: usize, to: Option<(Cell, Facing)>) -> Search {
         let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
             return Search::default();
@@ -577,52 +579,13 @@ impl Austerlitz {
     }
 
     /// Whether an enemy combat unit stands in the space ahead of a facing.
-    fn enemy_ahead(&self, c: crate::games::austerlitz::data::Cell, f: Facing, side: super::super::data::Side) -> bool {
+    pub(super) fn enemy_ahead(
+        &self,
+        c: crate::games::austerlitz::data::Cell,
+        f: Facing,
+        side: super::super::data::Side,
+    ) -> bool {
         self.sc.board.grid.step(c, f).is_some_and(|n| self.holder(n).is_some_and(|s| s != side))
-    }
-
-    /// A square may never be moved next to any other formation.
-    fn square_may_stand(&self, u: usize, c: Cell) -> bool {
-        let side = self.side_of(u);
-        let b = &self.sc.board;
-        // One pass over the units, each asked whether it stands next to `c` (the board's table
-        // of neighbours: `NO_SPACE` off the board), those more than a space away in either
-        // direction set aside first.
-        let next = &b.next[b.index(c)];
-        (0..self.units.len()).all(|v| {
-            let x = &self.units[v];
-            !x.at.is_some_and(|a| {
-                (a.0 - c.0).abs() <= 1 && (a.1 - c.1).abs() <= 1 && next.contains(&(b.index(a) as u16))
-            }) || x.eliminated
-                || v == u
-                || self.side_of(v) != side
-                || self.formation_kind(v).is_none()
-        })
-    }
-
-    /// `square_may_stand` for each space a square's search reaches, by space index: the side's
-    /// other units on the board are found once, a space's neighbours are looked up among them,
-    /// and a unit is asked whether it stands in a formation only once it stands next to a space
-    /// asked about (the search asked every unit of the game for every space).
-    fn square_stand_check(&self, u: usize) -> impl FnMut(usize) -> bool + '_ {
-        let side = self.side_of(u);
-        let b = &self.sc.board;
-        let own: Vec<(usize, usize)> = (0..self.units.len())
-            .filter(|&v| v != u && !self.units[v].eliminated && self.side_of(v) == side)
-            .filter_map(|v| self.units[v].at.map(|a| (b.index(a), v)))
-            .collect();
-        let mut held = vec![false; b.spaces.len()];
-        for &(i, _) in &own {
-            held[i] = true;
-        }
-        let mut formed: Vec<Option<bool>> = vec![None; self.units.len()];
-        move |ci: usize| {
-            b.next[ci].iter().filter(|&&n| n != super::super::data::NO_SPACE && held[n as usize]).all(|&n| {
-                own.iter()
-                    .filter(|&&(i, _)| i == n as usize)
-                    .all(|&(_, v)| !*formed[v].get_or_insert_with(|| self.formation_kind(v).is_some()))
-            })
-        }
     }
 
     /// The move, along the path of the check's search where it kept one.
@@ -705,91 +668,6 @@ impl Austerlitz {
         self.units[u].bonus = r.bonus;
         self.offer_opportunity_fire(u);
     }
-
-    /// Form a square or leave it: a change of formation using the unit's full MF.
-    pub(super) fn square_allowed(&self, u: usize) -> Result<(), AzError> {
-        let why = match self.square_barred(u) {
-            None => return Ok(()),
-            Some(SquareBarred::NotInfantry) => "a square consists of 1 infantry unit".to_string(),
-            Some(SquareBarred::CannotMove(why)) => format!("it can't change formation: {why}"),
-            Some(SquareBarred::OffBoard) => "it is not on the board".into(),
-            Some(SquareBarred::Terrain) => "units in woods, towns or castle can't be part of a formation".into(),
-            Some(SquareBarred::NextToFormation) => "a square may never stand next to any other formation".into(),
-        };
-        Err(AzError::new(rule::FORMATIONS, why))
-    }
-
-    /// Why unit `u` may not form (or leave) a square: `square_allowed`'s tests without their
-    /// words (the list asks them of every unit at every decision of the Movement step).
-    pub(super) fn square_barred(&self, u: usize) -> Option<SquareBarred> {
-        let unit = &self.units[u];
-        if !self.kind(u).is_infantry() {
-            return Some(SquareBarred::NotInfantry);
-        }
-        if let Some(why) = self.cannot_move(u) {
-            return Some(SquareBarred::CannotMove(why));
-        }
-        let Some(c) = unit.at else { return Some(SquareBarred::OffBoard) };
-        if self.sc.board.space(c).terrain != Terrain::Clear {
-            return Some(SquareBarred::Terrain);
-        }
-        if !unit.square && !self.square_may_stand(u, c) {
-            return Some(SquareBarred::NextToFormation);
-        }
-        None
-    }
-
-    pub(super) fn apply_square(&mut self, u: usize, ev: &mut Vec<Event>) {
-        let unit = &mut self.units[u];
-        unit.square = !unit.square;
-        unit.moved = true;
-        unit.spent = self.sc.units[u].mf.1;
-        let square = unit.square;
-        // A square's front is all round; on a square space a line's front is one of four sides.
-        ev.push(Event::Formed { unit: u as u8, square });
-    }
-
-    /// Every space a command may move to (step 4): its MF in spaces, never onto enemy units or
-    /// another command, on its own or on top of one of its side's units.
-    pub fn command_reach(&self, k: usize) -> Vec<Cell> {
-        self.command_reach_on(k, &self.occupancy())
-    }
-
-    /// `command_reach` on who holds each space, read once for every command of a list.
-    pub(super) fn command_reach_on(&self, k: usize, occ: &Occupancy) -> Vec<Cell> {
-        let cmd = &self.commands[k];
-        let Some(at) = cmd.at else { return Vec::new() };
-        if cmd.captured || cmd.moved {
-            return Vec::new();
-        }
-        let side = self.sc.commands[k].side;
-        let mf = self.sc.commands[k].mf as i32;
-        let b = &self.sc.board;
-        // A step costs one MF whatever the space: every ring at once, through any space no
-        // enemy unit holds (each step to a bordering space, so every space reached lies within
-        // the MF's king's distance as well).
-        let start = b.index(at);
-        let open: SmallVec<[u64; 8]> = occ.held[side.other().index()].iter().map(|w| !w).collect();
-        let mut reached = b.bits.spread(start, &open, mf as u32);
-        reached[start / 64] &= !(1 << (start % 64));
-        for c in self.commands.iter().filter(|c| !c.captured).filter_map(|c| c.at) {
-            let i = b.index(c);
-            reached[i / 64] &= !(1 << (i % 64));
-        }
-        // In the board's order, as every list is; never on a pond.
-        let mut out = Vec::new();
-        for (w, &word) in reached.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if !b.pond[i] {
-                    out.push(b.cell_of(i));
-                }
-            }
-        }
-        out
-    }
 }
 
 /// How a search judges where its states may end, fixed for the whole search: the unit's
@@ -857,16 +735,6 @@ impl Ending<'_> {
             ponds: node.ponds,
         }
     }
-}
-
-/// Why a unit may not form or leave a square (`Austerlitz::square_allowed` words it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum SquareBarred {
-    NotInfantry,
-    CannotMove(&'static str),
-    OffBoard,
-    Terrain,
-    NextToFormation,
 }
 
 #[cfg(test)]
@@ -1044,5 +912,45 @@ mod tests {
             diagonal_only_between_octagons |= b.next[start].iter().filter(|&&m| m != NO_SPACE).count() == 4;
         }
         assert!(diagonal_only_between_octagons, "the board has squares");
+    }
+}
+
+// The legal listing and the refusals of this chapter.
+impl Austerlitz {
+    /// Why a move is refused (Movement; the Phases of a game turn; Artillery; stacking), in the
+    /// rulebook's words.
+    pub(super) fn refuse_move(&self, u: usize, to: Cell, facing: Facing) -> AzError {
+        if let Some(why) = self.cannot_move(u) {
+            return AzError::new(rule::MOVEMENT, why);
+        }
+        if self.side_of(u) != self.side {
+            return AzError::new(rule::MOVEMENT, "that is not your unit");
+        }
+        if self.kind(u).is_field_artillery() && self.step == Step::Move {
+            return self.not_now("field artillery moves in step 3");
+        }
+        if !self.kind(u).is_field_artillery() && self.step == Step::ArtilleryMove {
+            return self.not_now("step 3 moves field artillery only");
+        }
+        if self.step == Step::ArtilleryMove && !self.may_move_artillery(u) {
+            return AzError::new(rule::ARTILLERY, "field artillery that fired (or has smoke or DIS) can't move");
+        }
+        if !self.sc.board.contains(to) {
+            return AzError::new(rule::MOVEMENT, "off the board");
+        }
+        if !self.may_stand(u, to) {
+            return AzError::new(
+                rule::STACKING,
+                "only 1 combat unit a space (1 artillery with 1 infantry), never ending on a pond",
+            );
+        }
+        AzError::new(
+            rule::MOVEMENT,
+            format!(
+                "{} can't reach {} facing {facing:?} with its MF: units move the way their triangle points, pay 1 to turn (not on a road, nor light infantry or squares), columns turn 45° at most",
+                self.sc.units[u].name,
+                self.sc.board.place_name(to)
+            ),
+        )
     }
 }
