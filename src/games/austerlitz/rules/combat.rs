@@ -699,21 +699,6 @@ pub(super) enum Barred {
     RussianFormation,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::rating_modifier;
-
-    #[test]
-    fn rating_differences_give_one_two_or_three() {
-        assert_eq!(rating_modifier(0), 0);
-        assert_eq!(rating_modifier(1), 1);
-        assert_eq!(rating_modifier(2), 1);
-        assert_eq!(rating_modifier(3), 2);
-        assert_eq!(rating_modifier(-4), -2);
-        assert_eq!(rating_modifier(6), 3);
-    }
-}
-
 // The legal listing and the refusals of this chapter.
 impl Austerlitz {
     /// The straight lines a retreat may take, each with every facing the space it ends on allows.
@@ -727,5 +712,20 @@ impl Austerlitz {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rating_modifier;
+
+    #[test]
+    fn rating_differences_give_one_two_or_three() {
+        assert_eq!(rating_modifier(0), 0);
+        assert_eq!(rating_modifier(1), 1);
+        assert_eq!(rating_modifier(2), 1);
+        assert_eq!(rating_modifier(3), 2);
+        assert_eq!(rating_modifier(-4), -2);
+        assert_eq!(rating_modifier(6), 3);
     }
 }

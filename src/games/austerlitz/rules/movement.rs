@@ -737,6 +737,46 @@ impl Ending<'_> {
     }
 }
 
+// The legal listing and the refusals of this chapter.
+impl Austerlitz {
+    /// Why a move is refused (Movement; the Phases of a game turn; Artillery; stacking), in the
+    /// rulebook's words.
+    pub(super) fn refuse_move(&self, u: usize, to: Cell, facing: Facing) -> AzError {
+        if let Some(why) = self.cannot_move(u) {
+            return AzError::new(rule::MOVEMENT, why);
+        }
+        if self.side_of(u) != self.side {
+            return AzError::new(rule::MOVEMENT, "that is not your unit");
+        }
+        if self.kind(u).is_field_artillery() && self.step == Step::Move {
+            return self.not_now("field artillery moves in step 3");
+        }
+        if !self.kind(u).is_field_artillery() && self.step == Step::ArtilleryMove {
+            return self.not_now("step 3 moves field artillery only");
+        }
+        if self.step == Step::ArtilleryMove && !self.may_move_artillery(u) {
+            return AzError::new(rule::ARTILLERY, "field artillery that fired (or has smoke or DIS) can't move");
+        }
+        if !self.sc.board.contains(to) {
+            return AzError::new(rule::MOVEMENT, "off the board");
+        }
+        if !self.may_stand(u, to) {
+            return AzError::new(
+                rule::STACKING,
+                "only 1 combat unit a space (1 artillery with 1 infantry), never ending on a pond",
+            );
+        }
+        AzError::new(
+            rule::MOVEMENT,
+            format!(
+                "{} can't reach {} facing {facing:?} with its MF: units move the way their triangle points, pay 1 to turn (not on a road, nor light infantry or squares), columns turn 45° at most",
+                self.sc.units[u].name,
+                self.sc.board.place_name(to)
+            ),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::games::austerlitz::{self, AzScenario, ai::AzPlayer};
@@ -912,45 +952,5 @@ mod tests {
             diagonal_only_between_octagons |= b.next[start].iter().filter(|&&m| m != NO_SPACE).count() == 4;
         }
         assert!(diagonal_only_between_octagons, "the board has squares");
-    }
-}
-
-// The legal listing and the refusals of this chapter.
-impl Austerlitz {
-    /// Why a move is refused (Movement; the Phases of a game turn; Artillery; stacking), in the
-    /// rulebook's words.
-    pub(super) fn refuse_move(&self, u: usize, to: Cell, facing: Facing) -> AzError {
-        if let Some(why) = self.cannot_move(u) {
-            return AzError::new(rule::MOVEMENT, why);
-        }
-        if self.side_of(u) != self.side {
-            return AzError::new(rule::MOVEMENT, "that is not your unit");
-        }
-        if self.kind(u).is_field_artillery() && self.step == Step::Move {
-            return self.not_now("field artillery moves in step 3");
-        }
-        if !self.kind(u).is_field_artillery() && self.step == Step::ArtilleryMove {
-            return self.not_now("step 3 moves field artillery only");
-        }
-        if self.step == Step::ArtilleryMove && !self.may_move_artillery(u) {
-            return AzError::new(rule::ARTILLERY, "field artillery that fired (or has smoke or DIS) can't move");
-        }
-        if !self.sc.board.contains(to) {
-            return AzError::new(rule::MOVEMENT, "off the board");
-        }
-        if !self.may_stand(u, to) {
-            return AzError::new(
-                rule::STACKING,
-                "only 1 combat unit a space (1 artillery with 1 infantry), never ending on a pond",
-            );
-        }
-        AzError::new(
-            rule::MOVEMENT,
-            format!(
-                "{} can't reach {} facing {facing:?} with its MF: units move the way their triangle points, pay 1 to turn (not on a road, nor light infantry or squares), columns turn 45° at most",
-                self.sc.units[u].name,
-                self.sc.board.place_name(to)
-            ),
-        )
     }
 }
