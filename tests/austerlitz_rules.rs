@@ -7,7 +7,7 @@ use grognard::engine::geometry::Facing;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::{Game, Mode, checked};
 use grognard::engine::seats::Viewer;
-use grognard::games::austerlitz::actions::{Action, AzError, Event};
+use grognard::games::austerlitz::actions::{Action, AzError, AzSection, Event};
 use grognard::games::austerlitz::data::{AzScenario, BatteryResult, Cell, CrtResult, FireResult, Side};
 use grognard::games::austerlitz::rules::{seat_of, setup};
 use grognard::games::austerlitz::state::{Aspect, Austerlitz, Formation, Pending, Step, UnitId};
@@ -196,8 +196,8 @@ fn artillery_line_of_sight_blocked_by_units_and_towns_but_a_ridge_fires_over_uni
     assert!(g.fire_refusal(gun, (3, 6), false).is_none());
     put(&mut g, LINE, (3, 5), Facing::N);
     let e = g.fire_refusal(gun, (3, 6), false).expect("blocked");
-    assert_eq!(e.rule, "Artillery: Line of Sight");
-    assert!(e.message.contains("a unit"), "{e}");
+    assert_eq!(e.section, AzSection::Los);
+    assert!(e.words.contains("a unit"), "{e}");
     // From the Žuráň hill's ridge, over a unit on the plain below.
     let mut g = empty();
     g.step = Step::Fire;
@@ -254,7 +254,7 @@ fn artillery_field_artillery_fires_or_moves_never_both() {
     g.legal(&mut legal);
     assert!(!legal.iter().any(|a| matches!(a, Action::Move { unit, .. } if *unit as usize == gun)));
     let e = refused(&g, Action::Move { unit: gun as UnitId, to: (3, 3), facing: Facing::N });
-    assert_eq!(e.rule, "Artillery");
+    assert_eq!(e.section, AzSection::Artillery);
 }
 
 #[test]
@@ -464,8 +464,8 @@ fn movement_a_column_that_used_its_extra_mf_must_attack_before_anything_else() {
         "only its attacks: {legal:?}"
     );
     let err = refused(&g, Action::EndMovement);
-    assert_eq!(err.rule, "Movement");
-    assert!(err.message.contains("must attack"), "{err}");
+    assert_eq!(err.section, AzSection::Movement);
+    assert!(err.words.contains("must attack"), "{err}");
     refused(&g, Action::Move { unit: other as UnitId, to: (6, 2), facing: Facing::N });
     act(&mut g, Action::Attack { units: vec![a as UnitId], target: (2, 8), charge: false });
     // A unit that reached the enemy on its own MF owes nothing.
@@ -508,7 +508,7 @@ fn movement_cavalry_attacks_on_its_lower_mf() {
     act(&mut g, Action::Move { unit: c as UnitId, to: (2, 9), facing: Facing::N });
     assert_eq!(g.units[c].spent, 9);
     let err = refused(&g, Action::Attack { units: vec![c as UnitId], target: (2, 10), charge: false });
-    assert!(err.message.contains("higher MF"), "{err}");
+    assert!(err.words.contains("higher MF"), "{err}");
     let _ = e;
 }
 
@@ -600,7 +600,7 @@ fn formations_a_square_may_not_stand_next_to_another_formation() {
     put(&mut g, LINE2, (3, 5), Facing::N);
     put(&mut g, LINE3, (4, 5), Facing::N);
     let e = refused(&g, Action::Square { unit: s as UnitId });
-    assert_eq!(e.rule, "Formations");
+    assert_eq!(e.section, AzSection::Formations);
 }
 
 #[test]
@@ -615,7 +615,7 @@ fn formations_russian_units_may_not_attack_after_a_change_of_formation() {
     g.units[m].at = Some((2, 6));
     assert_eq!(g.formation_kind(a), Some(Formation::Column));
     let e = refused(&g, Action::Attack { units: vec![a as UnitId], target: (2, 4), charge: false });
-    assert!(e.message.contains("Russian"), "{e}");
+    assert!(e.words.contains("Russian"), "{e}");
 }
 
 // --- Combat ---
@@ -658,7 +658,7 @@ fn combat_terrain_town_plus_2_for_infantry_uphill_and_across_the_stream_minus_1(
     assert_eq!(odds.defence, 4, "+2 in a town");
     assert_eq!(g.sc.tables.crt_row(odds.difference()), None);
     let e = refused(&g, Action::Attack { units: vec![a as UnitId], target: (9, 10), charge: false });
-    assert!(e.message.contains("below -1"), "{e}");
+    assert!(e.words.contains("below -1"), "{e}");
     let mut g = empty();
     let a = put(&mut g, LINE, (10, 6), Facing::E);
     put(&mut g, ENEMY, (11, 6), Facing::W);
@@ -1071,16 +1071,14 @@ fn setup_within_the_sectors_on_ones_side_of_the_red_border() {
     let u = unit(&g, ENEMY);
     // Bagration's historical sector is 3 (columns 8-11, rows 12-15): only columns 10-11 are Allied.
     assert!(
-        refused(&g, Action::Deploy { unit: u as UnitId, at: (9, 13), facing: Facing::W })
-            .message
-            .contains("red border")
+        refused(&g, Action::Deploy { unit: u as UnitId, at: (9, 13), facing: Facing::W }).words.contains("red border")
     );
     act(&mut g, Action::Deploy { unit: u as UnitId, at: (10, 13), facing: Facing::W });
     let e = refused(
         &g,
         Action::Deploy { unit: unit(&g, "Bagration: Pskov musketeers") as UnitId, at: (10, 13), facing: Facing::W },
     );
-    assert_eq!(e.rule, "Set-up: Stacking");
+    assert_eq!(e.section, AzSection::Stacking);
     act(&mut g, Action::DeployRest);
     assert_eq!(g.deciding(), Some(Side::French));
     act(&mut g, Action::DeployRest);
@@ -1114,7 +1112,7 @@ fn setup_soult_places_at_least_2_combat_units_in_each_of_his_5_sectors() {
                 placed += 1;
             }
             Err(e) => {
-                assert!(e.message.contains("Soult"), "{e}");
+                assert!(e.words.contains("Soult"), "{e}");
                 break;
             }
         }

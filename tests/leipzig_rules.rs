@@ -3,7 +3,7 @@
 //! scenario; dice are forced by choosing the table's seed.
 
 use grognard::engine::rng::TableRng;
-use grognard::engine::rules::{Game, Mode, checked};
+use grognard::engine::rules::{Game, Mode, NamesRule, checked};
 use grognard::engine::seats::{SeatId, Viewer};
 use grognard::games::leipzig::actions::{Action, Event};
 use grognard::games::leipzig::data::{CrtResult, Hex, Hexside, LzScenario, Side, Terrain};
@@ -110,7 +110,7 @@ fn act(g: &mut Leipzig, a: Action) -> Vec<Event> {
     let side = g.deciding().expect("a decision");
     let seat = seat_of(side);
     let mut ev = Vec::new();
-    let ok = checked(g, Mode::Enforced, seat, &a).unwrap_or_else(|e| panic!("{a:?} refused: {e} ({})", e.rule));
+    let ok = checked(g, Mode::Enforced, seat, &a).unwrap_or_else(|e| panic!("{a:?} refused: {e} ({:?})", e.section));
     let _ = g.apply(seat, ok, &mut ev);
     ev
 }
@@ -170,10 +170,14 @@ fn movement_a_moves_check_refuses_what_the_list_leaves_out_off_the_map_included(
     let before = format!("{:?}", g.units);
     for to in [Hex(u16::MAX), Hex(g.sc.board.len() as u16)] {
         let e = refused(&g, Action::Move { unit: u, to, march: March::Normal, supply: None });
-        assert_eq!(e.rule, grognard::games::leipzig::actions::rule::MOVEMENT, "{to:?}: {e}");
+        assert_eq!(e.section, grognard::games::leipzig::actions::rule::MOVEMENT, "{to:?}: {e}");
     }
     let e = refused(&g, Action::Move { unit: u, to: two, march: March::Double, supply: None });
-    assert_eq!(e.rule, grognard::games::leipzig::actions::rule::FORCED_MARCH, "a double march for a normal move: {e}");
+    assert_eq!(
+        e.section,
+        grognard::games::leipzig::actions::rule::FORCED_MARCH,
+        "a double march for a normal move: {e}"
+    );
     assert_eq!(format!("{:?}", g.units), before, "nothing moved");
     act(&mut g, Action::Move { unit: u, to: two, march: March::Normal, supply: None });
     assert_eq!(g.units[u as usize].hex, Some(two));
@@ -225,7 +229,7 @@ fn terrain_effects_chart_mountains_cost_five_and_bar_cavalry() {
     let cav = put(&mut g, Side::French, "1-8", h);
     assert_eq!(cost_to(&g, cav, m), None, "cavalry prohibited in mountains");
     let e = refused(&g, Action::Move { unit: cav, to: m, march: March::Normal, supply: None });
-    assert!(e.message.contains("cavalry"), "{e}");
+    assert!(e.words.contains("cavalry"), "{e}");
 }
 
 #[test]
@@ -237,7 +241,7 @@ fn movement_rule_g_never_into_enemy_units() {
     put(&mut g, Side::Allied, "2-5", e_hex);
     assert_eq!(cost_to(&g, u, e_hex), None);
     let e = refused(&g, Action::Move { unit: u, to: e_hex, march: March::Normal, supply: None });
-    assert!(e.message.contains("Enemy units"), "{e}");
+    assert!(e.words.contains("Enemy units"), "{e}");
 }
 
 // ---- Zones of Control ----
@@ -333,7 +337,7 @@ fn stacking_case_b_combat_units_end_stacked_only_with_a_supply_unit_near() {
     put(&mut g, Side::French, "1-8", target);
     assert_eq!(cost_to(&g, a, target), None, "no supply near: may not end stacked");
     let e = refused(&g, Action::Move { unit: a, to: target, march: March::Normal, supply: None });
-    assert_eq!(e.rule, "Stacking and Unit Breakdown");
+    assert_eq!(e.rule(), "Stacking and Unit Breakdown");
     let near = nb(&g, target, 1);
     put(&mut g, Side::French, "S", near);
     assert_eq!(cost_to(&g, a, target), Some(2), "1 MP + 1 MP for entering a friendly combat unit (case C)");
@@ -389,7 +393,7 @@ fn stacking_and_unit_breakdown_not_after_movement_has_begun_and_build_up_costs_o
     let other = put(&mut g, Side::French, "2-5", south);
     let to = nb(&g, south, 3);
     act(&mut g, Action::Move { unit: other, to, march: March::Normal, supply: None });
-    assert!(refused(&g, Action::Breakdown { unit: corps }).rule.contains("Stacking"));
+    assert!(refused(&g, Action::Breakdown { unit: corps }).rule().contains("Stacking"));
     // Two 2-5s stacked build a 5-4 at the end of movement, one MP spent.
     let mut g = summer();
     let a = put(&mut g, Side::French, "2-5", h);
@@ -529,7 +533,7 @@ fn terrain_effects_chart_river_no_attack_below_160_percent_and_the_defender_doub
     g.legal_actions(Mode::Enforced, &mut list);
     assert!(!list.iter().any(|x| matches!(x, Action::Declare { .. })), "2 against 2 doubled is 50%: no attack");
     let e = refused(&g, Action::Declare { from: a, units: vec![weak], target: b, supply: None });
-    assert_eq!(e.rule, "Combat");
+    assert_eq!(e.rule(), "Combat");
     put(&mut g, Side::French, "18-2", a);
     g.legal_actions(Mode::Enforced, &mut list);
     assert!(list.iter().any(|x| matches!(x, Action::Declare { .. })), "18 against 4: allowed");
@@ -738,7 +742,7 @@ fn how_to_use_the_crt_auto_eliminates_during_movement_but_never_cavalry() {
     put(&mut g, Side::French, "18-2", h);
     put(&mut g, Side::Allied, "1-8", t);
     let e = refused(&g, Action::Overrun { from: h, target: t });
-    assert!(e.rule.contains("Auto"), "{e}");
+    assert!(e.rule().contains("Auto"), "{e}");
 }
 
 // ---- Forced March ----
@@ -830,7 +834,7 @@ fn scenario_1_no_units_may_enter_austria() {
     let u = put(&mut g, Side::French, "1-8", h);
     assert_eq!(cost_to(&g, u, a), None);
     assert_eq!(
-        refused(&g, Action::Move { unit: u, to: a, march: March::Normal, supply: None }).rule,
+        refused(&g, Action::Move { unit: u, to: a, march: March::Normal, supply: None }).rule(),
         "Scenarios: no units may enter Austria"
     );
 }
@@ -1209,9 +1213,9 @@ fn combat_case_c_a_unit_attacks_once_and_a_hex_is_attacked_again_only_from_anoth
     g.step = Step::Declare;
     act(&mut g, Action::Declare { from: h, units: vec![a], target: t, supply: None });
     let e = refused(&g, Action::Declare { from: h, units: vec![a], target: t, supply: None });
-    assert_eq!(e.rule, "Combat");
+    assert_eq!(e.rule(), "Combat");
     let e = refused(&g, Action::Declare { from: h, units: vec![b], target: t, supply: None });
-    assert_eq!(e.rule, "Combat", "from the same hex the stack attacks together or not at all");
+    assert_eq!(e.rule(), "Combat", "from the same hex the stack attacks together or not at all");
     act(&mut g, Action::Declare { from: other, units: vec![c], target: t, supply: None });
     assert_eq!(g.attacks.len(), 2);
 }
@@ -1281,7 +1285,7 @@ fn how_to_use_the_crt_the_attacker_chooses_which_of_his_units_advance() {
     put(&mut g, Side::Allied, "2-5", y);
     declare_and_resolve(&mut g, x, vec![a], y, None, die);
     let e = refused(&g, Action::AdvanceOne { unit: other });
-    assert_eq!(e.rule, "Combat");
+    assert_eq!(e.rule(), "Combat");
 }
 
 #[test]
@@ -1467,7 +1471,7 @@ fn armistice_every_unit_withdraws_towards_its_side_of_the_line_and_none_recrosse
         .expect("a hex far on the Allied side");
     let u = put(&mut g, Side::French, "2-5", stray);
     let e = refused(&g, Action::EndMovement);
-    assert_eq!(e.rule, "Special Campaign-Game Rules: Armistice", "{e}");
+    assert_eq!(e.rule(), "Special Campaign-Game Rules: Armistice", "{e}");
     let dests = dests(&g, u, March::Normal);
     assert!(!dests.is_empty());
     let here = g.sc.board.from_side[0][stray.0 as usize];
@@ -1525,7 +1529,7 @@ fn armistice_allied_units_leave_by_the_east_edge_and_come_back_in_austria_eight_
     h.side = Side::Allied;
     h.step = Step::Move;
     let v = put(&mut h, Side::Allied, "2-5", edge);
-    assert!(refused(&h, Action::Exit { unit: v }).rule.contains("Victory"));
+    assert!(refused(&h, Action::Exit { unit: v }).rule().contains("Victory"));
     // Eight turns later it enters on the east edge in Austria.
     g.turn = 14;
     g.side = Side::French;
@@ -1586,7 +1590,7 @@ fn stacking_case_b_i_units_moved_together_to_be_combined_are_recombined_at_the_e
     act(&mut g, Action::EndMovement);
     assert_eq!(g.step, Step::Build, "the recombination is offered at the end of the Movement Phase");
     let e = refused(&g, Action::EndBuild);
-    assert_eq!(e.rule, "Stacking and Unit Breakdown", "a stack neither recombined nor supplied is not legal: {e}");
+    assert_eq!(e.rule(), "Stacking and Unit Breakdown", "a stack neither recombined nor supplied is not legal: {e}");
     let ev = act(&mut g, Action::Build { units: vec![a, b] });
     let Event::BuiltUp { into, .. } = ev[0] else { panic!("{ev:?}") };
     assert_eq!(g.ty(into).unwrap().id, "5-4");
@@ -1651,7 +1655,7 @@ fn terrain_effects_chart_a_bridged_river_hexside_doubles_the_defender_and_bars_a
     g.step = Step::Declare;
     // 5 supplied against 5 halved (no Allied supply) is 200% on open ground, 100% across the bridge.
     let e = refused(&g, Action::Declare { from: h, units: vec![a], target: n, supply: Some(s) });
-    assert_eq!(e.rule, "Combat", "{e}");
+    assert_eq!(e.rule(), "Combat", "{e}");
     let mut list = Vec::new();
     g.legal_actions(Mode::Enforced, &mut list);
     assert!(!list.iter().any(|x| matches!(x, Action::Declare { target, .. } if *target == n)));
@@ -1787,7 +1791,7 @@ fn campaign_armistice_is_announced_at_the_beginning_of_the_french_player_turn_be
     act(g, Action::Enter { unit: r1, hex });
     assert_eq!(g.step, Step::Enter);
     let e = refused(g, Action::Armistice);
-    assert_eq!(e.rule, "Special Campaign-Game Rules: Armistice");
+    assert_eq!(e.rule(), "Special Campaign-Game Rules: Armistice");
     act(g, Action::EnterRest);
     assert_eq!(g.step, Step::Move);
     assert!(!g.can_armistice(), "the player-turn has begun: not after the reinforcements either");

@@ -74,6 +74,63 @@ pub trait NamesRule: std::error::Error {
     fn rule(&self) -> &'static str;
 }
 
+/// A heading of a game's rulebook as a typed value: what a refusal names (see `sections!`).
+pub trait Section: Copy + Debug + PartialEq + Send + Sync + 'static {
+    /// The heading in the rulebook's own words.
+    fn heading(self) -> &'static str;
+}
+
+/// A refusal: the rulebook section it enforces, as a typed value, and its words. The rules
+/// error of Leipzig 1813 and Austerlitz (`Refusal<TheirSection>`); the table adds the section's
+/// heading when it shows one (`TableError`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal<S> {
+    pub section: S,
+    pub words: String,
+}
+
+impl<S: Section> Refusal<S> {
+    pub fn new(section: S, words: impl Into<String>) -> Self {
+        Refusal { section, words: words.into() }
+    }
+}
+
+impl<S: Section> std::fmt::Display for Refusal<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words)
+    }
+}
+
+impl<S: Section> std::error::Error for Refusal<S> {}
+
+impl<S: Section> NamesRule for Refusal<S> {
+    fn rule(&self) -> &'static str {
+        self.section.heading()
+    }
+}
+
+/// Declares a game's rulebook sections: the enum, each variant's heading in the book's words,
+/// and a module `rule` of constants by which the rules name them (`rule::COMBAT`).
+#[macro_export]
+macro_rules! sections {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($konst:ident: $variant:ident = $heading:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name { $($variant),* }
+
+        impl $crate::engine::rules::Section for $name {
+            fn heading(self) -> &'static str {
+                match self { $($name::$variant => $heading),* }
+            }
+        }
+
+        /// The sections by the names the rules use.
+        pub mod rule {
+            $(pub const $konst: super::$name = super::$name::$variant;)*
+        }
+    };
+}
+
 /// An action that `check` accepted for its seat on the state it is applied to: the only thing
 /// `apply` takes. It can only be made by `checked`, so an action read from a save, a network or
 /// a click reaches the code that indexes with its ids only after the check validated them. It

@@ -4,7 +4,6 @@
 use super::data::{Cell, Side};
 use super::state::{CmdId, UnitId};
 use crate::engine::geometry::Facing;
-use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -159,37 +158,23 @@ pub enum Event {
     },
 }
 
-/// The book's sections, as rules errors name them.
-pub mod rule {
-    pub const SETUP: &str = "Set-up";
-    pub const PHASES: &str = "The Phases of a game turn";
-    pub const STACKING: &str = "Set-up: Stacking";
-    pub const MOVEMENT: &str = "Movement";
-    pub const FORMATIONS: &str = "Formations";
-    pub const ARTILLERY: &str = "Artillery";
-    pub const LOS: &str = "Artillery: Line of Sight";
-    pub const CHARGE: &str = "Cavalry Charges and Disorganization";
-    pub const COMBAT: &str = "Combat";
-    pub const RETREAT: &str = "Combat resolution";
-    pub const REACTIONS: &str = "Reactions";
-    pub const VICTORY: &str = "Check for victory";
-}
+/// A refusal: the section it enforces and its words (`engine::rules::Refusal`).
+pub type AzError = crate::engine::rules::Refusal<AzSection>;
 
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{message} ({rule})")]
-pub struct AzError {
-    pub rule: &'static str,
-    pub message: String,
-}
-
-impl AzError {
-    pub fn new(rule: &'static str, message: impl Into<String>) -> Self {
-        Self { rule, message: message.into() }
-    }
-}
-
-impl NamesRule for AzError {
-    fn rule(&self) -> &'static str {
-        self.rule
+crate::sections! {
+    /// The book's sections, as the refusals name them.
+    pub enum AzSection {
+        SETUP: Setup = "Set-up",
+        PHASES: Phases = "The Phases of a game turn",
+        STACKING: Stacking = "Set-up: Stacking",
+        MOVEMENT: Movement = "Movement",
+        FORMATIONS: Formations = "Formations",
+        ARTILLERY: Artillery = "Artillery",
+        LOS: Los = "Artillery: Line of Sight",
+        CHARGE: Charge = "Cavalry Charges and Disorganization",
+        COMBAT: Combat = "Combat",
+        RETREAT: Retreat = "Combat resolution",
+        REACTIONS: Reactions = "Reactions",
+        VICTORY: Victory = "Check for victory",
     }
 }

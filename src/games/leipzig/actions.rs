@@ -3,7 +3,6 @@
 
 use super::data::{Hex, Side};
 use super::state::{Gone, March, UnitId};
-use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -312,55 +311,33 @@ pub enum Event {
     },
 }
 
-/// Why the rules refused an action: the section of the rulebook and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LzError {
-    pub rule: &'static str,
-    pub message: String,
-}
+/// A refusal: the section it enforces and its words (`engine::rules::Refusal`).
+pub type LzError = crate::engine::rules::Refusal<LzSection>;
 
-impl LzError {
-    pub fn new(rule: &'static str, message: impl Into<String>) -> Self {
-        Self { rule, message: message.into() }
+crate::sections! {
+    /// The rulebook's sections, as the refusals and the log name them.
+    pub enum LzSection {
+        SEQUENCE: Sequence = "Game Turn Sequence",
+        DEPLOYMENT: Deployment = "How to Use the Scenarios: Deployment of Forces",
+        MOVEMENT: Movement = "Movement",
+        ZOC: Zoc = "Zones of Control",
+        STACKING: Stacking = "Stacking and Unit Breakdown",
+        SUPPLY: Supply = "Supply",
+        COMBAT: Combat = "Combat",
+        RETREAT_BEFORE: RetreatBefore = "Combat, case J: Retreat before combat",
+        RETREAT: Retreat = "Retreat Order of Preference",
+        LEADERS: Leaders = "Leaders",
+        FORTRESS: Fortress = "Fortress and Siege",
+        RECON: Recon = "Reconnaissance",
+        FORCED_MARCH: ForcedMarch = "Forced March",
+        AUTO: Auto = "How to Use the Combat Results Table: Auto",
+        CRT: Crt = "How to Use the Combat Results Table",
+        SAXON: Saxon = "Special Game Rules: Saxon Garrison",
+        AUSTRIA: Austria = "Scenarios: no units may enter Austria",
+        ARMISTICE: Armistice = "Special Campaign-Game Rules: Armistice",
+        REINFORCEMENTS: Reinforcements = "Reinforcements",
+        VICTORY: Victory = "How to Win (Victory)",
     }
-}
-
-impl std::fmt::Display for LzError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for LzError {}
-
-impl NamesRule for LzError {
-    fn rule(&self) -> &'static str {
-        self.rule
-    }
-}
-
-/// The rulebook's sections, as the errors and the log name them.
-pub mod rule {
-    pub const SEQUENCE: &str = "Game Turn Sequence";
-    pub const DEPLOYMENT: &str = "How to Use the Scenarios: Deployment of Forces";
-    pub const MOVEMENT: &str = "Movement";
-    pub const ZOC: &str = "Zones of Control";
-    pub const STACKING: &str = "Stacking and Unit Breakdown";
-    pub const SUPPLY: &str = "Supply";
-    pub const COMBAT: &str = "Combat";
-    pub const RETREAT_BEFORE: &str = "Combat, case J: Retreat before combat";
-    pub const RETREAT: &str = "Retreat Order of Preference";
-    pub const LEADERS: &str = "Leaders";
-    pub const FORTRESS: &str = "Fortress and Siege";
-    pub const RECON: &str = "Reconnaissance";
-    pub const FORCED_MARCH: &str = "Forced March";
-    pub const AUTO: &str = "How to Use the Combat Results Table: Auto";
-    pub const CRT: &str = "How to Use the Combat Results Table";
-    pub const SAXON: &str = "Special Game Rules: Saxon Garrison";
-    pub const AUSTRIA: &str = "Scenarios: no units may enter Austria";
-    pub const ARMISTICE: &str = "Special Campaign-Game Rules: Armistice";
-    pub const REINFORCEMENTS: &str = "Reinforcements";
-    pub const VICTORY: &str = "How to Win (Victory)";
 }
 
 /// A counter's loss for the log and the victory points.

@@ -465,7 +465,7 @@ impl Austerlitz {
     pub(crate) fn roll(
         &self,
         side: Side,
-        rule: &str,
+        rule: super::actions::AzSection,
         what: String,
         dice: Vec<u8>,
         modifiers: Vec<(i32, String)>,
@@ -474,7 +474,7 @@ impl Austerlitz {
     ) -> Event {
         Event::Rolled(crate::engine::roll::Roll {
             seat: seat_of(side),
-            rule: rule.into(),
+            rule: crate::engine::rules::Section::heading(rule).into(),
             what,
             dice,
             modifiers,

@@ -7,6 +7,7 @@ use super::super::actions::{Action, rule};
 use super::super::data::Side;
 use super::super::state::{Pending, Step};
 use crate::engine::geometry::SpaceId;
+use crate::engine::rules::Section;
 use crate::engine::seats::SeatId;
 use crate::table::lesson::Coach;
 
@@ -46,7 +47,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
             return Coach::step(
                 "Choose the loser's line of retreat and its new front.".to_string(),
                 "The winner of a combat retreats the loser in a straight line, among the least damaging ways.",
-                rule::RETREAT,
+                rule::RETREAT.heading(),
                 Vec::new(),
                 legal.first(),
             );
@@ -55,7 +56,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
             return Coach::step(
                 "React to the enemy's move: fire, counter-charge, or let it pass.".to_string(),
                 "The player whose turn it is not may answer an attack or a move into a unit's front.",
-                rule::REACTIONS,
+                rule::REACTIONS.heading(),
                 Vec::new(),
                 find(|a| matches!(a, Action::Decline)),
             );
@@ -68,7 +69,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
              from the Orders list."
                 .to_string(),
             "Each command's units start in the sectors the scenario gives it, at most two units a space.",
-            rule::SETUP,
+            rule::SETUP.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::DeployRest)),
         ),
@@ -86,7 +87,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
             Coach::step(
                 now,
                 "Guns fire first, at what lies in their field of fire and line of sight.",
-                rule::ARTILLERY,
+                rule::ARTILLERY.heading(),
                 targets,
                 find(|a| matches!(a, Action::EndFire)),
             )
@@ -120,7 +121,7 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
                 now,
                 "Units move one by one, through their front, up to their movement factor; terrain, formation and \
                  facing change the cost, and combat comes as a unit meets the enemy.",
-                rule::MOVEMENT,
+                rule::MOVEMENT.heading(),
                 at,
                 find(|a| matches!(a, Action::EndMovement)),
             )
@@ -128,14 +129,14 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
         Step::ArtilleryMove => Coach::step(
             "Step 3: move field artillery, or end the step.".to_string(),
             "Field artillery moves after the other units, and may not fire in the turn it moves.",
-            rule::ARTILLERY,
+            rule::ARTILLERY.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::EndArtillery)),
         ),
         Step::Commands => Coach::step(
             "Step 4: move your command markers, then end the turn.".to_string(),
             "Commands move last; a unit out of its command's reach fights less well.",
-            rule::PHASES,
+            rule::PHASES.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::EndTurn)),
         ),
@@ -165,7 +166,7 @@ mod tests {
         );
         assert_eq!(coach_of(&t, me), Coach::Done);
         assert_eq!(t.game.turn, 1);
-        for s in [rule::SETUP, rule::ARTILLERY, rule::MOVEMENT, rule::PHASES] {
+        for s in [rule::SETUP.heading(), rule::ARTILLERY.heading(), rule::MOVEMENT.heading(), rule::PHASES.heading()] {
             assert!(seen.iter().any(|x| x == s), "{s} not taught: {seen:?}");
         }
     }

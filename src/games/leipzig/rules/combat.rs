@@ -351,7 +351,7 @@ impl Leipzig {
         let label = |h: &Hex| b.label(*h);
         ev.push(Event::Rolled(crate::engine::roll::Roll {
             seat: super::seat_of(self.side),
-            rule: crate::games::leipzig::actions::rule::CRT.into(),
+            rule: crate::engine::rules::Section::heading(crate::games::leipzig::actions::rule::CRT).into(),
             what: format!(
                 "the attack from {} on {}: {} against {} = {percent}%",
                 b.label(a.from),

@@ -70,7 +70,7 @@ impl Leipzig {
         let t = if march == March::Double { "Double" } else { "Triple" };
         Event::Rolled(crate::engine::roll::Roll {
             seat: super::seat_of(self.side),
-            rule: crate::games::leipzig::actions::rule::FORCED_MARCH.into(),
+            rule: crate::engine::rules::Section::heading(crate::games::leipzig::actions::rule::FORCED_MARCH).into(),
             what: format!("a forced march ({} allowance) from {}", t.to_lowercase(), self.sc.board.label(from)),
             dice: vec![die],
             modifiers: Vec::new(),

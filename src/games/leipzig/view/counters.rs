@@ -12,6 +12,7 @@ use super::super::state::{Leipzig, March, What};
 use super::board::{Light, Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
+use crate::engine::rules::Section;
 use crate::engine::seats::SeatId;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
@@ -350,7 +351,7 @@ fn drag_start(
                     supply: None,
                 };
                 match game.check(table.0.mode, seat, &probe) {
-                    Err(e) => format!("{e} (rule: {})", e.rule),
+                    Err(e) => format!("{e} (rule: {})", e.section.heading()),
                     Ok(()) => "That counter has nowhere to go".into(),
                 }
             }
@@ -399,7 +400,7 @@ fn drag_end(
             let seat = session.seat().unwrap_or(SeatId(0));
             let probe = Action::Move { unit: c.0, to: hex, march: March::Normal, supply: None };
             let why = match game.check(table.0.mode, seat, &probe) {
-                Err(e) => format!("{e} (rule: {})", e.rule),
+                Err(e) => format!("{e} (rule: {})", e.section.heading()),
                 Ok(()) => "not there".into(),
             };
             session.refuse(why);

@@ -9,6 +9,7 @@ use super::super::rules::side_of;
 use super::super::state::March;
 use super::super::state::{Pending, Step};
 use crate::engine::geometry::SpaceId;
+use crate::engine::rules::Section;
 use crate::engine::seats::SeatId;
 use crate::table::lesson::Coach;
 
@@ -47,17 +48,17 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 "Retreat the stack: click a lit green hex.",
                 "The combat result makes the defender retreat; its owner chooses the way, in the order of preference \
                  the rule gives.",
-                rule::RETREAT,
+                rule::RETREAT.heading(),
             ),
             Pending::Advance { .. } => (
                 "Advance into the hex the defender left, or stay.",
                 "An attacker may advance into a hex its defender left after combat.",
-                rule::COMBAT,
+                rule::COMBAT.heading(),
             ),
             Pending::Lose { .. } => (
                 "Choose the counters that are lost.",
                 "The owner chooses which of his counters take the loss.",
-                rule::CRT,
+                rule::CRT.heading(),
             ),
         };
         let at = hexes(&|a| match a {
@@ -72,7 +73,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
              the Orders list."
                 .to_string(),
             "Each scenario lists where each force starts; a counter may be placed in its group's hexes only.",
-            rule::DEPLOYMENT,
+            rule::DEPLOYMENT.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::DeployRest)),
         ),
@@ -80,7 +81,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
             "Bring your reinforcements in: drag each onto its lit entry hex, or bring the rest in from the Orders list."
                 .to_string(),
             "Reinforcements arrive at their entry hexes at the start of their player-turn and may move at once.",
-            rule::REINFORCEMENTS,
+            rule::REINFORCEMENTS.heading(),
             hexes(&|a| match a {
                 Action::Enter { hex, .. } => Some(SpaceId(hex.0)),
                 _ => None,
@@ -112,7 +113,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                         "Each counter moves up to its Movement Allowance; terrain and Enemy zones of control cost \
                          more, Enemy hexes may never be entered, and amber or red hexes are forced marches that roll \
                          on a table.",
-                        rule::MOVEMENT,
+                        rule::MOVEMENT.heading(),
                         at,
                         None,
                     )
@@ -120,7 +121,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 None => Coach::step(
                     "Movement Phase: no counter can move further. End the Movement Phase in the Orders list.".to_string(),
                     "A counter moves once a phase, up to its Movement Allowance.",
-                    rule::MOVEMENT,
+                    rule::MOVEMENT.heading(),
                     Vec::new(),
                     find(|a| matches!(a, Action::EndMovement)),
                 ),
@@ -129,14 +130,14 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
         Step::March => Coach::step(
             "A forced march stands at its table: roll on, or halt where the counter is.".to_string(),
             "Marching beyond the Movement Allowance risks losses on the forced-march tables.",
-            rule::FORCED_MARCH,
+            rule::FORCED_MARCH.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::HaltMarch)),
         ),
         Step::Build => Coach::step(
             "Recombine stacked counters if you wish, then end the step.".to_string(),
             "Counters stacked at the end of movement may be built up into a larger one, or must be in supply.",
-            rule::STACKING,
+            rule::STACKING.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::EndBuild)),
         ),
@@ -156,7 +157,7 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 now,
                 "The attacker names every attack first and allocates supply to his attacking units; an unsupplied \
                  attacker fights at half strength.",
-                rule::COMBAT,
+                rule::COMBAT.heading(),
                 targets,
                 find(|a| matches!(a, Action::EndDeclarations)),
             )
@@ -164,14 +165,14 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
         Step::RetreatBefore => Coach::step(
             "Combat Phase, II: your counters under attack may retreat before combat (a lit hex), or stay.".to_string(),
             "A defender may step back before the die is rolled, giving up the hex.",
-            rule::RETREAT_BEFORE,
+            rule::RETREAT_BEFORE.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::EndRetreats)),
         ),
         Step::DefendSupply => Coach::step(
             "Combat Phase, III: allocate supply to the attacked hex.".to_string(),
             "An unsupplied defender fights at half strength.",
-            rule::SUPPLY,
+            rule::SUPPLY.heading(),
             Vec::new(),
             legal.first(),
         ),
@@ -180,14 +181,14 @@ pub fn coach(game: &Leipzig, seat: SeatId, legal: &[Action]) -> Coach<Action> {
                 .to_string(),
             "The attacker resolves his attacks one by one, in the order he chooses; the die and the odds column \
              give the result on the Combat Results Table.",
-            rule::CRT,
+            rule::CRT.heading(),
             Vec::new(),
             find(|a| matches!(a, Action::Resolve { .. })),
         ),
         Step::Consume => Coach::step(
             "Choose the supply unit each stack uses up.".to_string(),
             "Stacked combat units must use up a supply unit every Game-Turn to stay together.",
-            rule::SUPPLY,
+            rule::SUPPLY.heading(),
             Vec::new(),
             legal.first(),
         ),
@@ -228,7 +229,7 @@ mod tests {
             },
         );
         assert_eq!(coach_of(&t, me), Coach::Done, "the lesson ends with the French player-turn");
-        assert!(seen.iter().any(|s| s == rule::MOVEMENT), "{seen:?}");
-        assert!(seen.iter().any(|s| s == rule::COMBAT || s == rule::CRT), "{seen:?}");
+        assert!(seen.iter().any(|s| s == rule::MOVEMENT.heading()), "{seen:?}");
+        assert!(seen.iter().any(|s| s == rule::COMBAT.heading() || s == rule::CRT.heading()), "{seen:?}");
     }
 }

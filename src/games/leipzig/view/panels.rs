@@ -9,6 +9,7 @@ use super::super::state::{Leipzig, Step, UnitId};
 use super::board::{Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
+use crate::engine::rules::Section;
 use crate::engine::seats::Viewer;
 use crate::engine::table::Act;
 use crate::table::session::Session;
@@ -426,7 +427,7 @@ pub fn combat_window(
             pick.from = None;
         }
         if !ok && let Err(e) = g.check(table.0.mode, seat, &action) {
-            ui.colored_label(egui::Color32::from_rgb(220, 80, 60), format!("{e} (rule: {})", e.rule));
+            ui.colored_label(egui::Color32::from_rgb(220, 80, 60), format!("{e} (rule: {})", e.section.heading()));
         }
         if ui.button("Clear").clicked() {
             pick.target = None;
