@@ -95,9 +95,7 @@ pub fn match_wins(
     games: u64,
     seed: u64,
 ) -> Result<Wins, String> {
-    let play = game.match_of(scenario, players)?;
-    let seeds: Vec<u64> = (0..games).map(|g| seed.wrapping_add(g)).collect();
-    Ok(wins(&play_many(&seeds, cores(), players.len(), &play, &|_| {})?))
+    Record::none().games(game, scenario, players, games, seed, cores()).map(|(played, _)| wins(&played))
 }
 
 /// The cores of this machine.

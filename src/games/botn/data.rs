@@ -569,5 +569,6 @@ impl Scenario {
 
 /// The default game: the beginner scenario.
 pub fn default_scenario_path() -> PathBuf {
-    crate::engine::scenario::scenarios_root().join(GAME_ID).join("beginner.ron")
+    let file = <super::Botn as crate::engine::kit::Kit>::DEFAULT_SCENARIO;
+    crate::engine::scenario::scenarios_root().join(GAME_ID).join(file)
 }

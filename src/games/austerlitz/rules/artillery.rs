@@ -71,7 +71,7 @@ impl Austerlitz {
 
     /// What bars gun `g` from firing now whatever its target, if anything (`fire_refusal` words
     /// it; the list asks it once a gun, not once a target).
-    pub(super) fn gun_barred(&self, g: usize) -> Option<GunBarred> {
+    fn gun_barred(&self, g: usize) -> Option<GunBarred> {
         let unit = &self.units[g];
         if self.side_of(g) != self.side || !self.on_board(g) || !self.kind(g).is_artillery() {
             return Some(GunBarred::NotYours);

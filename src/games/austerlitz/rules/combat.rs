@@ -106,7 +106,7 @@ impl Austerlitz {
 
     /// What bars unit `u` from attacking `target` (whose holder `attack_barred` has asked about):
     /// the attack options ask this of every unit for every target.
-    pub(super) fn unit_barred(&self, u: usize, target: Cell) -> Option<Barred> {
+    fn unit_barred(&self, u: usize, target: Cell) -> Option<Barred> {
         let unit = &self.units[u];
         let why = if self.side_of(u) != self.side || !self.on_board(u) {
             Barred::NotYours
@@ -139,14 +139,7 @@ impl Austerlitz {
 
     /// `odds`, its modifiers worded (`words`) or with the numbers alone: the attack options ask
     /// the odds of every set of units against every target and read only the difference.
-    pub(super) fn odds_worded(
-        &self,
-        units: &[usize],
-        target: Cell,
-        charge: bool,
-        counter_charge: bool,
-        words: bool,
-    ) -> Odds {
+    fn odds_worded(&self, units: &[usize], target: Cell, charge: bool, counter_charge: bool, words: bool) -> Odds {
         let say = |list: &mut Vec<(i32, String)>, m: i32, text: &dyn Fn() -> String| {
             if words {
                 list.push((m, text()));
@@ -584,7 +577,7 @@ impl Austerlitz {
         }
     }
 
-    pub(super) fn push_away(&mut self, v: usize, d: Facing, ev: &mut Vec<Event>) {
+    fn push_away(&mut self, v: usize, d: Facing, ev: &mut Vec<Event>) {
         let c = self.units[v].at.expect("on the board");
         let next = self.sc.board.grid.step(c, d);
         match next {

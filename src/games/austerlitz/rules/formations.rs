@@ -131,7 +131,7 @@ impl Austerlitz {
 
     /// Whether a unit may stand in a formation (infantry, and dragoons, outside woods, towns and
     /// castles).
-    pub(super) fn forms(&self, u: usize) -> bool {
+    fn forms(&self, u: usize) -> bool {
         let Some(at) = self.units[u].at else { return false };
         (self.kind(u).is_infantry() || self.kind(u) == Kind::Dragoons)
             && !self.units[u].eliminated

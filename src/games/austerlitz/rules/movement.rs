@@ -137,7 +137,7 @@ impl Austerlitz {
 
     /// The most a turn may swing (in eighths): columns 45°, lines 90°, others any way.
     /// (`now`: the formation it stands in.)
-    pub(super) fn max_turn(&self, u: usize, now: Option<Formation>) -> i32 {
+    fn max_turn(&self, u: usize, now: Option<Formation>) -> i32 {
         match self.units[u].formation_at_start {
             Some(Formation::Column) if now == Some(Formation::Column) => 1,
             Some(Formation::Line) if now == Some(Formation::Line) => 2,
@@ -147,7 +147,7 @@ impl Austerlitz {
 
     /// Whether a turn in a space costs nothing: light infantry and squares turn freely (and
     /// along a road, see `reach`).
-    pub(super) fn free_turn(&self, u: usize) -> bool {
+    fn free_turn(&self, u: usize) -> bool {
         self.kind(u) == Kind::Light || self.units[u].square
     }
 
@@ -242,7 +242,7 @@ impl Austerlitz {
     }
 
     /// The same, read from the unit's search already made.
-    pub(super) fn path_in(&self, u: usize, search: Search, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
+    fn path_in(&self, u: usize, search: Search, to: Cell, facing: Facing) -> Option<(Reach, Vec<Cell>)> {
         let Search { arena, reach } = search;
         let r = reach.into_iter().find(|(c, f, _)| *c == to && *f == facing)?.2;
         let mut path = Vec::new();
@@ -283,7 +283,7 @@ impl Austerlitz {
 
     /// The search this thread keeps of unit `u` on this very table (or one equal but for its
     /// chance), if it keeps one: a search of its own, or one its last whole list made.
-    pub(super) fn kept_search(&self, u: usize) -> Option<Search> {
+    fn kept_search(&self, u: usize) -> Option<Search> {
         SEARCHES
             .with_borrow(|kept| {
                 kept.iter()
@@ -329,7 +329,7 @@ impl Austerlitz {
     /// has); the search for one destination stops there once a way to it costing at most
     /// `t + 1` is found, and judges only the states on that space. Its `reach` holds that
     /// destination alone, if the unit reaches it.
-    pub(super) fn search_for(&self, u: usize, to: Option<(Cell, Facing)>) -> Search {
+    fn search_for(&self, u: usize, to: Option<(Cell, Facing)>) -> Search {
         let mut out = Vec::new();
         if self.cannot_move(u).is_some() {
             return Search::default();
@@ -579,12 +579,7 @@ impl Austerlitz {
     }
 
     /// Whether an enemy combat unit stands in the space ahead of a facing.
-    pub(super) fn enemy_ahead(
-        &self,
-        c: crate::games::austerlitz::data::Cell,
-        f: Facing,
-        side: super::super::data::Side,
-    ) -> bool {
+    fn enemy_ahead(&self, c: crate::games::austerlitz::data::Cell, f: Facing, side: super::super::data::Side) -> bool {
         self.sc.board.grid.step(c, f).is_some_and(|n| self.holder(n).is_some_and(|s| s != side))
     }
 

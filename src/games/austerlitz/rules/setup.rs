@@ -35,13 +35,13 @@ impl Austerlitz {
 
     /// Soult must place at least 2 combat units within each of his at-start sectors: a unit of his
     /// may go where the units still to place can fill every sector.
-    pub(super) fn soult_allows(&self, u: usize, c: Cell) -> bool {
+    fn soult_allows(&self, u: usize, c: Cell) -> bool {
         self.soult_allows_for(u)(c)
     }
 
     /// `soult_allows` for unit `u`, what does not depend on the cell (the units of its command
     /// in each sector, those still to place) counted once: the set-up list asks it of every cell.
-    pub(super) fn soult_allows_for(&self, u: usize) -> impl Fn(Cell) -> bool + '_ {
+    fn soult_allows_for(&self, u: usize) -> impl Fn(Cell) -> bool + '_ {
         let k = self.sc.unit_command[u] as usize;
         let sectors = self.sc.sectors_of(k);
         let sector_of = |x: Cell| self.sc.board.space(x).sector;
@@ -216,7 +216,7 @@ impl Austerlitz {
         self.setup_done(ev);
     }
 
-    pub(super) fn setup_done(&mut self, ev: &mut Vec<Event>) {
+    fn setup_done(&mut self, ev: &mut Vec<Event>) {
         let (units, commands) = self.to_set_up();
         if !units.is_empty() || !commands.is_empty() {
             return;

@@ -31,7 +31,7 @@ impl Leipzig {
     }
 
     /// A combat unit's strength in half points: halved out of supply, never below one (Supply, A).
-    pub(super) fn half_points(&self, u: UnitId, supplied: bool) -> u32 {
+    fn half_points(&self, u: UnitId, supplied: bool) -> u32 {
         let s = self.strength(u) as u32;
         if supplied { 2 * s } else { s.max(2) }
     }
@@ -204,7 +204,7 @@ impl Leipzig {
 
     /// Whether an attack across a river reaches the 160% the River hex-side needs, against the
     /// strongest defence the attacker can judge.
-    pub(super) fn river_odds_met(&self, units: &[UnitId], supply: bool, target: Hex) -> bool {
+    fn river_odds_met(&self, units: &[UnitId], supply: bool, target: Hex) -> bool {
         let (a, _) = self.attack_strength(units, supply, false);
         let (d, _) = self.defense_strength(&[target], self.defender_could_supply_as_seen(target), true);
         Self::percent(a, d) >= self.sc.charts.crt.river_minimum as u32
@@ -214,7 +214,7 @@ impl Leipzig {
     /// in reach it may not examine could be a supply unit, so it counts as one (the strongest
     /// defence). Judged on the real counters, the legal list told the French whether a blank
     /// beside the target was a supply unit (found by tests/net_leak.rs).
-    pub(super) fn defender_could_supply_as_seen(&self, h: Hex) -> bool {
+    fn defender_could_supply_as_seen(&self, h: Hex) -> bool {
         let Some(side) = self.side_at(h) else { return false };
         let b = &self.sc.board;
         let me = Viewer::Seat(super::seat_of(self.side));

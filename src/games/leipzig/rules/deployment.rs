@@ -95,7 +95,7 @@ impl Leipzig {
             .map(|(i, _)| i as UnitId)
     }
 
-    pub(super) fn group_of(&self, u: UnitId) -> Option<&crate::games::leipzig::data::Group> {
+    fn group_of(&self, u: UnitId) -> Option<&crate::games::leipzig::data::Group> {
         match self.units[u as usize].status {
             Status::Deploy { group, intervention: false } => self.sc.groups.get(group as usize),
             Status::Deploy { group, intervention: true } => self.sc.intervention.get(group as usize),

@@ -98,7 +98,7 @@ impl Leipzig {
 
     /// The list (see `legal`), on the map as the deciding side sees it. The list for one
     /// counter's move gives back the map it was judged on and the counter's search.
-    pub(super) fn legal_listing(&self, like: Option<&Action>, out: &mut Vec<Action>) -> Option<Kept> {
+    fn legal_listing(&self, like: Option<&Action>, out: &mut Vec<Action>) -> Option<Kept> {
         out.clear();
         // Choices are listed on what the deciding side may know (Reconnaissance).
         let s = Situation::as_seen_by(self, self.deciding()?);
@@ -131,7 +131,7 @@ impl Leipzig {
     }
 
     /// Why an action is not among the legal ones, in the rulebook's words: its chapter's.
-    pub(super) fn explain(&self, action: &Action) -> LzError {
+    fn explain(&self, action: &Action) -> LzError {
         if !self.pending.is_empty() {
             return match action {
                 Action::Retreat { .. } => self.refuse_retreat(),

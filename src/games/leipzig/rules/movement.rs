@@ -208,7 +208,7 @@ impl Leipzig {
     /// player's draw, then the check of the move it drew), so the last searches of this thread
     /// are kept with everything they read, and one is reused only when all of it is the same.
     /// A whole legal list searches every counter once and keeps nothing.
-    pub(super) fn reach_kept(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
+    fn reach_kept(&self, s: &Situation, u: UnitId, budget: u8) -> Reach {
         let Some(map) = Situation::kept(s) else {
             return self.reach(s, u, budget);
         };
@@ -225,7 +225,7 @@ impl Leipzig {
     }
 
     /// The search `reach_kept` keeps of counter `u` on `s` with `budget`, if it keeps one.
-    pub(super) fn kept_search(&self, s: &Situation, u: UnitId, budget: u8) -> Option<Reach> {
+    fn kept_search(&self, s: &Situation, u: UnitId, budget: u8) -> Option<Reach> {
         kept_with(&self.reach_footing(Situation::kept(s)?, u, budget))
     }
 
@@ -402,7 +402,7 @@ impl Leipzig {
 
     /// The search of counter `u`'s moves up to the march `upto` (none if it may not move): one
     /// search at the largest allowance asked for that it may attempt, kept (`keep`) or not.
-    pub(super) fn move_search(&self, s: &Situation, u: UnitId, upto: March, keep: bool) -> Option<Reach> {
+    fn move_search(&self, s: &Situation, u: UnitId, upto: March, keep: bool) -> Option<Reach> {
         let budget = self.move_budget(u, upto)?;
         Some(if keep { self.reach_kept(s, u, budget) } else { self.reach(s, u, budget) })
     }
@@ -420,7 +420,7 @@ impl Leipzig {
     }
 
     /// The stacks a supply unit `u` must stay beside (those only it supports); none for others.
-    pub(super) fn must_support(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
+    fn must_support(&self, s: &Situation, u: UnitId) -> Vec<Hex> {
         if self.is_supply(u) { only_support(self, s, u) } else { Vec::new() }
     }
 
@@ -459,7 +459,7 @@ impl Leipzig {
     /// case B), still beside the stacks only it supplies, and during the armistice on its own
     /// side, in a fortress or nearer its side. `cost` is what the move to `h` spends: a unit
     /// joining others to be combined needs a Movement Point left for it (case B I, case E).
-    pub(super) fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, cost: u8, must_support: &[Hex]) -> bool {
+    fn may_end(&self, s: &Situation, u: UnitId, start: Hex, h: Hex, cost: u8, must_support: &[Hex]) -> bool {
         let b = &self.sc.board;
         let side = self.units[u as usize].side;
         let i = h.0 as usize;

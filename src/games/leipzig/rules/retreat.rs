@@ -52,7 +52,7 @@ impl Leipzig {
     }
 
     /// `layers`, and the last layer (the hexes `max` steps away; `from` alone when `max` is 0).
-    pub(super) fn layers_to(
+    fn layers_to(
         &self,
         from: Hex,
         max: usize,
@@ -140,15 +140,7 @@ impl Leipzig {
     /// Retreats with Austria open or closed. A friendly-occupied hex in an Enemy zone counts as
     /// Enemy-controlled (preference A): the exemption "Enemy Zones of Control do not extend into
     /// Friendly occupied hexes" is written for retreat *before* combat only (Combat, case J).
-    pub(super) fn retreats(
-        &self,
-        s: &Situation,
-        side: Side,
-        from: Hex,
-        hexes: u8,
-        scatter: bool,
-        austria: bool,
-    ) -> Vec<Hex> {
+    fn retreats(&self, s: &Situation, side: Side, from: Hex, hexes: u8, scatter: bool, austria: bool) -> Vec<Hex> {
         let b = &self.sc.board;
         let open = |a: Hex, n: Hex| {
             !s.enemy_on(side, n)

@@ -63,7 +63,7 @@ impl Leipzig {
     }
 
     /// A friendly phase has passed for the phasing side's dispersed units (Combat, case K).
-    pub(super) fn count_phase(&mut self, movement: bool, ev: &mut Vec<Event>) {
+    fn count_phase(&mut self, movement: bool, ev: &mut Vec<Event>) {
         let side = self.side;
         for i in 0..self.units.len() {
             let u = &mut self.units[i];
@@ -106,7 +106,7 @@ impl Leipzig {
 
     /// The end of a Game-Turn: victory at the last, Bavaria's defection, Austria's intervention,
     /// the armistice's end, the German rebellion.
-    pub(super) fn end_game_turn(&mut self, ev: &mut Vec<Event>) {
+    fn end_game_turn(&mut self, ev: &mut Vec<Event>) {
         if self.turn >= self.sc.last_turn {
             let vp = self.victory_points(true);
             self.winner = match vp[0].cmp(&vp[1]) {

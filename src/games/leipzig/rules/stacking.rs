@@ -103,7 +103,7 @@ impl Leipzig {
     }
 
     /// The sets of the phasing side's counters on `h` that may be combined (see `recombinations`).
-    pub(super) fn recombinations_at(&self, h: Hex) -> Vec<Vec<UnitId>> {
+    fn recombinations_at(&self, h: Hex) -> Vec<Vec<UnitId>> {
         let here: Vec<UnitId> = self.at(h).filter(|&u| self.units[u as usize].side == self.side).collect();
         let mut out = Vec::new();
         self.recombinations_of(&here, &self.buildable_children(), &mut out);
@@ -111,7 +111,7 @@ impl Leipzig {
     }
 
     /// For each type that may be built up (not a depot), the type of its pieces and how many make it.
-    pub(super) fn buildable_children(&self) -> Vec<(u8, usize)> {
+    fn buildable_children(&self) -> Vec<(u8, usize)> {
         self.sc
             .types
             .iter()
@@ -124,7 +124,7 @@ impl Leipzig {
     }
 
     /// The sets among `here` (the phasing side's counters on one hex) that may be combined.
-    pub(super) fn recombinations_of(&self, here: &[UnitId], children: &[(u8, usize)], out: &mut Vec<Vec<UnitId>>) {
+    fn recombinations_of(&self, here: &[UnitId], children: &[(u8, usize)], out: &mut Vec<Vec<UnitId>>) {
         for &(ci, n) in children {
             let ready: Vec<UnitId> = here
                 .iter()
@@ -200,7 +200,7 @@ impl Leipzig {
 
     /// Whether the combat units on `h` are, all of them, one of `sets`: combined at the end of
     /// the Movement Phase they make a single counter (Stacking, case B I).
-    pub(super) fn combines_whole(&self, h: Hex) -> bool {
+    fn combines_whole(&self, h: Hex) -> bool {
         let here: Vec<UnitId> = self.combat_at(h).collect();
         self.recombinations_at(h).contains(&here)
     }

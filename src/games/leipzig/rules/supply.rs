@@ -109,7 +109,7 @@ impl Leipzig {
         }
     }
 
-    pub(super) fn consume(&mut self, u: UnitId, ev: &mut Vec<Event>) {
+    fn consume(&mut self, u: UnitId, ev: &mut Vec<Event>) {
         let at = self.hex_of(u);
         let side = self.units[u as usize].side;
         self.units[u as usize].status = Status::Gone(crate::games::leipzig::state::Gone::Consumed);
