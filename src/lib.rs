@@ -8,6 +8,7 @@ pub mod cli;
 pub mod engine;
 pub mod games;
 pub mod net;
+pub mod registered;
 pub mod registry;
 
 #[cfg(feature = "gui")]

@@ -4,8 +4,8 @@
 //! to `GAMES`.
 
 use crate::engine::entry::GameEntry;
-use crate::engine::kit::Registered;
 use crate::engine::scenario::{DataError, probe_game_id, read_text};
+use crate::registered::Registered;
 use std::path::Path;
 
 /// The games on the table, the default first.

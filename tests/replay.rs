@@ -55,9 +55,11 @@ fn the_replay_timeline_shows_the_table_as_it_stood_and_jumps_to_turns_and_fights
         let direct = botn::load_save(&part, &path).unwrap();
         assert_eq!(r.cut(n).unwrap().digest(), direct.digest(), "the table after {n} actions");
     }
-    // A new turn begins where its mark says: its status names it.
+    // A new turn begins where its mark says: its standing and its status line name it.
     let t = r.cut(turns[0]).unwrap();
-    assert_eq!(replay::turn_of(&<Botn as grognard::table::TableGame>::status(&t.game)), Some(2));
+    let standing = <Botn as grognard::table::TableGame>::standing(&t.game);
+    assert_eq!(standing.turn, Some(("Turn", 2)));
+    assert!(<Botn as grognard::table::TableGame>::status(&t.game).starts_with("Turn 2 · "));
     // Jumps go from mark to mark, forward and back.
     r.at = 0;
     assert_eq!(r.next(Some(MarkKind::Turn), true), Some(turns[0]));
@@ -190,4 +192,38 @@ fn only_an_unfinished_game_in_the_journal_is_offered_for_resuming() {
     let offered = grognard::table::app::resumable::<Botn>(&journal).expect("an unfinished game");
     assert_eq!(offered.log, cut.log);
     assert!(grognard::table::app::resumable::<grognard::games::vg::Vg>(&journal).is_none(), "another game's");
+}
+
+/// Plays `actions` random legal actions of `G`'s default scenario, checking at every step that the
+/// status line words the standing (its turn and its score) that the broadcast, the feed and the
+/// report read in numbers.
+fn status_words_standing<G: grognard::table::TableGame>(actions: usize) -> usize {
+    use grognard::engine::rules::Mode;
+    let file = grognard::engine::scenario::scenarios_root().join(G::ID).join(G::DEFAULT_SCENARIO);
+    let mut t = G::new_table(&file, 7, Mode::Enforced).unwrap();
+    let mut rng = grognard::engine::rng::TableRng::from_seed(7);
+    let mut turns = std::collections::BTreeSet::new();
+    for _ in 0..actions {
+        let standing = t.game.standing();
+        let status = t.game.status();
+        let score = standing.score.as_ref().expect("every game keeps a score");
+        assert!(status.contains(&score.to_string()), "{status} / {score}");
+        let (word, n) = standing.turn.expect("every game counts its turns");
+        assert!(status.contains(&format!("{word} {n}")), "{status} / {word} {n}");
+        turns.insert(n);
+        let Some(seat) = t.game.active_seat() else { break };
+        let mut legal = Vec::new();
+        t.game.legal_actions(Mode::Enforced, &mut legal);
+        let a = legal[rng.below(legal.len())].clone();
+        t.submit(seat, Act::Game(a)).unwrap();
+    }
+    turns.len()
+}
+
+#[test]
+fn every_games_status_line_words_the_standing_the_broadcast_and_the_report_read() {
+    assert!(status_words_standing::<Botn>(400) >= 2);
+    assert!(status_words_standing::<grognard::games::vg::Vg>(400) >= 2);
+    assert!(status_words_standing::<grognard::games::leipzig::Leipzig>(300) >= 1);
+    assert!(status_words_standing::<grognard::games::austerlitz::Austerlitz>(300) >= 1);
 }

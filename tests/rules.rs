@@ -4,9 +4,10 @@ mod common;
 use common::*;
 use grognard::engine::rules::Game;
 use grognard::engine::table::{Act, Table, TableError};
+use grognard::games::botn::actions::rule;
 use grognard::games::botn::data::{ActionCard, Side, UnitType};
 use grognard::games::botn::state::{HandCard, Step};
-use grognard::games::botn::{Action, Botn, BotnError};
+use grognard::games::botn::{Action, Botn};
 
 /// Gives a seat the first cards of the deck matching `faces` (test set-up only).
 fn give_cards(t: &mut Table<Botn>, side: Side, faces: &[ActionCard]) -> Vec<u8> {
@@ -138,7 +139,8 @@ fn first_turn_needs_an_army_card_first() {
         "{l:?}"
     );
     let err = t.game.check(t.mode, FRENCH, &scout).unwrap_err();
-    assert_eq!(err, BotnError::FirstTurnArmyCard);
+    assert_eq!(err.section, rule::FIRST_TURN, "{err}");
+    assert!(err.words.contains("an army card must be laid out before"), "{err}");
     // From the second turn on the restriction is gone.
     t.game.had_first_turn[0] = true;
     assert!(legal(&t).contains(&scout));
@@ -481,7 +483,9 @@ fn jump_over_an_own_army_with_two_movement_cards() {
             }),
         )
         .unwrap_err();
-    assert!(matches!(err, TableError::Rule(BotnError::JumpNotOverOwnArmy)), "{err}");
+    let TableError::Rule(err) = err else { panic!("{err}") };
+    assert_eq!(err.section, rule::MOVEMENT_CARD, "{err}");
+    assert!(err.words.contains("a jump must go over a field holding one of your own armies"), "{err}");
 }
 
 /// Puts `army`'s first markers on `fields` (its card laid out), the rest back in its supply.
@@ -542,7 +546,8 @@ fn napoleon_with_all_armies_placed_only_draws() {
     let [time_card] = give_cards(&mut t, Side::French, &[ActionCard::Time])[..] else { panic!() };
     let play = Action::PlayTimeCard { card: time_card };
     assert!(!legal(&t).contains(&play));
-    assert_eq!(t.game.check(t.mode, FRENCH, &play).unwrap_err(), BotnError::NapoleonOnlyDraws);
+    let err = t.game.check(t.mode, FRENCH, &play).unwrap_err();
+    assert_eq!(err.section, rule::FAQ_NAPOLEON, "{err}");
     assert!(legal(&t).iter().all(|a| matches!(a, Action::DrawFaceUp { .. } | Action::DrawBlind | Action::Pass)));
 }
 

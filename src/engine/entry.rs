@@ -1,6 +1,6 @@
 //! One game as the rest of the program sees it (`GameEntry`), what the commands and the window
 //! hand it (`SimOptions`, `WindowOptions`), and the checks of a scenario's part files. Every game
-//! gets its entry from its `Kit` (`engine::kit::Registered`); `registry.rs` only lists them.
+//! gets its entry from its `Kit` (`registered::Registered`); `registry.rs` only lists them.
 
 use crate::engine::scenario::{probe_game_id, read_text};
 use std::path::{Path, PathBuf};

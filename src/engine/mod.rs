@@ -16,5 +16,6 @@ pub mod save;
 pub mod scenario;
 pub mod search;
 pub mod seats;
+pub mod standing;
 pub mod table;
 pub mod tablemap;

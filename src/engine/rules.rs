@@ -81,16 +81,17 @@ pub trait Section: Copy + Debug + PartialEq + Send + Sync + 'static {
 }
 
 /// A refusal: the rulebook section it enforces, as a typed value, and its words. The rules
-/// error of Leipzig 1813 and Austerlitz (`Refusal<TheirSection>`); the table adds the section's
+/// error of every game (`Refusal<ItsSection>`); the table adds the section's
 /// heading when it shows one (`TableError`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusal<S> {
     pub section: S,
-    pub words: String,
+    /// Borrowed when the words are fixed: a refusal the legal list meets often costs nothing.
+    pub words: std::borrow::Cow<'static, str>,
 }
 
 impl<S: Section> Refusal<S> {
-    pub fn new(section: S, words: impl Into<String>) -> Self {
+    pub fn new(section: S, words: impl Into<std::borrow::Cow<'static, str>>) -> Self {
         Refusal { section, words: words.into() }
     }
 }
@@ -161,7 +162,7 @@ pub fn checked<'a, G: Game>(
     mode: Mode,
     seat: SeatId,
     action: &'a G::Action,
-) -> Result<Checked<'a, G::Action, G::Found>, G::Error> {
+) -> Result<Checked<'a, G::Action, G::Found>, Refusal<G::Section>> {
     let found = game.check_keeping(mode, seat, action)?;
     Ok(Checked { action, found })
 }
@@ -171,7 +172,8 @@ pub fn checked<'a, G: Game>(
 pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     type Event: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static;
-    type Error: NamesRule + Clone + Send + Sync + 'static;
+    /// The rulebook's sections its refusals name: every game's error is a `Refusal` of them.
+    type Section: Section;
     /// What one viewer may see of the table (see `observe`).
     type View: Clone + Debug + PartialEq + Serialize + Send + Sync + 'static;
 
@@ -188,12 +190,17 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// destinations, the AI, the fuzzer and the validator alike.
     fn legal_actions(&self, mode: Mode, out: &mut Vec<Self::Action>);
     /// Whether `seat` may take `action` now; on error nothing has changed.
-    fn check(&self, mode: Mode, seat: SeatId, action: &Self::Action) -> Result<(), Self::Error>;
+    fn check(&self, mode: Mode, seat: SeatId, action: &Self::Action) -> Result<(), Refusal<Self::Section>>;
     /// What a check may hand to `apply` so that it is not found twice (`()` where nothing is
     /// worth keeping).
     type Found: Default;
     /// `check`, keeping what it found for `apply` (see `Checked`); the same answer as `check`.
-    fn check_keeping(&self, mode: Mode, seat: SeatId, action: &Self::Action) -> Result<Self::Found, Self::Error> {
+    fn check_keeping(
+        &self,
+        mode: Mode,
+        seat: SeatId,
+        action: &Self::Action,
+    ) -> Result<Self::Found, Refusal<Self::Section>> {
         self.check(mode, seat, action).map(|()| Self::Found::default())
     }
     /// Carries out a checked action (see `checked`). Returns true when it is a commit point (a draw,

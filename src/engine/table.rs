@@ -64,8 +64,11 @@ impl<E: NamesRule> TableError<E> {
     }
 }
 
+/// A refusal of game `G`'s table.
+pub type Refused<G> = TableError<crate::engine::rules::Refusal<<G as Game>::Section>>;
+
 /// Where a replay stopped: the index of the bad record, the record, and why it was refused.
-pub type ReplayFailure<G> = (usize, Record<<G as Game>::Action>, TableError<<G as Game>::Error>);
+pub type ReplayFailure<G> = (usize, Record<<G as Game>::Action>, Refused<G>);
 
 #[derive(Clone, Debug)]
 pub struct Table<G: Game> {
@@ -123,7 +126,7 @@ impl<G: Game> Table<G> {
     }
 
     /// Checks and applies one act. On error nothing changes.
-    pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<(), TableError<G::Error>> {
+    pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<(), Refused<G>> {
         if self.undo && self.checkpoint.is_none() {
             self.checkpoint = Some(self.game.clone());
         }
@@ -170,7 +173,7 @@ impl<G: Game> Table<G> {
 
     /// Takes back the last action, never across a commit point. Replays the actions since the
     /// checkpoint instead of inverting them, so undo needs no per-action inverse.
-    pub fn undo(&mut self) -> Result<Record<G::Action>, TableError<G::Error>> {
+    pub fn undo(&mut self) -> Result<Record<G::Action>, Refused<G>> {
         if !self.can_undo() {
             return Err(TableError::NothingToUndo);
         }

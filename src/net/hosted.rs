@@ -8,7 +8,7 @@ use super::fair;
 use crate::engine::rules::Game;
 use crate::engine::save::ScenarioRef;
 use crate::engine::seats::SeatId;
-use crate::engine::table::{Act, Table, TableError};
+use crate::engine::table::{Act, Refused, Table};
 use serde::{Deserialize, Serialize};
 
 /// What a hosted game keeps beside its actions: enough to recompute every roll once the host's
@@ -83,7 +83,7 @@ impl<G: Game> Hosted<G> {
 
     /// Checks and applies `seat`'s act with the dice of its place in the chain and appends its
     /// link. A refusal names the rule and changes nothing (the generator included).
-    pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<&Link, TableError<G::Error>> {
+    pub fn submit(&mut self, seat: SeatId, act: Act<G::Action>) -> Result<&Link, Refused<G>> {
         let index = self.links.len() as u64;
         let head = self.head();
         let text = ron::to_string(&act).expect("an action is plain data");

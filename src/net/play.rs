@@ -6,7 +6,7 @@ use super::hosted::{FairRecord, Hosted};
 use super::proto::{LogLine, Update};
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
-use crate::engine::table::{Act, Table, TableError};
+use crate::engine::table::{Act, Refused, Table};
 
 /// What the host asks of a table, whatever its game.
 pub trait HostedGame: Send {
@@ -48,7 +48,7 @@ impl<G: Game> HostedGame for Hosted<G> {
             .map_err(|e| Refusal { rule: None, message: format!("not an action of this game: {e}") })?;
         self.submit(SeatId(seat), Act::Game(action))
             .cloned()
-            .map_err(|e: TableError<G::Error>| Refusal { rule: e.rule().map(str::to_string), message: e.to_string() })
+            .map_err(|e: Refused<G>| Refusal { rule: e.rule().map(str::to_string), message: e.to_string() })
     }
 
     fn replay_link(&mut self, link: &Link) -> Result<(), String> {

@@ -113,11 +113,6 @@ impl Broadcaster {
     }
 }
 
-/// The part of a status line that counts points ("VP French 3 – Allied 1").
-pub fn score_of(status: &str) -> Option<String> {
-    status.split(" · ").find(|p| p.contains("VP") || p.contains("points")).map(str::to_string)
-}
-
 /// The public table in a few words: read off a table rebuilt from the spectator's view alone, so
 /// nothing in it can come from what a spectator may not see.
 pub fn summary_of<G: TableGame>(
@@ -132,7 +127,7 @@ pub fn summary_of<G: TableGame>(
     Some(Summary {
         game: G::NAME.to_string(),
         scenario: g.scenario().name,
-        score: score_of(&g.status()),
+        score: g.standing().score.map(|s| s.to_string()),
         status: g.status(),
         turn_of: g.active_seat().and_then(|s| names.get(s.0 as usize)).map(|s| s.to_string()),
         last_roll: last_roll.map(|(text, _)| text.clone()),
@@ -517,7 +512,7 @@ pub fn overlay<G: TableGame>(
                 ui.label(egui::RichText::new(title).size(px(26.0)).color(egui::Color32::from_gray(200)));
                 // The status without its score, then the score on a line of its own.
                 let status = g.status();
-                let score = score_of(&status);
+                let score = g.standing().score.map(|s| s.to_string());
                 let rest: Vec<&str> = status.split(" · ").filter(|p| Some(p.to_string()) != score).collect();
                 ui.label(egui::RichText::new(rest.join(" · ")).size(px(34.0)).strong().color(egui::Color32::WHITE));
                 if let Some(score) = score {

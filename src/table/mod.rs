@@ -105,8 +105,12 @@ pub trait TableGame: crate::engine::kit::Kit {
     }
     /// What the table waits for, in words.
     fn prompt(&self) -> String;
-    /// The state of the game in one line (turn, date, score), for the clean picture.
+    /// The state of the game in one line (turn, date, score), for the clean picture; its turn
+    /// and score are `standing`'s.
     fn status(&self) -> String;
+    /// The turn and the score in numbers, for the broadcast, the feed, the report and the
+    /// replay's marks (which never read them back out of the status line).
+    fn standing(&self) -> crate::engine::standing::Standing;
     /// Where the active seat decides somewhere else than the list of orders (a result sheet):
     /// what the orders panel says instead.
     fn orders_elsewhere(&self) -> Option<&'static str> {

@@ -9,6 +9,7 @@ use super::session::Session;
 use crate::engine::plugin::{Outcome, Request, TableRes, TableVersion};
 use crate::engine::save::SaveFile;
 use crate::engine::seats::Viewer;
+use crate::engine::standing::Standing;
 use crate::engine::table::{Record, Table};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -46,24 +47,11 @@ pub struct Replay<G: TableGame> {
     pub marks: Vec<Mark>,
     /// The whole game is over: every seat's view may be shown.
     pub over: bool,
-    /// The status line after each number of actions (0 to `len`).
+    /// The turn and the score after each number of actions (0 to `len`), and the status line
+    /// that words them (for the report's reader).
+    pub standings: Vec<Standing>,
     pub statuses: Vec<String>,
     shown: usize,
-}
-
-/// The turn number a status line names ("Turn 3 …", "Round 2 of 9 …"), if any.
-pub fn turn_of(status: &str) -> Option<u32> {
-    turn_named(status).map(|(_, n)| n)
-}
-
-/// The turn a status line names, in the game's own word: "Turn 3", "Round 2".
-pub fn turn_label(status: &str) -> Option<String> {
-    turn_named(status).map(|(word, n)| format!("{word} {n}"))
-}
-
-fn turn_named(status: &str) -> Option<(&str, u32)> {
-    let words: Vec<&str> = status.split(|c: char| c.is_whitespace() || c == '·').filter(|w| !w.is_empty()).collect();
-    words.windows(2).find(|w| w[0] == "Turn" || w[0] == "Round").and_then(|w| Some((w[0], w[1].parse().ok()?)))
 }
 
 /// Whether a line of the log tells of a fight, and of something revealed.
@@ -82,10 +70,11 @@ pub fn is_reveal(line: &str) -> bool {
 }
 
 /// The points of a game worth jumping to: each new turn, each fight, each reveal (read off the
-/// log in a spectator's words and the status line after each action).
-pub fn marks_of<G: TableGame>(table: &Table<G>, statuses: &[String]) -> Vec<Mark> {
+/// log in a spectator's words and the standing after each action).
+pub fn marks_of<G: TableGame>(table: &Table<G>, standings: &[Standing]) -> Vec<Mark> {
     let mut out = Vec::new();
-    let mut turn = statuses.first().and_then(|s| turn_of(s));
+    let turn_of = |i: usize| standings.get(i).and_then(|s| s.turn);
+    let mut turn = turn_of(0);
     for i in 0..table.records.len() {
         let lines: Vec<String> =
             table.entries_of(i).iter().map(|e| table.game.entry_text(e, Viewer::Spectator)).collect();
@@ -95,10 +84,10 @@ pub fn marks_of<G: TableGame>(table: &Table<G>, statuses: &[String]) -> Vec<Mark
         if let Some(line) = lines.iter().find(|l| is_reveal(l)) {
             out.push(Mark { index: i + 1, kind: MarkKind::Reveal, label: line.clone() });
         }
-        let now = statuses.get(i + 1).and_then(|s| turn_of(s));
+        let now = turn_of(i + 1);
         if now.is_some() && now != turn {
             turn = now;
-            let label = statuses.get(i + 1).and_then(|s| turn_label(s)).unwrap_or_default();
+            let label = standings[i + 1].turn_label().unwrap_or_default();
             out.push(Mark { index: i + 1, kind: MarkKind::Turn, label });
         }
     }
@@ -111,14 +100,16 @@ impl<G: TableGame> Replay<G> {
         let mut empty = save.clone();
         empty.log.clear();
         let start = G::load_save(&empty, file)?;
-        // The status after each action, for the turns: one pass over the log.
+        // The standing after each action, for the turns: one pass over the log.
         let mut whole = start.clone();
+        let mut standings = vec![whole.game.standing()];
         let mut statuses = vec![whole.game.status()];
         for (i, r) in save.log.iter().enumerate() {
             whole.submit(r.seat, r.act.clone()).map_err(|e| format!("{}: action {}: {e}", file.display(), i + 1))?;
+            standings.push(whole.game.standing());
             statuses.push(whole.game.status());
         }
-        let marks = marks_of(&whole, &statuses);
+        let marks = marks_of(&whole, &standings);
         let over = whole.game.is_over();
         let replay = Replay {
             len: save.log.len(),
@@ -128,6 +119,7 @@ impl<G: TableGame> Replay<G> {
             at: 0,
             marks,
             over,
+            standings,
             statuses,
             shown: 0,
         };
@@ -264,14 +256,6 @@ pub fn timeline<G: TableGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_turn_is_read_off_the_status_line() {
-        assert_eq!(turn_of("Turn 3 · Napoléon · 16.10. · VP French 1 – Allied 0"), Some(3));
-        assert_eq!(turn_of("Round 2 of 9 · The Empire (1805) · VP France 3 – Britain 1"), Some(2));
-        assert_eq!(turn_of("Scenario 1 · Turn 12 of 12 · French to move · VP French 7 Allied 58"), Some(12));
-        assert_eq!(turn_of("before the game"), None);
-    }
 
     #[test]
     fn fights_and_reveals_are_told_from_their_words() {

@@ -2,11 +2,10 @@
 //! picture of the table at the end of each turn (rendered by this program's screenshot mode, under
 //! the software renderer where there is no screen), the log with every roll and modifier turn by
 //! turn, the fights, the score over time as a chart and the final result. Everything in it is
-//! read as a spectator reads the game (`entry_text`, the status of the table): a report of a game
+//! read as a spectator reads the game (`entry_text`, the standing of the table): a report of a game
 //! still in play tells nothing a seat may not see.
 
 use super::TableGame;
-use super::broadcast::score_of;
 use super::replay::{MarkKind, Replay, is_fight};
 use crate::engine::save::SaveFile;
 use crate::engine::seats::Viewer;
@@ -16,21 +15,11 @@ use std::path::{Path, PathBuf};
 /// The colours of the seats in the chart (Okabe and Ito's, as the broadcast's).
 const CHART_COLOURS: [&str; 4] = ["#0072b2", "#e69f00", "#009e73", "#d55e00"];
 
-/// Every number in a score line ("VP French 3 – Allied 1" → 3, 1; "points French 2.5 …").
-pub fn numbers(score: &str) -> Vec<f32> {
-    score
-        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .filter(|w| !w.is_empty() && *w != ".")
-        .filter_map(|w| w.trim_end_matches('.').parse().ok())
-        .collect()
-}
-
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The score over time as an SVG chart: one line per number of the score line (the seats' scores,
-/// in the order the status names them).
+/// The score over time as an SVG chart: one line per side of the score, in seat order.
 pub fn chart(series: &[Vec<f32>], seats: &[&str]) -> String {
     let n = series.len();
     let lines = series.iter().map(Vec::len).max().unwrap_or(0).min(4);
@@ -130,8 +119,9 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     let title = if scenario.starts_with(game_name) { scenario } else { format!("{game_name} — {scenario}") };
     // The turns: from each turn mark to the next, and the last to the end.
     // A set-up counted as turn 0 (Austerlitz) is the time before the first turn.
-    let first = super::replay::turn_label(&replay.statuses[0])
-        .filter(|_| super::replay::turn_of(&replay.statuses[0]) != Some(0))
+    let first = Some(&replay.standings[0])
+        .filter(|s| s.turn.is_some_and(|(_, n)| n != 0))
+        .and_then(|s| s.turn_label())
         .unwrap_or_else(|| "Before the first turn".into());
     let mut bounds: Vec<(String, usize)> = vec![(first, 0)];
     for m in replay.marks.iter().filter(|m| m.kind == MarkKind::Turn) {
@@ -166,7 +156,7 @@ pub fn write<G: TableGame>(save_path: &Path, out: &Path, pictures: bool) -> Resu
     );
     // The score over time.
     let series: Vec<Vec<f32>> =
-        replay.statuses.iter().map(|s| score_of(s).map(|x| numbers(&x)).unwrap_or_default()).collect();
+        replay.standings.iter().map(|s| s.score.as_ref().map(|x| x.points()).unwrap_or_default()).collect();
     if series.iter().any(|s| !s.is_empty()) {
         html.push_str("<h2>The score</h2>");
         html.push_str(&chart(&series, names));
@@ -358,13 +348,6 @@ fn chances<G: TableGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_numbers_of_a_score_line_are_read_in_order() {
-        assert_eq!(numbers("VP French 3 – Allied 1"), vec![3.0, 1.0]);
-        assert_eq!(numbers("points French 2.5 Allied 4"), vec![2.5, 4.0]);
-        assert!(numbers("no score").is_empty());
-    }
 
     #[test]
     fn the_chart_draws_a_line_per_seat() {

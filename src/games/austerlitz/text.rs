@@ -5,6 +5,7 @@ use super::actions::{Action, Event};
 use super::data::{Cell, CrtResult, FireResult, Side};
 use super::state::{Austerlitz, Pending, Step};
 use crate::engine::geometry::Facing;
+use crate::engine::standing::{Score, Standing};
 
 pub fn facing_name(f: Facing) -> &'static str {
     match f {
@@ -162,7 +163,6 @@ impl Austerlitz {
     }
 
     pub fn status(&self) -> String {
-        let p = self.points();
         let mist = match self.sc.tables.mist(self.turn) {
             Some(m) if self.turn > 0 => format!(
                 " · mist (+{} range{})",
@@ -171,15 +171,22 @@ impl Austerlitz {
             ),
             _ => String::new(),
         };
+        let score = self.standing().score.expect("always scored");
         format!(
-            "Turn {} of {} · points French {} Allied {} · eliminated French {} Allied {}{mist}",
+            "Turn {} of {} · {score} · eliminated French {} Allied {}{mist}",
             self.turn,
             self.sc.tables.victory.last_turn,
-            p[0] as f32 / 2.0,
-            p[1] as f32 / 2.0,
             self.eliminated[Side::Allied.index()],
             self.eliminated[Side::French.index()],
         )
+    }
+
+    /// The turn and the victory points as they stand, in half points made whole (`status` in
+    /// numbers).
+    pub fn standing(&self) -> Standing {
+        let p = self.points();
+        let score = Score::two("points", ("French", p[0] as f32 / 2.0), ("Allied", p[1] as f32 / 2.0));
+        Standing { turn: Some(("Turn", self.turn as u32)), score: Some(score) }
     }
 
     pub fn event_text(&self, e: &Event) -> String {

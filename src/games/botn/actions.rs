@@ -4,9 +4,7 @@
 use super::data::{District, UnitType};
 use super::state::{ArmyId, CardId, HandCard, MarkerId, MissionId};
 use crate::engine::geometry::SpaceId;
-use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
@@ -68,133 +66,42 @@ pub enum SandboxAction {
     MoveTime { to: u8 },
 }
 
-/// Why an action is illegal, with the rulebook section it comes from.
-#[derive(Clone, Debug, PartialEq, Error)]
-pub enum BotnError {
-    #[error("it is {active}'s decision now")]
-    NotYourTurn { active: &'static str },
-    #[error("{wanted} is not possible now: {now}")]
-    WrongStep { wanted: &'static str, now: &'static str },
-    #[error("district {0:?} has already given a second card or has none left")]
-    DistrictUsed(District),
-    #[error("that mission card is not one of the pair being chosen from")]
-    NotInDraft,
-    #[error("the army card of {army} has already been laid out")]
-    ArmyCardPlayed { army: String },
-    #[error("the army card of {army} may be laid out only after the time indicator has passed {date}")]
-    TooEarly { army: String, date: String },
-    #[error(
-        "{army} needs {needed} markers but has {have}; leave out {missing} villages with scout cards (you hold {scouts})"
-    )]
-    NotEnoughMarkers { army: String, needed: usize, have: usize, missing: usize, scouts: usize },
-    #[error("{field} is not a free village of {army}'s army card, or is named twice or out of the card's order")]
-    BadSkip { army: String, field: String },
-    #[error("every village of {army}'s card holds an army: no marker can be placed")]
-    NoFreeVillage { army: String },
-    #[error("in the first turn an army card must be laid out before terrain, movement or scout cards")]
-    FirstTurnArmyCard,
-    #[error("that card is not in your hand")]
-    NotInHand,
-    #[error("that is not a {0} card")]
-    WrongCard(&'static str),
-    #[error("that marker is not yours or is not on the board")]
-    NotYourMarker,
-    #[error("the marker is on {field} ({terrain}), not on {card_terrain}")]
-    WrongTerrain { field: String, terrain: &'static str, card_terrain: &'static str },
-    #[error("the last marker of {army} must stay on the board")]
-    LastMarker { army: String },
-    #[error("{army}'s markers are {unit}; the card moves {card}")]
-    WrongUnit { army: String, unit: &'static str, card: String },
-    #[error("{to} is not adjacent to {from}")]
-    NotAdjacent { from: String, to: String },
-    #[error("{field} already holds an army")]
-    FieldHoldsArmy { field: String },
-    #[error("{field} already holds a marker of {army}")]
-    FieldHoldsOwnMarker { field: String, army: String },
-    #[error("a jump must go over a field holding one of your own armies")]
-    JumpNotOverOwnArmy,
-    #[error("dropped off the board: troop markers move from field to field")]
-    OffBoard,
-    #[error("you hold no movement card")]
-    NoMovementCard,
-    #[error("none of your movement cards moves this marker there")]
-    NoMoveThere,
-    #[error("armies are never moved, only troop markers")]
-    ArmiesDoNotMove,
-    #[error("you hold no scout card")]
-    NoScoutCard,
-    #[error("a wild card is two identical cards")]
-    NotIdentical,
-    #[error("that card is not in the face-up row")]
-    NotFaceUp,
-    #[error("the draw pile and the discards are empty")]
-    NothingToDraw,
-    #[error("{army} is not waiting for its unit type, or {unit} is not a unit type")]
-    BadUnitChoice { army: String, unit: &'static str },
-    #[error("there are other actions to take; passing is only for a turn with none left")]
-    CannotPass,
-    #[error("the face-up row may be swapped only after two rounds in which nobody took a face-up card")]
-    RowNotStale,
-    #[error("{attacker}'s point of damage is not the one being allocated, or {target} does not touch it")]
-    BadHit { attacker: String, target: String },
-    #[error("{army} cannot count for the army on that mission field")]
-    BadAssignment { army: String },
-    #[error("the grey cannon is set only before the return game begins, to at most {max} points")]
-    GreyCannon { max: u8 },
-    #[error("identical {face} cards are one choice: the first of them in the hand (or the row) is the one played")]
-    NotFirstOfFace { face: String },
-    #[error("free moves by hand are allowed only in sandbox mode")]
-    SandboxOnly,
-    #[error("no such piece, field or card")]
-    NoSuchThing,
-    #[error("that is not one of Napoléon's hidden mission cards")]
-    NotHiddenMission,
-    #[error("{army} is not one of the armies whose last marker shares the field")]
-    NotPlacing { army: String },
-    #[error("with all his armies placed Napoléon only draws action cards (or ends his turn)")]
-    NapoleonOnlyDraws,
-    #[error("the game is over")]
-    GameOver,
+/// A refusal: the rulebook section it enforces and its words (`engine::rules::Refusal`).
+pub type BotnError = crate::engine::rules::Refusal<BotnSection>;
+
+crate::sections! {
+    /// The rulebook's sections (and the few rules of the table itself), as the refusals name them.
+    pub enum BotnSection {
+        PLAY: Play = "Game Play - Beginner's Game",
+        FIRST_TURN: FirstTurn = "Game Play - Beginner's Game [2]",
+        PREPARATION: Preparation = "Preparation",
+        ARMY_CARD: ArmyCard = "1. Lay out an Army Card",
+        TERRAIN_CARD: TerrainCard = "2. Play a Terrain Card",
+        MOVEMENT_CARD: MovementCard = "3. Play a Movement Card",
+        SCOUT_CARD: ScoutCard = "4. Play a Scout Card",
+        WILD_CARD: WildCard = "5. Play a Wild Card",
+        DRAW: Draw = "7. Draw an Action Card",
+        FURTHER: Further = "Further rules",
+        ONE_ARMY: OneArmy = "Further rules: only one Army may be placed on each field",
+        FAQ_ROW: FaqRow = "Official FAQ: the face-up row",
+        FAQ_NAPOLEON: FaqNapoleon = "Official FAQ: Napoléon with all his armies placed",
+        FIGHT: Fight = "Fight (16.10. and 18.10.)",
+        TIME_BAR: TimeBar = "Time bar and scoring",
+        SCORING: Scoring = "Scoring - Compare Army Strength",
+        ALTERNATIVE: Alternative = "Alternative conditions to win",
+        END: End = "End of the game",
+        ENFORCED: Enforced = "Grognard: enforced mode",
+        IDENTICAL: Identical = "Grognard: identical cards",
+        TABLE: Table = "Grognard: the table",
+    }
 }
 
-impl NamesRule for BotnError {
-    fn rule(&self) -> &'static str {
-        use BotnError::*;
-        match self {
-            NotYourTurn { .. } | WrongStep { .. } | CannotPass => "Game Play - Beginner's Game",
-            DistrictUsed(_) | NotInDraft => "Preparation",
-            ArmyCardPlayed { .. }
-            | TooEarly { .. }
-            | NotEnoughMarkers { .. }
-            | BadSkip { .. }
-            | NoFreeVillage { .. } => "1. Lay out an Army Card",
-            FirstTurnArmyCard => "Game Play - Beginner's Game [2]",
-            NotInHand | WrongCard(_) | NotYourMarker => "Game Play - Beginner's Game",
-            WrongTerrain { .. } | LastMarker { .. } => "2. Play a Terrain Card",
-            WrongUnit { .. }
-            | NotAdjacent { .. }
-            | FieldHoldsArmy { .. }
-            | FieldHoldsOwnMarker { .. }
-            | JumpNotOverOwnArmy
-            | OffBoard
-            | NoMovementCard
-            | NoMoveThere
-            | ArmiesDoNotMove => "3. Play a Movement Card",
-            NoScoutCard => "4. Play a Scout Card",
-            NotIdentical => "5. Play a Wild Card",
-            NotFaceUp | NothingToDraw => "7. Draw an Action Card",
-            BadUnitChoice { .. } => "Further rules",
-            RowNotStale => "Official FAQ: the face-up row",
-            BadHit { .. } => "Fight (16.10. and 18.10.)",
-            BadAssignment { .. } => "Scoring - Compare Army Strength",
-            GreyCannon { .. } => "Alternative conditions to win",
-            SandboxOnly => "Grognard: enforced mode",
-            NotFirstOfFace { .. } => "Grognard: identical cards",
-            NoSuchThing => "Grognard: the table",
-            GameOver => "End of the game",
-            NotHiddenMission => "Time bar and scoring",
-            NotPlacing { .. } => "Further rules: only one Army may be placed on each field",
-            NapoleonOnlyDraws => "Official FAQ: Napoléon with all his armies placed",
-        }
-    }
+/// An id that names no piece, field or card of the table (a save or a message out of bounds).
+pub fn no_such_thing() -> BotnError {
+    BotnError::new(rule::TABLE, "no such piece, field or card")
+}
+
+/// A card played that its side does not hold.
+pub fn not_in_hand() -> BotnError {
+    BotnError::new(rule::PLAY, "that card is not in your hand")
 }

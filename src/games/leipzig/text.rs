@@ -5,6 +5,7 @@ use super::actions::{Action, Event, Loss};
 use super::data::{Hex, Side};
 use super::state::{Leipzig, March, UnitId};
 use crate::engine::seats::Viewer;
+use crate::engine::standing::{Score, Standing};
 
 impl Leipzig {
     /// A hex as players name it: its city, or its number.
@@ -126,16 +127,21 @@ impl Leipzig {
     }
 
     pub fn status(&self) -> String {
-        let vp = self.victory_points(false);
+        let score = self.standing().score.expect("always scored");
         format!(
-            "{} · Turn {} of {} · {} to move · VP French {} Allied {}",
+            "{} · Turn {} of {} · {} to move · {score}",
             self.sc.name,
             self.turn,
             self.sc.last_turn,
-            self.side.name(),
-            vp[0],
-            vp[1]
+            self.side.name()
         )
+    }
+
+    /// The turn and the victory points as they stand (`status` in numbers).
+    pub fn standing(&self) -> Standing {
+        let vp = self.victory_points(false);
+        let score = Score::two("VP", ("French", vp[0] as f32), ("Allied", vp[1] as f32));
+        Standing { turn: Some(("Turn", self.turn as u32)), score: Some(score) }
     }
 
     /// One log line as `viewer` may read it.

@@ -3,9 +3,7 @@
 
 use super::data::{NationId, Player};
 use super::state::{CampaignId, CardId, Group, Text, UnitId};
-use crate::engine::rules::NamesRule;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
@@ -54,58 +52,24 @@ pub enum Action {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Error)]
-pub enum VgError {
-    #[error("it is {active}'s decision now")]
-    NotYourTurn { active: &'static str },
-    #[error("{wanted} is not possible now: {now}")]
-    WrongStep { wanted: &'static str, now: String },
-    #[error("that card is not in your hand or in front of you")]
-    NotYourCard,
-    #[error("{card} is a campaign card: play it as a campaign")]
-    IsCampaign { card: String },
-    #[error("{card} is not a campaign card")]
-    NotCampaign { card: String },
-    #[error("the body of {card} needs a majority of influence in {nation}")]
-    NeedsMajority { card: String, nation: String },
-    #[error("the body of {card} can do nothing now: {why}")]
-    BodyImpossible { card: String, why: String },
-    #[error(
-        "only the solo AI gives away a campaign card, and only one it cannot fight (no units, or outnumbered 2 to 1)"
-    )]
-    NotDisadvantaged,
-    #[error("{unit} cannot join a campaign {region}: {why}")]
-    InvalidUnit { unit: String, region: String, why: &'static str },
-    #[error("at least one unit must be committed to the campaign")]
-    MustCommit,
-    #[error("{nation}: {why}")]
-    BadNation { nation: String, why: String },
-    #[error("no such unit to lose there")]
-    BadLoss,
-    #[error("that campaign is not open")]
-    BadCampaign,
-    #[error("the tabletop result does not fit the battle: {why}")]
-    BadTabletop { why: String },
-    #[error("no such card, unit, nation or campaign")]
-    NoSuchThing,
-    #[error("the game is over")]
-    GameOver,
+/// A refusal: the rulebook section it enforces and its words (`engine::rules::Refusal`).
+pub type VgError = crate::engine::rules::Refusal<VgSection>;
+
+crate::sections! {
+    /// The rulebook's sections, as the refusals name them.
+    pub enum VgSection {
+        CARD_KINDS: CardKinds = "IV. The Cards",
+        ROUNDS: Rounds = "VII. The Game & Rounds",
+        CARDS: Cards = "VIII. The Cards",
+        CAMPAIGN_CARDS: CampaignCards = "VIII. Campaign Cards",
+        LIMITATIONS: Limitations = "VIII. Limitations on Which Military Units May Be Used in Which Campaigns",
+        RESOLVING: Resolving = "XII. Resolving a Campaign",
+        SOLO: Solo = "XV. Solo Play (a) Card play",
+        TABLETOP: Tabletop = "XVI. Tabletop Miniatures Battles",
+    }
 }
 
-impl NamesRule for VgError {
-    fn rule(&self) -> &'static str {
-        use VgError::*;
-        match self {
-            NotYourTurn { .. } | WrongStep { .. } | NotYourCard | GameOver | NoSuchThing => "VII. The Game & Rounds",
-            IsCampaign { .. } | NotCampaign { .. } => "IV. The Cards",
-            NeedsMajority { .. } | BodyImpossible { .. } => "VIII. The Cards",
-            NotDisadvantaged => "XV. Solo Play (a) Card play",
-            InvalidUnit { .. } => "VIII. Limitations on Which Military Units May Be Used in Which Campaigns",
-            MustCommit => "VIII. Campaign Cards",
-            BadNation { .. } => "VIII. The Cards",
-            BadLoss => "XII. Resolving a Campaign",
-            BadCampaign => "XII. Resolving a Campaign",
-            BadTabletop { .. } => "XVI. Tabletop Miniatures Battles",
-        }
-    }
+/// An id that names no card, unit, nation or campaign (a save or a message out of bounds).
+pub fn no_such_thing() -> VgError {
+    VgError::new(rule::ROUNDS, "no such card, unit, nation or campaign")
 }

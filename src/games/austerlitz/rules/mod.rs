@@ -314,7 +314,7 @@ impl Austerlitz {
 impl Game for Austerlitz {
     type Action = Action;
     type Event = Event;
-    type Error = AzError;
+    type Section = crate::games::austerlitz::actions::AzSection;
     type View = super::observe::AzView;
 
     const ID: &'static str = super::data::GAME_ID;

@@ -32,29 +32,49 @@ impl Botn {
     }
 
     pub(super) fn check_army_card(&self, army: ArmyId, skip: &[SpaceId]) -> Result<(), BotnError> {
-        let def = &self.sc.armies.get(army as usize).ok_or(BotnError::NoSuchThing)?.def;
+        let def = &self.sc.armies.get(army as usize).ok_or_else(no_such_thing)?.def;
         // The name only for a refusal: the legal list checks every choice of villages.
         let name = || def.name.clone();
         if def.side != self.active {
-            return Err(BotnError::NoSuchThing);
+            return Err(no_such_thing());
         }
         let state = &self.armies[army as usize];
         if state.card_played {
-            return Err(BotnError::ArmyCardPlayed { army: name() });
+            return Err(BotnError::new(
+                rule::ARMY_CARD,
+                format!("the army card of {army} has already been laid out", army = name()),
+            ));
         }
         if let Some(d) = self.too_early(army) {
-            return Err(BotnError::TooEarly { army: name(), date: self.sc.time[d as usize].label.clone() });
+            return Err(BotnError::new(
+                rule::ARMY_CARD,
+                format!(
+                    "the army card of {army} may be laid out only after the time indicator has passed {date}",
+                    army = name(),
+                    date = self.sc.time[d as usize].label
+                ),
+            ));
         }
         let free = self.free_villages(army);
         if free.is_empty() {
-            return Err(BotnError::NoFreeVillage { army: name() });
+            return Err(BotnError::new(
+                rule::ARMY_CARD,
+                format!("every village of {army}'s card holds an army: no marker can be placed", army = name()),
+            ));
         }
         // The villages left out are named in the card's order (one choice, one listed action).
         let mut last = None;
         for s in skip {
             let pos = free.iter().position(|f| f == s);
             if pos.is_none() || pos <= last {
-                return Err(BotnError::BadSkip { army: name(), field: self.field_label(*s) });
+                return Err(BotnError::new(
+                    rule::ARMY_CARD,
+                    format!(
+                        "{field} is not a free village of {army}'s army card, or is named twice or out of the card's order",
+                        army = name(),
+                        field = self.field_label(*s)
+                    ),
+                ));
             }
             last = pos;
         }
@@ -62,7 +82,14 @@ impl Botn {
         let missing = free.len().saturating_sub(have);
         let scouts = self.scouts_in_hand(self.active);
         if skip.len() != missing || missing > scouts {
-            return Err(BotnError::NotEnoughMarkers { army: name(), needed: free.len(), have, missing, scouts });
+            return Err(BotnError::new(
+                rule::ARMY_CARD,
+                format!(
+                    "{army} needs {needed} markers but has {have}; leave out {missing} villages with scout cards (you hold {scouts})",
+                    army = name(),
+                    needed = free.len()
+                ),
+            ));
         }
         Ok(())
     }
@@ -208,7 +235,13 @@ impl Botn {
             return Err(self.wrong_step("choosing the army placed"));
         }
         if !self.placing.contains(&army) {
-            return Err(BotnError::NotPlacing { army: self.army_label(army) });
+            return Err(BotnError::new(
+                rule::ONE_ARMY,
+                format!(
+                    "{army} is not one of the armies whose last marker shares the field",
+                    army = self.army_label(army)
+                ),
+            ));
         }
         Ok(())
     }
@@ -238,7 +271,14 @@ impl Botn {
             return Err(self.wrong_step("choosing a unit type"));
         }
         if self.pending_units.first() != Some(&army) || unit == UnitType::All {
-            return Err(BotnError::BadUnitChoice { army: self.army_label(army), unit: unit.name() });
+            return Err(BotnError::new(
+                rule::FURTHER,
+                format!(
+                    "{army} is not waiting for its unit type, or {unit} is not a unit type",
+                    army = self.army_label(army),
+                    unit = unit.name()
+                ),
+            ));
         }
         Ok(())
     }

@@ -44,17 +44,23 @@ impl Botn {
 
     pub(super) fn check_draw_face_up(&self, card: CardId) -> Result<(), BotnError> {
         if !self.face_up.contains(&card) {
-            return Err(BotnError::NotFaceUp);
+            return Err(BotnError::new(rule::DRAW, "that card is not in the face-up row"));
         }
         if self.same_face(self.face_up.iter().copied(), card).next() != Some(card) {
-            return Err(BotnError::NotFirstOfFace { face: self.card(card)?.title() });
+            return Err(BotnError::new(
+                rule::IDENTICAL,
+                format!(
+                    "identical {face} cards are one choice: the first of them in the hand (or the row) is the one played",
+                    face = self.card(card)?.title()
+                ),
+            ));
         }
         Ok(())
     }
 
     pub(super) fn check_draw_blind(&self) -> Result<(), BotnError> {
         if self.draw_pile.is_empty() && self.discard.is_empty() {
-            return Err(BotnError::NothingToDraw);
+            return Err(BotnError::new(rule::DRAW, "the draw pile and the discards are empty"));
         }
         Ok(())
     }
@@ -93,7 +99,7 @@ impl Botn {
             return Err(self.wrong_step("discarding"));
         }
         if !self.hand_has(self.active, card) {
-            return Err(BotnError::NotInHand);
+            return Err(not_in_hand());
         }
         if let HandCard::Action(c) = card {
             self.first_of_face(self.active, &[c])?;
@@ -118,7 +124,10 @@ impl Botn {
 
     pub(super) fn check_swap_face_up(&self) -> Result<(), BotnError> {
         if !self.row_is_stale() {
-            return Err(BotnError::RowNotStale);
+            return Err(BotnError::new(
+                rule::FAQ_ROW,
+                "the face-up row may be swapped only after two rounds in which nobody took a face-up card",
+            ));
         }
         Ok(())
     }

@@ -76,7 +76,14 @@ impl Botn {
         }
         let hit = &self.hits[0];
         if hit.attacker != attacker || !hit.targets.contains(&target) {
-            return Err(BotnError::BadHit { attacker: self.army_label(attacker), target: self.army_label(target) });
+            return Err(BotnError::new(
+                rule::FIGHT,
+                format!(
+                    "{attacker}'s point of damage is not the one being allocated, or {target} does not touch it",
+                    attacker = self.army_label(attacker),
+                    target = self.army_label(target)
+                ),
+            ));
         }
         Ok(())
     }

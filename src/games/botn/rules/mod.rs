@@ -20,7 +20,7 @@ mod wild_card;
 
 pub use preparation::setup;
 
-use super::actions::{Action, BotnError, SandboxAction};
+use super::actions::{Action, BotnError, SandboxAction, no_such_thing, not_in_hand, rule};
 use super::data::{ActionCard, CardFace, District, Scenario, Side, Terrain, UnitType};
 use super::state::*;
 use crate::engine::geometry::SpaceId;
@@ -174,10 +174,10 @@ impl Botn {
     }
 
     pub(super) fn own_marker(&self, side: Side, marker: MarkerId) -> Result<(ArmyId, SpaceId), BotnError> {
-        let m = self.markers.get(marker as usize).ok_or(BotnError::NoSuchThing)?;
+        let m = self.markers.get(marker as usize).ok_or_else(no_such_thing)?;
         match m.at {
             Some(at) if self.army_side(m.army) == side => Ok((m.army, at)),
-            _ => Err(BotnError::NotYourMarker),
+            _ => Err(BotnError::new(rule::PLAY, "that marker is not yours or is not on the board")),
         }
     }
 
@@ -186,7 +186,7 @@ impl Botn {
     }
 
     pub(super) fn card(&self, card: CardId) -> Result<&ActionCard, BotnError> {
-        self.sc.action_cards.get(card as usize).ok_or(BotnError::NoSuchThing)
+        self.sc.action_cards.get(card as usize).ok_or_else(no_such_thing)
     }
 
     /// The cards of `cards` with the same face as `card`, in their order.
@@ -212,7 +212,12 @@ impl Botn {
     pub(super) fn first_of_face(&self, side: Side, cards: &[CardId]) -> Result<(), BotnError> {
         if !self.same_face(self.hand_ids(side), cards[0]).take(cards.len()).eq(cards.iter().copied()) {
             let face = self.card(cards[0])?.title();
-            return Err(BotnError::NotFirstOfFace { face });
+            return Err(BotnError::new(
+                rule::IDENTICAL,
+                format!(
+                    "identical {face} cards are one choice: the first of them in the hand (or the row) is the one played"
+                ),
+            ));
         }
         Ok(())
     }
@@ -246,14 +251,14 @@ impl Botn {
             Step::Scoring => "the final scoring is being decided",
             Step::GameOver => "the game is over",
         };
-        BotnError::WrongStep { wanted, now }
+        BotnError::new(rule::PLAY, format!("{wanted} is not possible now: {now}"))
     }
 }
 
 impl Game for Botn {
     type Action = Action;
     type Event = Event;
-    type Error = BotnError;
+    type Section = super::actions::BotnSection;
     type View = super::observe::BotnView;
 
     const ID: &'static str = super::data::GAME_ID;
@@ -306,9 +311,12 @@ impl Game for Botn {
 
     fn check(&self, mode: Mode, seat: SeatId, action: &Action) -> Result<(), BotnError> {
         // Only the seat whose decision it is acts, in the sandbox too.
-        let Some(active_seat) = self.active_seat() else { return Err(BotnError::GameOver) };
+        let Some(active_seat) = self.active_seat() else { return Err(BotnError::new(rule::END, "the game is over")) };
         if seat != active_seat {
-            return Err(BotnError::NotYourTurn { active: self.seat_names()[active_seat.0 as usize] });
+            return Err(BotnError::new(
+                rule::PLAY,
+                format!("it is {active}'s decision now", active = self.seat_names()[active_seat.0 as usize]),
+            ));
         }
         if let Action::Sandbox(s) = action {
             return self.check_sandbox(mode, s);

@@ -107,28 +107,41 @@ impl Botn {
             return Ok(());
         }
         if self.army_at(to).is_some() {
-            return Err(BotnError::FieldHoldsArmy { field: self.name_of(to) });
+            return Err(BotnError::new(
+                rule::MOVEMENT_CARD,
+                format!("{field} already holds an army", field = self.name_of(to)),
+            ));
         }
-        Err(BotnError::FieldHoldsOwnMarker { field: self.name_of(to), army: self.army_name(army).to_string() })
+        Err(BotnError::new(
+            rule::MOVEMENT_CARD,
+            format!("{field} already holds a marker of {army}", field = self.name_of(to), army = self.army_name(army)),
+        ))
     }
 
     fn check_move(&self, card: &ActionCard, marker: MarkerId, to: SpaceId) -> Result<(ArmyId, SpaceId), BotnError> {
         let (army, from) = self.own_marker(self.active, marker)?;
         if !matches!(card, ActionCard::Move(_) | ActionCard::MoveArmy(_)) {
-            return Err(BotnError::WrongCard("movement"));
+            return Err(BotnError::new(rule::PLAY, "that is not a movement card"));
         }
         if !self.movement_card_allows(card, army) {
-            return Err(BotnError::WrongUnit {
-                army: self.army_name(army).to_string(),
-                unit: self.army_unit(army).name(),
-                card: card.title(),
-            });
+            return Err(BotnError::new(
+                rule::MOVEMENT_CARD,
+                format!(
+                    "{army}'s markers are {unit}; the card moves {card}",
+                    army = self.army_name(army),
+                    unit = self.army_unit(army).name(),
+                    card = card.title()
+                ),
+            ));
         }
         if to.0 as usize >= self.sc.fields.len() {
-            return Err(BotnError::NoSuchThing);
+            return Err(no_such_thing());
         }
         if !self.sc.graph.adjacent(from, to) {
-            return Err(BotnError::NotAdjacent { from: self.name_of(from), to: self.name_of(to) });
+            return Err(BotnError::new(
+                rule::MOVEMENT_CARD,
+                format!("{to} is not adjacent to {from}", from = self.name_of(from), to = self.name_of(to)),
+            ));
         }
         self.check_destination(army, to)?;
         Ok((army, from))
@@ -213,7 +226,7 @@ impl Botn {
         let side = self.active;
         self.first_turn_block()?;
         if !self.hand_has(side, HandCard::Action(card)) {
-            return Err(BotnError::NotInHand);
+            return Err(not_in_hand());
         }
         self.check_move(self.card(card)?, marker, to)?;
         self.first_of_face(side, &[card])
@@ -229,31 +242,47 @@ impl Botn {
         let side = self.active;
         self.first_turn_block()?;
         if cards[0] == cards[1] || !cards.iter().all(|c| self.hand_has(side, HandCard::Action(*c))) {
-            return Err(BotnError::NotInHand);
+            return Err(not_in_hand());
         }
         let (army, from) = self.own_marker(side, marker)?;
         for c in cards {
             let face = self.card(*c)?;
             if !self.movement_card_allows(face, army) {
-                return Err(BotnError::WrongUnit {
-                    army: self.army_name(army).to_string(),
-                    unit: self.army_unit(army).name(),
-                    card: face.title(),
-                });
+                return Err(BotnError::new(
+                    rule::MOVEMENT_CARD,
+                    format!(
+                        "{army}'s markers are {unit}; the card moves {card}",
+                        army = self.army_name(army),
+                        unit = self.army_unit(army).name(),
+                        card = face.title()
+                    ),
+                ));
             }
         }
         let over_ok = (over.0 as usize) < self.sc.fields.len()
             && self.sc.graph.adjacent(from, over)
             && self.army_at(over).is_some_and(|a| self.army_side(a) == side);
         if !over_ok {
-            return Err(BotnError::JumpNotOverOwnArmy);
+            return Err(BotnError::new(
+                rule::MOVEMENT_CARD,
+                "a jump must go over a field holding one of your own armies",
+            ));
         }
         if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(over, to) || to == from {
-            return Err(BotnError::NotAdjacent { from: self.name_of(over), to: self.field_label(to) });
+            return Err(BotnError::new(
+                rule::MOVEMENT_CARD,
+                format!("{to} is not adjacent to {from}", from = self.name_of(over), to = self.field_label(to)),
+            ));
         }
         self.check_destination(army, to)?;
         if self.jump_cards(&self.moving_cards(), army) != Some(*cards) {
-            return Err(BotnError::NotFirstOfFace { face: self.card(cards[0])?.title() });
+            return Err(BotnError::new(
+                rule::IDENTICAL,
+                format!(
+                    "identical {face} cards are one choice: the first of them in the hand (or the row) is the one played",
+                    face = self.card(cards[0])?.title()
+                ),
+            ));
         }
         Ok(())
     }
@@ -286,15 +315,20 @@ impl Botn {
     /// Why `seat` may not drop `marker` on `to` (None: off the board): the rules' own refusal of
     /// the nearest move it could have meant, with the seat's first movement card.
     pub fn refuse_drop(&self, mode: Mode, seat: SeatId, marker: MarkerId, to: Option<SpaceId>) -> BotnError {
-        let Some(to) = to else { return BotnError::OffBoard };
+        let Some(to) = to else {
+            return BotnError::new(
+                rule::MOVEMENT_CARD,
+                "dropped off the board: troop markers move from field to field",
+            );
+        };
         let side = side_of(seat);
         let card = self
             .hand_ids(side)
             .find(|&c| matches!(self.sc.action_cards[c as usize], ActionCard::Move(_) | ActionCard::MoveArmy(_)));
-        let Some(card) = card else { return BotnError::NoMovementCard };
+        let Some(card) = card else { return BotnError::new(rule::MOVEMENT_CARD, "you hold no movement card") };
         match self.check(mode, seat, &Action::PlayMovementCard { card, marker, to }) {
             Err(e) => e,
-            Ok(()) => BotnError::NoMoveThere,
+            Ok(()) => BotnError::new(rule::MOVEMENT_CARD, "none of your movement cards moves this marker there"),
         }
     }
 }

@@ -105,7 +105,10 @@ impl Botn {
             return Err(self.wrong_step("choosing a district"));
         }
         if self.drafted.contains(&d) || self.mission_piles[district_index(d)].is_empty() {
-            return Err(BotnError::DistrictUsed(d));
+            return Err(BotnError::new(
+                rule::PREPARATION,
+                format!("district {d:?} has already given a second card or has none left"),
+            ));
         }
         Ok(())
     }
@@ -115,7 +118,10 @@ impl Botn {
             return Err(self.wrong_step("keeping a mission card"));
         }
         if !self.draft_pair.contains(&m) {
-            return Err(BotnError::NotInDraft);
+            return Err(BotnError::new(
+                rule::PREPARATION,
+                "that mission card is not one of the pair being chosen from",
+            ));
         }
         Ok(())
     }

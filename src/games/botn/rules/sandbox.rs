@@ -6,7 +6,7 @@ use super::*;
 impl Botn {
     pub(super) fn check_sandbox(&self, mode: Mode, s: &SandboxAction) -> Result<(), BotnError> {
         if mode != Mode::Sandbox {
-            return Err(BotnError::SandboxOnly);
+            return Err(BotnError::new(rule::ENFORCED, "free moves by hand are allowed only in sandbox mode"));
         }
         let ok = match *s {
             SandboxAction::MoveMarker { marker, to } => {
@@ -19,7 +19,7 @@ impl Botn {
             SandboxAction::DrawBlind => !self.draw_pile.is_empty() || !self.discard.is_empty(),
             SandboxAction::MoveTime { to } => (to as usize) < self.sc.time.len(),
         };
-        if ok { Ok(()) } else { Err(BotnError::NoSuchThing) }
+        if ok { Ok(()) } else { Err(no_such_thing()) }
     }
 
     pub(super) fn apply_sandbox(&mut self, s: &SandboxAction, seat: SeatId, events: &mut Vec<Event>) -> bool {

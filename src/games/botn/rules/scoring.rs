@@ -125,7 +125,10 @@ impl Botn {
         }
         let c = &self.score_choices[0];
         if c.army != army || !c.options.contains(&mission_army) {
-            return Err(BotnError::BadAssignment { army: self.army_label(army) });
+            return Err(BotnError::new(
+                rule::SCORING,
+                format!("{army} cannot count for the army on that mission field", army = self.army_label(army)),
+            ));
         }
         Ok(())
     }
@@ -145,7 +148,13 @@ impl Botn {
     pub(super) fn check_grey_cannon(&self, french_points: u8) -> Result<(), BotnError> {
         let fresh = self.step == Step::MissionDraft && self.drafted.is_empty() && self.draft_pair.is_empty();
         if !fresh || self.grey_cannon.is_some() || french_points > self.sc.victory_points {
-            return Err(BotnError::GreyCannon { max: self.sc.victory_points });
+            return Err(BotnError::new(
+                rule::ALTERNATIVE,
+                format!(
+                    "the grey cannon is set only before the return game begins, to at most {max} points",
+                    max = self.sc.victory_points
+                ),
+            ));
         }
         Ok(())
     }

@@ -25,7 +25,7 @@ impl Botn {
     pub(super) fn check_scout_card(&self, marker: MarkerId) -> Result<(), BotnError> {
         self.first_turn_block()?;
         if self.scouts_in_hand(self.active) == 0 {
-            return Err(BotnError::NoScoutCard);
+            return Err(BotnError::new(rule::SCOUT_CARD, "you hold no scout card"));
         }
         let (army, _) = self.own_marker(self.active, marker)?;
         self.check_removal(army)

@@ -7,7 +7,10 @@ impl Botn {
     /// Removing a marker must leave the army at least one on the board.
     pub(super) fn check_removal(&self, army: ArmyId) -> Result<(), BotnError> {
         if self.markers_on_board(army).count() <= 1 {
-            return Err(BotnError::LastMarker { army: self.army_name(army).to_string() });
+            return Err(BotnError::new(
+                rule::TERRAIN_CARD,
+                format!("the last marker of {army} must stay on the board", army = self.army_name(army)),
+            ));
         }
         Ok(())
     }
@@ -38,17 +41,23 @@ impl Botn {
         let side = self.active;
         self.first_turn_block()?;
         if !self.hand_has(side, HandCard::Action(card)) {
-            return Err(BotnError::NotInHand);
+            return Err(not_in_hand());
         }
-        let ActionCard::Terrain(t) = self.card(card)? else { return Err(BotnError::WrongCard("terrain")) };
+        let ActionCard::Terrain(t) = self.card(card)? else {
+            return Err(BotnError::new(rule::PLAY, "that is not a terrain card"));
+        };
         let (army, at) = self.own_marker(side, marker)?;
         let field = &self.sc.fields[at.0 as usize];
         if field.terrain != *t {
-            return Err(BotnError::WrongTerrain {
-                field: field.name.clone(),
-                terrain: field.terrain.name(),
-                card_terrain: t.name(),
-            });
+            return Err(BotnError::new(
+                rule::TERRAIN_CARD,
+                format!(
+                    "the marker is on {field} ({terrain}), not on {card_terrain}",
+                    field = field.name,
+                    terrain = field.terrain.name(),
+                    card_terrain = t.name()
+                ),
+            ));
         }
         self.check_removal(army)?;
         self.first_of_face(side, &[card])

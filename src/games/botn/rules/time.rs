@@ -47,10 +47,12 @@ impl Botn {
             Action::RevealMission(m) if self.reveals_due > 0 && self.missions[self.revealed as usize..].contains(m) => {
                 Some(Ok(()))
             }
-            Action::RevealMission(_) => Some(Err(BotnError::NotHiddenMission)),
+            Action::RevealMission(_) => {
+                Some(Err(BotnError::new(rule::TIME_BAR, "that is not one of Napoléon's hidden mission cards")))
+            }
             _ if self.reveals_due > 0 => {
                 let now = "Napoléon must first reveal a mission card of his choice";
-                Some(Err(BotnError::WrongStep { wanted: "that", now }))
+                Some(Err(BotnError::new(rule::PLAY, format!("that is not possible now: {now}"))))
             }
             _ => None,
         }
@@ -64,10 +66,10 @@ impl Botn {
     pub(super) fn check_time_card(&self, card: CardId) -> Result<(), BotnError> {
         let side = self.active;
         if !self.hand_has(side, HandCard::Action(card)) {
-            return Err(BotnError::NotInHand);
+            return Err(not_in_hand());
         }
         if *self.card(card)? != ActionCard::Time {
-            return Err(BotnError::WrongCard("time"));
+            return Err(BotnError::new(rule::PLAY, "that is not a time card"));
         }
         self.first_of_face(side, &[card])
     }

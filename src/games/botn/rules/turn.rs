@@ -12,7 +12,10 @@ impl Botn {
 
     pub(super) fn first_turn_block(&self) -> Result<(), BotnError> {
         if !self.had_first_turn[self.active.index()] && !self.army_card_this_turn {
-            Err(BotnError::FirstTurnArmyCard)
+            Err(BotnError::new(
+                rule::FIRST_TURN,
+                "in the first turn an army card must be laid out before terrain, movement or scout cards",
+            ))
         } else {
             Ok(())
         }
@@ -156,7 +159,10 @@ impl Botn {
         }
         match action {
             Action::DrawFaceUp { .. } | Action::DrawBlind | Action::Pass | Action::SwapFaceUp => Ok(()),
-            _ if self.active == Side::French && self.napoleon_done() => Err(BotnError::NapoleonOnlyDraws),
+            _ if self.active == Side::French && self.napoleon_done() => Err(BotnError::new(
+                rule::FAQ_NAPOLEON,
+                "with all his armies placed Napoléon only draws action cards (or ends his turn)",
+            )),
             _ => Ok(()),
         }
     }
@@ -165,7 +171,10 @@ impl Botn {
         let mut others = Vec::new();
         self.push_turn_actions(&mut others);
         if !others.is_empty() && !self.may_pass() {
-            return Err(BotnError::CannotPass);
+            return Err(BotnError::new(
+                rule::PLAY,
+                "there are other actions to take; passing is only for a turn with none left",
+            ));
         }
         Ok(())
     }

@@ -48,22 +48,25 @@ impl Botn {
         let side = self.active;
         self.first_turn_block()?;
         if cards[0] == cards[1] || !cards.iter().all(|c| self.hand_has(side, HandCard::Action(*c))) {
-            return Err(BotnError::NotInHand);
+            return Err(not_in_hand());
         }
         let (a, b) = (self.card(cards[0])?, self.card(cards[1])?);
         if a != b || *a == ActionCard::Time {
-            return Err(BotnError::NotIdentical);
+            return Err(BotnError::new(rule::WILD_CARD, "a wild card is two identical cards"));
         }
         let (army, from) = self.own_marker(side, marker)?;
         match (a, to) {
             (ActionCard::Terrain(_), None) => self.check_removal(army)?,
             (ActionCard::Move(_) | ActionCard::MoveArmy(_), Some(to)) => {
                 if (to.0 as usize) >= self.sc.fields.len() || !self.sc.graph.adjacent(from, to) {
-                    return Err(BotnError::NotAdjacent { from: self.name_of(from), to: self.field_label(to) });
+                    return Err(BotnError::new(
+                        rule::MOVEMENT_CARD,
+                        format!("{to} is not adjacent to {from}", from = self.name_of(from), to = self.field_label(to)),
+                    ));
                 }
                 self.check_destination(army, to)?;
             }
-            _ => return Err(BotnError::WrongCard("wild")),
+            _ => return Err(BotnError::new(rule::PLAY, "that is not a wild card")),
         }
         self.first_of_face(side, cards)
     }

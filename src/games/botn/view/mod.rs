@@ -18,6 +18,7 @@ use super::{Action, Botn, Event, SandboxAction};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::standing::{Score, Standing};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
@@ -101,13 +102,13 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn status(&self) -> String {
         let date = self.current_date().unwrap_or("before 14.10.");
-        format!(
-            "Turn {} · {} · {date} · VP French {} – Allied {}",
-            self.turn,
-            self.active.name(),
-            self.vp[0],
-            self.vp[1]
-        )
+        let score = self.standing().score.expect("always scored");
+        format!("Turn {} · {} · {date} · {score}", self.turn, self.active.name())
+    }
+
+    fn standing(&self) -> Standing {
+        let score = Score::two("VP", ("French", self.vp[0] as f32), ("Allied", self.vp[1] as f32));
+        Standing { turn: Some(("Turn", self.turn as u32)), score: Some(score) }
     }
 
     fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {

@@ -544,7 +544,10 @@ fn drag_start(
         dragging.origin = tf.translation;
     } else if let Ok(tf) = armies.get(e) {
         if table.0.mode != Mode::Sandbox {
-            let e = BotnError::ArmiesDoNotMove;
+            let e = BotnError::new(
+                super::super::actions::rule::MOVEMENT_CARD,
+                "armies are never moved, only troop markers",
+            );
             session.refuse(format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)));
             return;
         }

@@ -170,7 +170,7 @@ impl Leipzig {
 impl Game for Leipzig {
     type Action = Action;
     type Event = Event;
-    type Error = LzError;
+    type Section = crate::games::leipzig::actions::LzSection;
     type View = super::observe::LzView;
 
     const ID: &'static str = super::data::GAME_ID;

@@ -99,6 +99,10 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
         Leipzig::status(self)
     }
 
+    fn standing(&self) -> crate::engine::standing::Standing {
+        Leipzig::standing(self)
+    }
+
     fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
         match entry {
             Entry::Game { event, .. } => vec![Span::Text(self.event_text(event, viewer))],

@@ -45,10 +45,13 @@ impl Vg {
     pub(super) fn check_alliance(&self, n: NationId) -> Result<(), VgError> {
         let Some(Pending::AllianceAny { player }) = self.pending.first() else { return Err(self.wrong_step()) };
         if !self.ally_options(*player).contains(&n) {
-            return Err(VgError::BadNation {
-                nation: self.sc.nations.get(n as usize).map(|x| x.name.clone()).unwrap_or_default(),
-                why: "an alliance needs a Major Nation where you hold the majority of influence".to_string(),
-            });
+            return Err(VgError::new(
+                rule::CARDS,
+                format!(
+                    "{}: an alliance needs a Major Nation where you hold the majority of influence",
+                    self.nation_label(n)
+                ),
+            ));
         }
         Ok(())
     }

@@ -12,7 +12,7 @@ impl Vg {
         }
         let def = self.card_check(p, card)?;
         if def.campaign.is_none() {
-            return Err(VgError::NotCampaign { card: def.name.clone() });
+            return Err(VgError::new(rule::CARD_KINDS, format!("{card} is not a campaign card", card = def.name)));
         }
         Ok(())
     }
@@ -56,12 +56,17 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if (u as usize) >= self.units.len() || self.units[u as usize] != Loc::Army(*player) {
-            return Err(VgError::NoSuchThing);
+            return Err(no_such_thing());
         }
-        self.unit_may_join(*player, u, *campaign).map_err(|why| VgError::InvalidUnit {
-            unit: self.unit_label(u),
-            region: self.region_name(*campaign),
-            why,
+        self.unit_may_join(*player, u, *campaign).map_err(|why| {
+            VgError::new(
+                rule::LIMITATIONS,
+                format!(
+                    "{unit} cannot join a campaign {region}: {why}",
+                    unit = self.unit_label(u),
+                    region = self.region_name(*campaign)
+                ),
+            )
         })
     }
 
@@ -86,7 +91,7 @@ impl Vg {
     pub(super) fn check_end_commit(&self) -> Result<(), VgError> {
         let Some(Pending::Commit { committed, .. }) = self.pending.first() else { return Err(self.wrong_step()) };
         if *committed == 0 {
-            return Err(VgError::MustCommit);
+            return Err(VgError::new(rule::CAMPAIGN_CARDS, "at least one unit must be committed to the campaign"));
         }
         Ok(())
     }
@@ -110,7 +115,7 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if !self.open_campaigns().contains(&c) || !self.campaigns[c as usize].revealed {
-            return Err(VgError::BadCampaign);
+            return Err(VgError::new(rule::RESOLVING, "that campaign is not open"));
         }
         Ok(())
     }
@@ -125,7 +130,7 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if !candidates.contains(&u) {
-            return Err(VgError::BadLoss);
+            return Err(VgError::new(rule::RESOLVING, "no such unit to lose there"));
         }
         Ok(())
     }

@@ -40,7 +40,10 @@ impl Vg {
         }
         let def = self.card_check(p, card)?;
         if def.campaign.is_some() {
-            return Err(VgError::IsCampaign { card: def.name.clone() });
+            return Err(VgError::new(
+                rule::CARD_KINDS,
+                format!("{card} is a campaign card: play it as a campaign", card = def.name),
+            ));
         }
         if text == Text::Body {
             self.body_allowed(p, card)?;
@@ -63,9 +66,9 @@ impl Vg {
     }
 
     pub(super) fn card_check(&self, p: Player, card: CardId) -> Result<&crate::games::vg::data::Card, VgError> {
-        let def = self.sc.cards.get(card as usize).ok_or(VgError::NoSuchThing)?;
+        let def = self.sc.cards.get(card as usize).ok_or_else(no_such_thing)?;
         if !self.playable_cards(p).any(|c| c == card) {
-            return Err(VgError::NotYourCard);
+            return Err(VgError::new(rule::ROUNDS, "that card is not in your hand or in front of you"));
         }
         Ok(def)
     }
@@ -76,13 +79,21 @@ impl Vg {
         let name = || self.sc.cards[card as usize].name.clone();
         match self.body_bar(p, card) {
             None => Ok(()),
-            Some(BodyBar::Majority(n)) => {
-                Err(VgError::NeedsMajority { card: name(), nation: self.sc.nation_name(n).to_string() })
-            }
-            Some(BodyBar::NoMajorNation) => Err(VgError::BodyImpossible {
-                card: name(),
-                why: "no Major Nation where the majority of influence is held".to_string(),
-            }),
+            Some(BodyBar::Majority(n)) => Err(VgError::new(
+                rule::CARDS,
+                format!(
+                    "the body of {card} needs a majority of influence in {nation}",
+                    card = name(),
+                    nation = self.sc.nation_name(n)
+                ),
+            )),
+            Some(BodyBar::NoMajorNation) => Err(VgError::new(
+                rule::CARDS,
+                format!(
+                    "the body of {card} can do nothing now: no Major Nation where the majority of influence is held",
+                    card = name()
+                ),
+            )),
         }
     }
 
@@ -210,7 +221,7 @@ impl Vg {
     pub(super) fn check_place_influence(&self, n: NationId) -> Result<(), VgError> {
         let Some(Pending::PlaceInfluence { .. }) = self.pending.first() else { return Err(self.wrong_step()) };
         if (n as usize) >= self.sc.nations.len() {
-            return Err(VgError::NoSuchThing);
+            return Err(no_such_thing());
         }
         Ok(())
     }
@@ -231,10 +242,10 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if (n as usize) >= self.sc.nations.len() || self.influence[n as usize][owner.index()] == 0 {
-            return Err(VgError::BadNation {
-                nation: self.sc.nations.get(n as usize).map(|x| x.name.clone()).unwrap_or_default(),
-                why: format!("{} has no influence there", owner.name()),
-            });
+            return Err(VgError::new(
+                rule::CARDS,
+                format!("{}: {} has no influence there", self.nation_label(n), owner.name()),
+            ));
         }
         Ok(())
     }
@@ -303,14 +314,18 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if !self.recruit_options(*player).contains(&n) {
-            return Err(VgError::BadNation {
-                nation: self.sc.nations.get(n as usize).map(|x| x.name.clone()).unwrap_or_default(),
-                why: if *player == Player::France {
-                    "the French player must recruit French units".to_string()
-                } else {
-                    "Britain recruits British units or a Major Nation's, from units still unused".to_string()
-                },
-            });
+            return Err(VgError::new(
+                rule::CARDS,
+                format!(
+                    "{}: {}",
+                    self.nation_label(n),
+                    if *player == Player::France {
+                        "the French player must recruit French units"
+                    } else {
+                        "Britain recruits British units or a Major Nation's, from units still unused"
+                    }
+                ),
+            ));
         }
         Ok(())
     }
@@ -340,7 +355,7 @@ impl Vg {
             Group::Campaign(c) => (c as usize) >= self.campaigns.len() || !self.units.any_at(Loc::Campaign(c, *player)),
         };
         if empty {
-            return Err(VgError::BadLoss);
+            return Err(VgError::new(rule::RESOLVING, "no such unit to lose there"));
         }
         Ok(())
     }

@@ -20,7 +20,7 @@ mod units;
 pub use setup::setup;
 pub use tabletop::entry_words;
 
-use super::actions::{Action, VgError};
+use super::actions::{Action, VgError, no_such_thing, rule};
 use super::data::{Effect, NationId, NationKind, Player, UnitKind, VgScenario, Who};
 use super::miniatures;
 use super::state::*;
@@ -229,14 +229,19 @@ impl Vg {
             Some(p) => format!("{p:?}").split([' ', '{']).next().unwrap_or("").to_string(),
             None => format!("{:?}", self.phase),
         };
-        VgError::WrongStep { wanted: "that action", now }
+        VgError::new(rule::ROUNDS, format!("that action is not possible now: {now}"))
+    }
+
+    /// A nation's name for a refusal (empty for an id out of bounds: the refusal says why).
+    pub(super) fn nation_label(&self, n: NationId) -> &str {
+        self.sc.nations.get(n as usize).map_or("", |x| x.name.as_str())
     }
 }
 
 impl Game for Vg {
     type Action = Action;
     type Event = Event;
-    type Error = VgError;
+    type Section = super::actions::VgSection;
     type View = super::observe::VgView;
 
     const ID: &'static str = super::data::GAME_ID;
@@ -304,9 +309,12 @@ impl Game for Vg {
     type Found = ();
 
     fn check(&self, _mode: Mode, seat: SeatId, action: &Action) -> Result<(), VgError> {
-        let Some(active) = self.active_seat() else { return Err(VgError::GameOver) };
+        let Some(active) = self.active_seat() else { return Err(VgError::new(rule::ROUNDS, "the game is over")) };
         if seat != active {
-            return Err(VgError::NotYourTurn { active: self.seat_names()[active.0 as usize] });
+            return Err(VgError::new(
+                rule::ROUNDS,
+                format!("it is {active}'s decision now", active = self.seat_names()[active.0 as usize]),
+            ));
         }
         let p = player_of(seat);
         match action {

@@ -10,7 +10,7 @@ impl Vg {
             return Err(self.wrong_step());
         }
         if self.round > 0 || self.played != [0, 0] || self.solo.is_some() {
-            return Err(VgError::WrongStep { wanted: "choosing solo play", now: "the game has begun".into() });
+            return Err(VgError::new(rule::ROUNDS, "choosing solo play is not possible now: the game has begun"));
         }
         Ok(())
     }
@@ -30,7 +30,10 @@ impl Vg {
         }
         self.card_check(p, card)?;
         if !self.is_ai(p) || !self.hands[p.index()].contains(&card) || !self.campaign_disadvantages_ai(card) {
-            return Err(VgError::NotDisadvantaged);
+            return Err(VgError::new(
+                rule::SOLO,
+                "only the solo AI gives away a campaign card, and only one it cannot fight (no units, or outnumbered 2 to 1)",
+            ));
         }
         Ok(())
     }

@@ -12,9 +12,10 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if !self.open_campaigns().contains(&c) || !miniatures::can_fight_on_table(self, c) {
-            return Err(VgError::BadTabletop {
-                why: "only an open land campaign with units on both sides can be fought on the table".into(),
-            });
+            return Err(VgError::new(
+                rule::TABLETOP,
+                "the tabletop result does not fit the battle: only an open land campaign with units on both sides can be fought on the table",
+            ));
         }
         Ok(())
     }
@@ -44,7 +45,7 @@ impl Vg {
             return Err(self.wrong_step());
         };
         if c != *campaign {
-            return Err(VgError::BadCampaign);
+            return Err(VgError::new(rule::RESOLVING, "that campaign is not open"));
         }
         self.tabletop_losses(c, winner, lost).map(|_| ())
     }
@@ -101,9 +102,10 @@ impl Vg {
         lost: Option<[u16; 2]>,
     ) -> Result<Option<[u8; 2]>, VgError> {
         let Some(w) = winner else {
-            return Err(VgError::BadTabletop {
-                why: "a winner must be entered (the side that broke 50% of the enemy)".into(),
-            });
+            return Err(VgError::new(
+                rule::TABLETOP,
+                "the tabletop result does not fit the battle: a winner must be entered (the side that broke 50% of the enemy)",
+            ));
         };
         let _ = w;
         let Some(lost) = lost else { return Ok(None) };
@@ -112,14 +114,15 @@ impl Vg {
             let units = self.committed(c, p);
             let sheet = miniatures::side_sheet(self, &units);
             if lost[p.index()] as u32 > sheet.tabletop_units {
-                return Err(VgError::BadTabletop {
-                    why: format!(
-                        "{} lost {} tabletop units but brought only {}",
+                return Err(VgError::new(
+                    rule::TABLETOP,
+                    format!(
+                        "the tabletop result does not fit the battle: {} lost {} tabletop units but brought only {}",
                         p.name(),
                         lost[p.index()],
                         sheet.tabletop_units
                     ),
-                });
+                ));
             }
             out[p.index()] = miniatures::board_losses(self, &units, lost[p.index()] as u32, winner == Some(p)) as u8;
         }

@@ -20,6 +20,7 @@ use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::standing::{Score, Standing};
 use crate::engine::table::{Act, Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
 use crate::table::printed::{BackPrint, CardPrint, CounterPrint, Prints, Symbol, fan, print_sides};
@@ -119,15 +120,14 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn status(&self) -> String {
         let era = &self.sc.eras[(self.era as usize).min(self.sc.eras.len() - 1)];
-        format!(
-            "Round {} of 9 · {} ({}) · VP France {} – Britain {}",
-            // After the ninth round the game is over: its status stays on the last round.
-            (self.round + 1).min(9),
-            era.name,
-            era.years,
-            self.vp[0],
-            self.vp[1]
-        )
+        let Standing { turn: Some((_, round)), score: Some(score) } = self.standing() else { unreachable!() };
+        format!("Round {round} of 9 · {} ({}) · {score}", era.name, era.years)
+    }
+
+    fn standing(&self) -> Standing {
+        let score = Score::two("VP", ("France", self.vp[0] as f32), ("Britain", self.vp[1] as f32));
+        // After the ninth round the game is over: its status stays on the last round.
+        Standing { turn: Some(("Round", (self.round as u32 + 1).min(9))), score: Some(score) }
     }
 
     fn orders_elsewhere(&self) -> Option<&'static str> {
