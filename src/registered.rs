@@ -120,7 +120,7 @@ impl<G: Kit + Windowed> GameEntry for Registered<G> {
         G::BASELINE
     }
 
-    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<crate::engine::ladder::MatchGame, String> {
+    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<crate::engine::entry::MatchGame, String> {
         let players = [player_named::<G>(players[0])?, player_named::<G>(players[1])?];
         G::players_allowed(&players)?;
         let sc = Arc::new(G::load_scenario(scenario).map_err(|e| e.to_string())?);

@@ -82,6 +82,10 @@ impl Default for StreamOptions {
     }
 }
 
+/// One game of a match, as a game's registration plays it: its seed → the winner's seat index
+/// (None for a draw).
+pub type MatchGame = Box<dyn Fn(u64) -> Result<Option<usize>, String> + Send + Sync>;
+
 /// One game as the rest of the program sees it.
 pub trait GameEntry: Sync {
     /// The id scenarios and saves carry in their `game` field, and the scenario folder's name.
@@ -120,7 +124,7 @@ pub trait GameEntry: Sync {
     /// How this game plays one game of a match, `players[i]` at seat `i` (by the names
     /// `simulate --player` takes): a game's seed → its winner's seat index (None: a draw). The
     /// ladder plays many on every core and collects how long each search decision took.
-    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<crate::engine::ladder::MatchGame, String>;
+    fn match_of(&self, scenario: &Path, players: &[&str]) -> Result<MatchGame, String>;
     /// (testing) Random legal actions on a new table, each written to a journal; the exit code.
     fn autoplay(&self, scenario: &Path, journal: &Path, seed: u64, max: u64, delay_ms: u64) -> i32;
     /// Opens the table on a scenario or a save; the exit code.

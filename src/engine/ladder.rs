@@ -16,10 +16,6 @@ use std::path::Path;
 /// Games won by the first seat, the second seat, and neither (a draw).
 pub type Wins = [u64; 3];
 
-/// One game of a match, as a game's registration plays it: its seed → the winner's seat index
-/// (None for a draw).
-pub type MatchGame = Box<dyn Fn(u64) -> Result<Option<usize>, String> + Send + Sync>;
-
 /// One finished game of a match, as the record keeps it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Played {

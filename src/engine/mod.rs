@@ -8,6 +8,7 @@ pub mod geometry;
 pub mod journal;
 pub mod kit;
 pub mod ladder;
+pub mod log;
 pub mod plugin;
 pub mod rng;
 pub mod roll;

@@ -110,6 +110,9 @@ impl<S: Section> NamesRule for Refusal<S> {
     }
 }
 
+/// Game `G`'s refusal.
+pub type RefusalOf<G> = Refusal<<G as Game>::Section>;
+
 /// Declares a game's rulebook sections: the enum, each variant's heading in the book's words,
 /// and a module `rule` of constants by which the rules name them (`rule::COMBAT`).
 #[macro_export]
@@ -162,7 +165,7 @@ pub fn checked<'a, G: Game>(
     mode: Mode,
     seat: SeatId,
     action: &'a G::Action,
-) -> Result<Checked<'a, G::Action, G::Found>, Refusal<G::Section>> {
+) -> Result<Checked<'a, G::Action, G::Found>, RefusalOf<G>> {
     let found = game.check_keeping(mode, seat, action)?;
     Ok(Checked { action, found })
 }
@@ -181,7 +184,7 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     const ID: &'static str;
 
     /// The scenario this table is set on, as a save names it.
-    fn scenario(&self) -> crate::engine::save::ScenarioRef;
+    fn scenario(&self) -> crate::engine::scenario::ScenarioRef;
     /// The names of the seats, in seat order.
     fn seat_names(&self) -> &'static [&'static str];
     /// The seat that must decide now (None when the game is over).
@@ -217,7 +220,7 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     fn observe(&self, viewer: Viewer) -> Self::View;
     /// A line of the log in words as `viewer` may read it (a blind draw is "a card" to the other
     /// seat): what the host sends each connection of what happened, the public form of an action.
-    fn entry_text(&self, entry: &crate::engine::table::Entry<Self::Event>, viewer: Viewer) -> String;
+    fn entry_text(&self, entry: &crate::engine::log::Entry<Self::Event>, viewer: Viewer) -> String;
     /// A table consistent with `view` (what a host sent a viewer, as JSON): the view's contents,
     /// and whatever it hides dealt at random. A window seated at a host's table draws this, through
     /// the same gate, so it shows exactly the view. `self` gives the scenario (the same file).

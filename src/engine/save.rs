@@ -9,16 +9,7 @@ use std::path::{Path, PathBuf};
 
 pub const FORMAT_VERSION: u32 = 1;
 
-/// The scenario a save was played on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ScenarioRef {
-    /// The scenario's name, e.g. "Battle of the Nations 1813 — beginner game".
-    pub name: String,
-    /// Path of the scenario file, as given when the game began.
-    pub path: PathBuf,
-    /// Digest of the scenario's data, so a save is never replayed on changed data unnoticed.
-    pub hash: String,
-}
+pub use crate::engine::scenario::ScenarioRef;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SaveFile<A> {

@@ -5,6 +5,17 @@ use serde::de::DeserializeOwned;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The scenario a table is set on, as a save names it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScenarioRef {
+    /// The scenario's name, e.g. "Battle of the Nations 1813 — beginner game".
+    pub name: String,
+    /// Path of the scenario file, as given when the game began.
+    pub path: PathBuf,
+    /// Digest of the scenario's data, so a save is never replayed on changed data unnoticed.
+    pub hash: String,
+}
+
 /// A data file that could not be used, with where the problem is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataError {

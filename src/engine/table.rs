@@ -23,23 +23,7 @@ pub struct Record<A> {
     pub act: Act<A>,
 }
 
-/// A line of the readable log: what happened, with the pieces it involves, or a roll of the
-/// dice (every roll the rules make, and a free roll of the tray).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Entry<E> {
-    Game { seat: SeatId, event: E },
-    Roll(Roll),
-}
-
-impl<E> Entry<E> {
-    /// The roll this entry is, if it is one.
-    pub fn roll(&self) -> Option<&Roll> {
-        match self {
-            Entry::Roll(r) => Some(r),
-            Entry::Game { .. } => None,
-        }
-    }
-}
+pub use crate::engine::log::Entry;
 
 /// Why the table refused an action. It names the rule; the table is untouched.
 #[derive(Clone, Debug, Error)]
@@ -65,7 +49,7 @@ impl<E: NamesRule> TableError<E> {
 }
 
 /// A refusal of game `G`'s table.
-pub type Refused<G> = TableError<crate::engine::rules::Refusal<<G as Game>::Section>>;
+pub type Refused<G> = TableError<crate::engine::rules::RefusalOf<G>>;
 
 /// Where a replay stopped: the index of the bad record, the record, and why it was refused.
 pub type ReplayFailure<G> = (usize, Record<<G as Game>::Action>, Refused<G>);

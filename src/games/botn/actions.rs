@@ -1,8 +1,8 @@
 //! Battle of the Nations' actions (one serializable enum: what the log, saves, the AI and the
 //! window carry) and the typed errors that name the rulebook rule an illegal action breaks.
 
-use super::data::{District, UnitType};
-use super::state::{ArmyId, CardId, HandCard, MarkerId, MissionId};
+use super::data::{District, Side, UnitType};
+use super::state::{ArmyId, CardId, HandCard, MarkerId, MissionId, MissionResult};
 use crate::engine::geometry::SpaceId;
 use serde::{Deserialize, Serialize};
 
@@ -104,4 +104,122 @@ pub fn no_such_thing() -> BotnError {
 /// A card played that its side does not hold.
 pub fn not_in_hand() -> BotnError {
     BotnError::new(rule::PLAY, "that card is not in your hand")
+}
+
+/// What happened, for the log: names resolve through the scenario when shown.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    MissionsDealt {
+        count: u8,
+    },
+    SecondMission {
+        district: District,
+    },
+    MissionKept {
+        district: District,
+    },
+    ArmyCardLaidOut {
+        army: ArmyId,
+        fields: Vec<SpaceId>,
+        scouts: u8,
+    },
+    MarkerRemoved {
+        army: ArmyId,
+        field: SpaceId,
+    },
+    MarkerMoved {
+        army: ArmyId,
+        from: SpaceId,
+        to: SpaceId,
+    },
+    ArmyPlaced {
+        army: ArmyId,
+        field: SpaceId,
+        cleared: u8,
+        own: bool,
+        scout: bool,
+    },
+    ArmyLost {
+        army: ArmyId,
+    },
+    UnitChosen {
+        army: ArmyId,
+        unit: UnitType,
+    },
+    CardPlayed {
+        side: Side,
+        card: CardId,
+    },
+    ScoutPlayed {
+        side: Side,
+    },
+    TimeAdvanced {
+        to: u8,
+    },
+    MissionRevealed {
+        mission: MissionId,
+    },
+    DrewFaceUp {
+        side: Side,
+        card: CardId,
+    },
+    DrewBlind {
+        side: Side,
+        card: CardId,
+    },
+    Reshuffled {
+        cards: u8,
+    },
+    Discarded {
+        side: Side,
+        card: HandCard,
+    },
+    Passed {
+        side: Side,
+    },
+    TurnBegan {
+        side: Side,
+        turn: u16,
+    },
+    /// Official FAQ: Napoléon, all armies placed, advances the time indicator and ends his turn.
+    NapoleonWaits,
+    FaceUpSwapped,
+    FightBegan {
+        date: String,
+        armies: u8,
+    },
+    /// `attacker`'s point of damage goes to `target` (`chosen`: by the defender, among several).
+    Hit {
+        attacker: ArmyId,
+        target: ArmyId,
+        chosen: bool,
+    },
+    /// An army loses `points`: flipped to its back and/or "-1" chips laid on it.
+    ArmyDamaged {
+        army: ArmyId,
+        points: u8,
+        strength: i8,
+        flipped: bool,
+        chips: u8,
+    },
+    ArmyRemoved {
+        army: ArmyId,
+        field: SpaceId,
+    },
+    FightEnded,
+    GameEnded,
+    Assigned {
+        army: ArmyId,
+        mission_army: ArmyId,
+        chosen: bool,
+    },
+    MissionScored(MissionResult),
+    FinalScore {
+        french: u8,
+        allied: u8,
+    },
+    GreyCannonSet {
+        french_points: u8,
+    },
+    Sandbox(SandboxAction),
 }

@@ -1,8 +1,8 @@
 //! Words for the log and the prompt: each event and action of Battle of the Nations as a player
 //! reads it, through the eyes of the seat that is looking (a blind draw is "a card" to the other).
 
+use super::actions::Event;
 use super::actions::{Action, SandboxAction};
-use super::rules::Event;
 use super::state::{Botn, HandCard, seat_of};
 use crate::engine::seats::{Viewer, Visibility};
 use crate::engine::table::Entry;

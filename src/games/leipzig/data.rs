@@ -1184,3 +1184,13 @@ fn build_board(path: &Path, text: &str, f: BoardFile) -> Result<Board, DataError
     }
     Ok(board)
 }
+
+/// The seat that plays a side (the French first).
+pub fn seat_of(side: Side) -> crate::engine::seats::SeatId {
+    crate::engine::seats::SeatId(side.index() as u8)
+}
+
+/// The side a seat plays.
+pub fn side_of(seat: crate::engine::seats::SeatId) -> Side {
+    if seat.0 == 0 { Side::French } else { Side::Allied }
+}

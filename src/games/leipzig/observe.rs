@@ -30,7 +30,7 @@ impl Leipzig {
     pub fn seen_by_all(&self, viewer: Viewer) -> bool {
         !self.reconnaissance()
             || self.step == super::state::Step::Over
-            || viewer == Viewer::Seat(super::rules::seat_of(Side::Allied))
+            || viewer == Viewer::Seat(super::data::seat_of(Side::Allied))
     }
 
     /// Whether a counter may be examined by everyone: a French one, or one revealed.

@@ -12,7 +12,7 @@ use super::super::actions::Action;
 use super::super::data::{Cell, Kind, Nation};
 use super::super::plugin::{Piece, PieceAt};
 use super::super::state::{Austerlitz, Pending, Step};
-use super::board::{BoardGeometry, Light, Lights};
+use super::geometry::{BoardGeometry, Light, Lights};
 use crate::engine::geometry::Facing;
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;

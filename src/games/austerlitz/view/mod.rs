@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod geometry;
 pub mod lesson;
 pub mod panels;
 
@@ -83,7 +84,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
         let b = &self.sc.board;
         let cell = b.cell_of(space.0 as usize);
-        b.contains(cell).then(|| (board::BoardGeometry::of(b).world(cell), board::PITCH * 0.48))
+        b.contains(cell).then(|| (geometry::BoardGeometry::of(b).world(cell), geometry::PITCH * 0.48))
     }
 
     fn in_orders(&self, action: &Action) -> bool {
@@ -144,7 +145,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
                 digit_views: true,
             })
             .init_resource::<Prints>()
-            .init_resource::<board::Lights>()
+            .init_resource::<geometry::Lights>()
             .init_resource::<counters::Hand>()
             .init_resource::<panels::CombatPick>()
             .add_systems(Startup, (board::setup_board, counters::setup_pieces))

@@ -6,7 +6,7 @@
 use super::super::actions::Action;
 use super::super::data::{Cell, CrtResult, FireResult};
 use super::super::state::{Austerlitz, Step};
-use super::board::{BoardGeometry, Lights};
+use super::geometry::{BoardGeometry, Lights};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
 use crate::engine::table::Act;

@@ -20,6 +20,7 @@ mod wild_card;
 
 pub use preparation::setup;
 
+pub use super::actions::Event;
 use super::actions::{Action, BotnError, SandboxAction, no_such_thing, not_in_hand, rule};
 use super::data::{ActionCard, CardFace, District, Scenario, Side, Terrain, UnitType};
 use super::state::*;
@@ -27,131 +28,12 @@ use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::seats::SeatId;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub const ACTIONS_PER_TURN: u8 = 5;
 pub const HAND_LIMIT: usize = 8;
 pub const FACE_UP: usize = 4;
 pub const START_HAND: usize = 4;
-
-/// What happened, for the log: names resolve through the scenario when shown.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Event {
-    MissionsDealt {
-        count: u8,
-    },
-    SecondMission {
-        district: District,
-    },
-    MissionKept {
-        district: District,
-    },
-    ArmyCardLaidOut {
-        army: ArmyId,
-        fields: Vec<SpaceId>,
-        scouts: u8,
-    },
-    MarkerRemoved {
-        army: ArmyId,
-        field: SpaceId,
-    },
-    MarkerMoved {
-        army: ArmyId,
-        from: SpaceId,
-        to: SpaceId,
-    },
-    ArmyPlaced {
-        army: ArmyId,
-        field: SpaceId,
-        cleared: u8,
-        own: bool,
-        scout: bool,
-    },
-    ArmyLost {
-        army: ArmyId,
-    },
-    UnitChosen {
-        army: ArmyId,
-        unit: UnitType,
-    },
-    CardPlayed {
-        side: Side,
-        card: CardId,
-    },
-    ScoutPlayed {
-        side: Side,
-    },
-    TimeAdvanced {
-        to: u8,
-    },
-    MissionRevealed {
-        mission: MissionId,
-    },
-    DrewFaceUp {
-        side: Side,
-        card: CardId,
-    },
-    DrewBlind {
-        side: Side,
-        card: CardId,
-    },
-    Reshuffled {
-        cards: u8,
-    },
-    Discarded {
-        side: Side,
-        card: HandCard,
-    },
-    Passed {
-        side: Side,
-    },
-    TurnBegan {
-        side: Side,
-        turn: u16,
-    },
-    /// Official FAQ: Napoléon, all armies placed, advances the time indicator and ends his turn.
-    NapoleonWaits,
-    FaceUpSwapped,
-    FightBegan {
-        date: String,
-        armies: u8,
-    },
-    /// `attacker`'s point of damage goes to `target` (`chosen`: by the defender, among several).
-    Hit {
-        attacker: ArmyId,
-        target: ArmyId,
-        chosen: bool,
-    },
-    /// An army loses `points`: flipped to its back and/or "-1" chips laid on it.
-    ArmyDamaged {
-        army: ArmyId,
-        points: u8,
-        strength: i8,
-        flipped: bool,
-        chips: u8,
-    },
-    ArmyRemoved {
-        army: ArmyId,
-        field: SpaceId,
-    },
-    FightEnded,
-    GameEnded,
-    Assigned {
-        army: ArmyId,
-        mission_army: ArmyId,
-        chosen: bool,
-    },
-    MissionScored(MissionResult),
-    FinalScore {
-        french: u8,
-        allied: u8,
-    },
-    GreyCannonSet {
-        french_points: u8,
-    },
-    Sandbox(SandboxAction),
-}
 
 pub(super) fn district_index(d: District) -> usize {
     District::ALL.iter().position(|x| *x == d).expect("listed")

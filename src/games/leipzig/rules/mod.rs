@@ -25,20 +25,13 @@ pub mod zoc;
 pub use deployment::setup;
 
 use super::actions::{Action, Event, LzError, rule};
-use super::data::Side;
 use super::state::{Leipzig, Pending, Step, UnitId};
 use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::save::ScenarioRef;
 use crate::engine::seats::{SeatId, Viewer};
 use zoc::Situation;
 
-pub fn seat_of(side: Side) -> SeatId {
-    SeatId(side.index() as u8)
-}
-
-pub fn side_of(seat: SeatId) -> Side {
-    if seat.0 == 0 { Side::French } else { Side::Allied }
-}
+pub use super::data::{seat_of, side_of};
 
 /// What the check of a move hands to `apply`: the map as the mover sees it and its search.
 pub type Kept = (std::rc::Rc<Situation>, movement::Reach);

@@ -9,7 +9,7 @@ use super::super::actions::Action;
 use super::super::data::{Hex, Kind, Side, Size};
 use super::super::plugin::{Counter, CounterAt, Place};
 use super::super::state::{Leipzig, March, What};
-use super::board::{Light, Lights, MapGeometry};
+use super::geometry::{Light, Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
 use crate::engine::rules::Section;

@@ -7,7 +7,7 @@
 use super::super::Leipzig;
 use super::super::plugin::{Counter, CounterAt, Place};
 use super::super::state::What;
-use super::board::MapGeometry;
+use super::geometry::MapGeometry;
 use crate::engine::plugin::TableRes;
 use crate::table::session::Session;
 use bevy::prelude::*;
@@ -52,7 +52,7 @@ pub fn labels(
     let zoom = ctx.zoom_factor();
     let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x / zoom, v.y / zoom));
     // Near enough, the print speaks for itself.
-    let across = to_screen(Vec3::ZERO).zip(to_screen(Vec3::X * super::board::HEX)).map(|(a, b)| (b - a).length());
+    let across = to_screen(Vec3::ZERO).zip(to_screen(Vec3::X * super::geometry::HEX)).map(|(a, b)| (b - a).length());
     if across.is_none_or(|d| d >= READABLE) {
         if !grips.0.is_empty() {
             grips.0.clear();

@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod geometry;
 pub mod labels;
 pub mod lesson;
 pub mod panels;
@@ -82,9 +83,9 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     }
 
     fn space_on_table(&self, space: crate::engine::geometry::SpaceId) -> Option<(Vec3, f32)> {
-        let geo = board::MapGeometry::of(&self.sc.board);
+        let geo = geometry::MapGeometry::of(&self.sc.board);
         ((space.0 as usize) < geo.columns * geo.rows)
-            .then(|| (geo.world(super::data::Hex(space.0)), board::RADIUS * 0.95))
+            .then(|| (geo.world(super::data::Hex(space.0)), geometry::RADIUS * 0.95))
     }
 
     fn in_orders(&self, action: &Action) -> bool {
@@ -138,7 +139,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
                 digit_views: true,
             })
             .init_resource::<Prints>()
-            .init_resource::<board::Lights>()
+            .init_resource::<geometry::Lights>()
             .init_resource::<counters::HoveredHex>()
             .init_resource::<panels::CombatPick>()
             .add_systems(Startup, (board::setup_map, counters::setup_counters))

@@ -6,7 +6,7 @@
 use super::super::actions::Action;
 use super::super::data::{Hex, Side};
 use super::super::state::{Leipzig, Step, UnitId};
-use super::board::{Lights, MapGeometry};
+use super::geometry::{Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
 use crate::engine::rules::Game;
 use crate::engine::rules::Section;

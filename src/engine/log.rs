@@ -1,0 +1,24 @@
+//! A line of the readable log: the rules' events and the rolls, as the table keeps them and every
+//! game words them (`Game::entry_text`).
+
+use crate::engine::roll::Roll;
+use crate::engine::seats::SeatId;
+use serde::{Deserialize, Serialize};
+
+/// A line of the readable log: what happened, with the pieces it involves, or a roll of the
+/// dice (every roll the rules make, and a free roll of the tray).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Entry<E> {
+    Game { seat: SeatId, event: E },
+    Roll(Roll),
+}
+
+impl<E> Entry<E> {
+    /// The roll this entry is, if it is one.
+    pub fn roll(&self) -> Option<&Roll> {
+        match self {
+            Entry::Roll(r) => Some(r),
+            Entry::Game { .. } => None,
+        }
+    }
+}
