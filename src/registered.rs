@@ -141,7 +141,10 @@ impl<G: Kit + Windowed> GameEntry for Registered<G> {
 
     #[cfg(feature = "gui")]
     fn open_window(&self, file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 {
-        <G as crate::table::TableGame>::open_window(file, o)
+        match <G as crate::table::TableGame>::OWN_WINDOW {
+            Some(own) => own(file, o),
+            None => crate::table::app::open_window::<G>(file, o),
+        }
     }
 }
 

@@ -43,6 +43,11 @@ impl TableRng {
     }
 }
 
+/// A seed for a new game started without one: the clock's seconds.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

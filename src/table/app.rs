@@ -3,9 +3,11 @@
 //! table costs almost no CPU.
 
 use super::TableGame;
+pub use super::session::ResumeOffer;
 use super::session::Session;
 use crate::engine::journal::{Journal, default_journal_path};
 use crate::engine::plugin::{Eyes, JournalRes, Request, TableRes, TableVersion};
+pub use crate::engine::rng::clock_seed;
 use crate::engine::seats::Viewer;
 use crate::engine::table::Table;
 use bevy::prelude::*;
@@ -14,11 +16,6 @@ use bevy::render::settings::WgpuSettings;
 use bevy::winit::{UpdateMode, WinitSettings};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// A seed for a new game started without one: the clock's seconds.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
-}
 
 /// A seat by its name, whole or a word of it ("french" for "Napoléon (French)"), if only one fits.
 fn seat_named(names: &[&str], asked: &str) -> Option<u8> {
@@ -29,10 +26,6 @@ fn seat_named(names: &[&str], asked: &str) -> Option<u8> {
     let fits: Vec<usize> = (0..names.len()).filter(|&k| names[k].to_lowercase().contains(&asked)).collect();
     (fits.len() == 1).then(|| fits[0] as u8)
 }
-
-/// An unfinished game found in the journal at start, offered for resuming.
-#[derive(Resource)]
-pub struct ResumeOffer<G: TableGame>(pub Option<crate::engine::save::SaveFile<G::Action>>);
 
 /// Opens the window on `table` and runs it until it closes; the exit code.
 pub fn run<G: TableGame>(table: Table<G>, setup: super::WindowSetup) -> i32 {

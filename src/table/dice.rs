@@ -246,7 +246,7 @@ fn tray_view(
     rolling: Res<DiceRolling>,
     mut cams: Query<&mut Camera, With<TrayView>>,
     windows: Query<&Window>,
-    director: Option<Res<super::broadcast::Director>>,
+    director: Option<Res<super::director::Director>>,
 ) {
     if !*spawned {
         // Spawned after the first frame, so that the table's camera keeps the panels (egui

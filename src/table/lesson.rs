@@ -8,6 +8,7 @@
 //! the turn); never what the learner's seat may not see.
 
 use super::TableGame;
+pub use super::coach::{Coach, Lesson};
 use super::session::Session;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{TableRes, TableSet};
@@ -19,42 +20,6 @@ use bevy::prelude::*;
 /// The seed of every lesson: the same first hand each time, so that what the lesson says of
 /// it can be tried again.
 pub const LESSON_SEED: u64 = 1813;
-
-/// One step of the lesson: what to do now, why, under which rule, and where.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Lesson<A> {
-    pub now: String,
-    pub why: String,
-    /// The rule's section, as the rulebook names or numbers it.
-    pub section: String,
-    /// The places the step speaks of, ringed on the table.
-    pub at: Vec<SpaceId>,
-    /// The order the step suggests, marked in the Orders list (None: done on the table).
-    pub pick: Option<A>,
-}
-
-/// What the coach says at a moment of the lesson.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Coach<A> {
-    Step(Lesson<A>),
-    /// The decision is another seat's (the computer's): the lesson waits.
-    Waiting(String),
-    /// The learner's first turn is over.
-    Done,
-}
-
-impl<A: Clone> Coach<A> {
-    /// A step of the lesson (the order it suggests, if any, copied from the legal list).
-    pub fn step(now: impl Into<String>, why: &str, section: &str, at: Vec<SpaceId>, pick: Option<&A>) -> Self {
-        Coach::Step(Lesson {
-            now: now.into(),
-            why: why.to_string(),
-            section: section.to_string(),
-            at,
-            pick: pick.cloned(),
-        })
-    }
-}
 
 /// The coach's word for the table as it stands (None: no lesson).
 #[derive(Resource)]

@@ -7,8 +7,10 @@
 pub mod app;
 pub mod broadcast;
 pub mod camera;
+pub mod coach;
 pub mod computer;
 pub mod dice;
+pub mod director;
 pub mod framing;
 pub mod glide;
 pub mod grip;
@@ -127,10 +129,9 @@ pub trait TableGame: crate::engine::kit::Kit {
         let sc = Self::load_scenario(file).map_err(|e| e.to_string())?;
         Ok(Self::table_on(std::sync::Arc::new(sc), seed, mode))
     }
-    /// Opens the window on a scenario or a save as the command line asks; the exit code.
-    fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 {
-        crate::table::app::open_window::<Self>(file, o)
-    }
+    /// A game that opens its window its own way (Victory & Glory: the solo AI's side and level)
+    /// gives it here; the others are opened by `app::open_window` as the command line asks.
+    const OWN_WINDOW: Option<fn(&Path, &crate::engine::entry::WindowOptions) -> i32> = None;
     /// A scenario (new game) or a save (replayed), for the window.
     fn load(file: &Path, seed: u64, mode: Mode) -> Result<Table<Self>, String> {
         let text = crate::engine::scenario::read_text(file).map_err(|e| e.to_string())?;
@@ -159,7 +160,7 @@ pub trait TableGame: crate::engine::kit::Kit {
     /// Learn to play: what the coach says to `seat` at this moment of its first turn; `legal` is
     /// that seat's legal list (empty while another seat decides). It reads nothing `seat` may
     /// not see.
-    fn lesson(&self, seat: SeatId, legal: &[Self::Action]) -> lesson::Coach<Self::Action>;
+    fn lesson(&self, seat: SeatId, legal: &[Self::Action]) -> coach::Coach<Self::Action>;
     /// Where a space lies on the table and its radius there, for a ring round it (a lesson's
     /// place, a name clicked in the log).
     fn space_on_table(&self, space: SpaceId) -> Option<(Vec3, f32)>;

@@ -5,6 +5,7 @@
 //! with its token after a drop), waking the window when something arrives.
 
 use super::TableGame;
+pub use super::session::MyTable;
 use super::session::Session;
 use crate::engine::plugin::{Outcome, Request, TableRes, TableVersion};
 use crate::engine::rng::TableRng;
@@ -116,15 +117,6 @@ impl SeatKey {
         }
         key
     }
-}
-
-/// A table this machine holds a seat at, as Game → Across machines lists it.
-#[derive(Clone, Debug)]
-pub struct MyTable {
-    pub url: String,
-    pub seat: u8,
-    /// Whose turn it is there, in words (or why the host did not answer).
-    pub state: String,
 }
 
 /// Asks each host this machine holds seats at for its tables (on a thread of its own) and fills

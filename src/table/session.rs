@@ -53,7 +53,7 @@ pub struct Session {
     pub join_seat: Option<u8>,
     /// The invitation code of a private table to join (empty: none, or opening a table).
     pub join_code: String,
-    pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<super::remote::MyTable>>>,
+    pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<MyTable>>>,
     /// Screenshot mode: the file, and frames to wait before taking it.
     pub screenshot: Option<(PathBuf, u32)>,
     /// The computer's strength at each seat (an index into the game's levels), None for a person.
@@ -295,3 +295,16 @@ mod tests {
         assert!(!s.take_order_click("KeepMission(1)", 3.0));
     }
 }
+
+/// A table this machine holds a seat at, as Game → Across machines lists it.
+#[derive(Clone, Debug)]
+pub struct MyTable {
+    pub url: String,
+    pub seat: u8,
+    /// Whose turn it is there, in words (or why the host did not answer).
+    pub state: String,
+}
+
+/// An unfinished game found in the journal at start, offered for resuming.
+#[derive(Resource)]
+pub struct ResumeOffer<G: crate::engine::rules::Game>(pub Option<crate::engine::save::SaveFile<G::Action>>);

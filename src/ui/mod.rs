@@ -3,10 +3,10 @@
 //! notices, the hot-seat hand-over screen, the help, and the hotkeys. H or F11 hides all panels
 //! for a clean picture; F1 shows the controls. A game's own panels live in its `view` folder.
 
+pub mod input;
 pub mod panels;
 
 use crate::engine::plugin::{Outcome, Request, TableRes};
-use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
 use crate::table::TableGame;
@@ -15,6 +15,9 @@ use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use std::marker::PhantomData;
 
+pub use input::{GamePanels, KeyboardTaken, ctrl_held, held_this_frame, keyboard_free};
+pub use panels::viewers;
+
 /// The shared panels and hotkeys for game `G`.
 pub struct UiPlugin<G>(PhantomData<G>);
 
@@ -22,36 +25,6 @@ impl<G> Default for UiPlugin<G> {
     fn default() -> Self {
         Self(PhantomData)
     }
-}
-
-/// The shared panels draw first in the egui pass; a game's own panels go in this set, after them.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GamePanels;
-
-/// Whether a text field or another widget holds the keyboard: the table's shortcut keys then stay
-/// silent, so typing a file name never hides the panels or rolls the dice. Written at the end of
-/// each egui pass from egui's focus, which lasts as long as the field is being typed in.
-#[derive(Resource, Default)]
-pub struct KeyboardTaken(pub bool);
-
-/// Whether any of `buttons` is held in this frame, or was, however briefly: on a software
-/// renderer a frame lasts a second, and a chord's modifier (Ctrl of Ctrl+Z) or a right-drag can be
-/// pressed and let go between two frames, where `pressed` alone never sees it.
-pub fn held_this_frame<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>(
-    input: &ButtonInput<T>,
-    buttons: impl IntoIterator<Item = T> + Clone,
-) -> bool {
-    input.any_pressed(buttons.clone()) || input.any_just_pressed(buttons.clone()) || input.any_just_released(buttons)
-}
-
-/// Ctrl, held in this frame or pressed and let go within it.
-pub fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
-    held_this_frame(keys, [KeyCode::ControlLeft, KeyCode::ControlRight])
-}
-
-/// Run condition: the keyboard belongs to the table.
-pub fn keyboard_free(taken: Res<KeyboardTaken>, wants: Res<bevy_egui::input::EguiWantsInput>) -> bool {
-    !taken.0 && !wants.wants_any_keyboard_input()
 }
 
 fn note_keyboard(mut contexts: bevy_egui::EguiContexts, mut taken: ResMut<KeyboardTaken>) -> Result {
@@ -217,18 +190,6 @@ fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<S
             session.refuse(o.message.clone());
         }
     }
-}
-
-/// The seat names of a game with the spectator after them, for the View menu.
-pub fn viewers<G: Game>(game: &G) -> Vec<(String, Viewer)> {
-    let mut out: Vec<(String, Viewer)> = game
-        .seat_names()
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (format!("{n}'s seat"), Viewer::Seat(SeatId(i as u8))))
-        .collect();
-    out.push(("Spectator / broadcast".to_string(), Viewer::Spectator));
-    out
 }
 
 #[cfg(test)]

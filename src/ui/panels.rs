@@ -4,11 +4,12 @@
 
 use crate::engine::journal::Journal;
 use crate::engine::plugin::{Request, TableRes};
+use crate::engine::rng::clock_seed;
 use crate::engine::rules::Mode;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
-use crate::table::app::{ResumeOffer, clock_seed};
 use crate::table::lesson::Coach;
+use crate::table::session::ResumeOffer;
 use crate::table::session::Session;
 use crate::table::{Span, TableGame};
 use bevy::prelude::*;
@@ -425,7 +426,7 @@ fn menu<G: TableGame>(
                     across_machines(ui, table, session);
                 });
                 ui.menu_button("View", |ui| {
-                    let mut viewers = if hosted.is_some() { Vec::new() } else { super::viewers(&table.game) };
+                    let mut viewers = if hosted.is_some() { Vec::new() } else { viewers(&table.game) };
                     if session.spectator_only {
                         viewers.retain(|(_, v)| *v == Viewer::Spectator);
                     }
@@ -827,4 +828,16 @@ pub fn handover_screen(ctx: &egui::Context, to: &str) -> bool {
         });
     });
     ready
+}
+
+/// The seat names of a game with the spectator after them, for the View menu.
+pub fn viewers<G: crate::engine::rules::Game>(game: &G) -> Vec<(String, Viewer)> {
+    let mut out: Vec<(String, Viewer)> = game
+        .seat_names()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (format!("{n}'s seat"), Viewer::Seat(SeatId(i as u8))))
+        .collect();
+    out.push(("Spectator / broadcast".to_string(), Viewer::Spectator));
+    out
 }

@@ -567,8 +567,10 @@ impl Scenario {
     }
 }
 
+/// The default game's file: the beginner scenario.
+pub const DEFAULT_SCENARIO: &str = "beginner.ron";
+
 /// The default game: the beginner scenario.
 pub fn default_scenario_path() -> PathBuf {
-    let file = <super::Botn as crate::engine::kit::Kit>::DEFAULT_SCENARIO;
-    crate::engine::scenario::scenarios_root().join(GAME_ID).join(file)
+    crate::engine::scenario::scenarios_root().join(GAME_ID).join(DEFAULT_SCENARIO)
 }

@@ -32,7 +32,7 @@ impl Kit for Botn {
     type Scenario = Scenario;
     type Player = Player;
     const NAME: &'static str = "Battle of the Nations 1813";
-    const DEFAULT_SCENARIO: &'static str = "beginner.ron";
+    const DEFAULT_SCENARIO: &'static str = super::data::DEFAULT_SCENARIO;
     const SEATS: &'static [&'static str] = &["french", "allied"];
     const MAX_ACTIONS: usize = 5000;
     const PLAYTEST_ACTIONS: usize = crate::engine::entry::MAX_PLAYTEST_ACTIONS;

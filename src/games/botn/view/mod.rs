@@ -175,13 +175,9 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 /// This game's presentation.
 pub struct BotnViewPlugin;
 
-/// The army under the pointer, for keys that act on it (F flips it in sandbox mode).
-#[derive(Resource, Default)]
-pub struct HoveredArmy(pub Option<u8>);
-
 impl Plugin for BotnViewPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<HoveredArmy>()
+        app.init_resource::<pieces::HoveredArmy>()
             .add_plugins((board::BoardPlugin, pieces::PiecesPlugin, score::ScorePlugin))
             .add_systems(
                 bevy_egui::EguiPrimaryContextPass,
@@ -195,7 +191,7 @@ impl Plugin for BotnViewPlugin {
 /// since in a ruled game losses flip armies.
 fn flip_key(
     keys: Res<ButtonInput<KeyCode>>,
-    hovered: Res<HoveredArmy>,
+    hovered: Res<pieces::HoveredArmy>,
     session: Res<crate::table::session::Session>,
     mut requests: MessageWriter<crate::engine::plugin::Request<Botn>>,
 ) {

@@ -6,7 +6,6 @@
 use super::super::plugin::*;
 use super::super::state::MarkerId;
 use super::super::{Action, Botn, BotnError, SandboxAction, Side};
-use super::HoveredArmy;
 use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{Request, TableRes, TableSet};
@@ -612,3 +611,7 @@ fn drag_end(
         requests.write(Request::Act { seat, act: Act::Game(action) });
     }
 }
+
+/// The army under the pointer, for keys that act on it (F flips it in sandbox mode).
+#[derive(Resource, Default)]
+pub struct HoveredArmy(pub Option<u8>);

@@ -5,7 +5,6 @@
 use super::super::Player;
 use super::super::data::NationKind;
 use super::super::state::Vg;
-use super::Palette;
 use crate::engine::plugin::TableRes;
 use crate::engine::tablemap::TableMap;
 use crate::table::paint::{Fill, MapSpec, Region};
@@ -231,4 +230,22 @@ pub fn setup_map(
         nations,
     });
     commands.insert_resource(geo);
+}
+
+/// The meshes and materials the pieces are drawn with, made once with the map.
+#[derive(Resource)]
+pub struct Palette {
+    /// A unit is a wooden block standing on its edge, its sticker toward its owner.
+    pub(super) block: Handle<Mesh>,
+    pub(super) sticker: Handle<Mesh>,
+    pub(super) cube: Handle<Mesh>,
+    /// A campaign's battle marker: a round wooden token with its printed top.
+    pub(super) marker: Handle<Mesh>,
+    pub(super) marker_face: Handle<Mesh>,
+    pub(super) card: Handle<Mesh>,
+    pub(super) card_plane: Handle<Mesh>,
+    pub(super) french: Handle<StandardMaterial>,
+    pub(super) british: Handle<StandardMaterial>,
+    pub(super) wood: Handle<StandardMaterial>,
+    pub(super) nations: Vec<Handle<StandardMaterial>>,
 }

@@ -28,13 +28,11 @@ use crate::table::session::Session;
 use crate::table::{NewGame, Span, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use map::{Geo, army_world, nation_color};
+use map::{Geo, Palette, army_world, nation_color};
 use std::path::Path;
 
 impl TableGame for Vg {
-    fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 {
-        super::kit::open_window(file, o)
-    }
+    const OWN_WINDOW: Option<fn(&Path, &crate::engine::entry::WindowOptions) -> i32> = Some(super::kit::open_window);
 
     // The book's solo AI first (section XV), then the levels every game has.
     const LEVELS: &'static [&'static str] = &["solo AI", "beginner", "normal", "strong", "expert"];
@@ -202,23 +200,6 @@ pub struct BattleEntry {
 /// A piece drawn for the current table; all are rebuilt when the table changes.
 #[derive(Component)]
 struct Piece;
-
-#[derive(Resource)]
-pub struct Palette {
-    /// A unit is a wooden block standing on its edge, its sticker toward its owner.
-    block: Handle<Mesh>,
-    sticker: Handle<Mesh>,
-    cube: Handle<Mesh>,
-    /// A campaign's battle marker: a round wooden token with its printed top.
-    marker: Handle<Mesh>,
-    marker_face: Handle<Mesh>,
-    card: Handle<Mesh>,
-    card_plane: Handle<Mesh>,
-    french: Handle<StandardMaterial>,
-    british: Handle<StandardMaterial>,
-    wood: Handle<StandardMaterial>,
-    nations: Vec<Handle<StandardMaterial>>,
-}
 
 /// Where each unit stands on the table (by where the mirror has it) and which way its sticker
 /// faces, or None when it is in the unused stack. As blocks do for the player across the table,
