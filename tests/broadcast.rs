@@ -20,11 +20,10 @@ use grognard::games::{austerlitz, botn, leipzig, vg};
 use grognard::net::client::Client;
 use grognard::net::proto::{Delay, ToSeat, Update};
 use grognard::table::TableGame;
-use grognard::table::broadcast::{
-    Broadcaster, Director, DirectorMode, HOLD_SECONDS, Shot, director_glide, director_watch, feed_table,
-};
+use grognard::table::broadcast::{Broadcaster, Director, DirectorMode, HOLD_SECONDS, Shot, StreamSettings};
 use grognard::table::camera::{HomeView, OrbitCamera};
 use grognard::table::glide::Target;
+use grognard::table::modes::{BroadcastWindowPlugin, StreamPlugin};
 use grognard::table::session::Session;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -93,7 +92,8 @@ fn check_feed<G: TableGame>(table: Table<G>, plugin: impl Plugin, actions: usize
         .insert_resource(TableRes(table))
         .insert_resource(session)
         .insert_resource(b)
-        .add_systems(Update, feed_table::<G>);
+        .insert_resource(StreamSettings(stream))
+        .add_plugins(StreamPlugin::<G>::default());
     app.update();
     wait_for(&got, |u| !u.is_empty());
     let mut rng = TableRng::from_seed(7);
@@ -186,7 +186,8 @@ fn botn_feeding(seed: u64) -> (App, String, Arc<Mutex<Vec<ToSeat>>>) {
         .insert_resource(TableRes(table))
         .insert_resource(Session::new(2, std::env::temp_dir().join(format!("grognard-broadcast-{seed}.ron"))))
         .insert_resource(b)
-        .add_systems(Update, feed_table::<botn::Botn>);
+        .insert_resource(StreamSettings(stream))
+        .add_plugins(StreamPlugin::<botn::Botn>::default());
     app.update();
     (app, url, got)
 }
@@ -271,7 +272,8 @@ fn directed(mode: DirectorMode) -> (App, Vec<Entity>) {
         .insert_resource(TableRes(table))
         .insert_resource(Director::new(mode))
         .init_resource::<grognard::engine::plugin::Settling>()
-        .add_systems(Update, (director_watch::<botn::Botn>, director_glide).chain());
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(BroadcastWindowPlugin::<botn::Botn>::default());
     let face = app.world_mut().resource_mut::<Assets<StandardMaterial>>().add(StandardMaterial::default());
     let pieces = (0..6)
         .map(|i| {

@@ -129,7 +129,7 @@ fn every_letter_a_frame_draws_is_inked_in_the_image_the_renderer_holds() {
     ));
     // The renderer's own asset, which egui's plugin registers its shader in.
     app.init_asset::<bevy::shader::Shader>();
-    grognard::table::app::egui(&mut app);
+    grognard::table::window::egui(&mut app);
     app.init_resource::<Renderer>().add_systems(EguiPrimaryContextPass, panels).add_systems(Last, check);
     app.world_mut().spawn(Camera3d::default());
     for _ in 0..400 {

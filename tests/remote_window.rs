@@ -6,7 +6,7 @@
 mod common;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use grognard::engine::plugin::{HostsTable, Outcome, Request, TableRes};
+use grognard::engine::plugin::{Outcome, Request, TableRes};
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::{SeatId, Viewer};
 use grognard::engine::table::Act;
@@ -14,7 +14,8 @@ use grognard::games::botn::{self, Botn};
 use grognard::net::client::{Client, Sit};
 use grognard::net::host::{Host, serve};
 use grognard::net::proto::ToSeat;
-use grognard::table::remote::{self, Remote};
+use grognard::table::modes::RemoteSeatPlugin;
+use grognard::table::remote::Remote;
 use grognard::table::session::Session;
 
 /// Runs the app's frames until `done` holds (at most 20 s).
@@ -68,9 +69,7 @@ fn a_window_at_a_hosts_table_sends_its_actions_there_and_shows_what_the_host_sen
         .insert_resource(TableRes(local))
         .insert_resource(Session::new(2, home.join("journal.ron")))
         .insert_resource(Remote::new(&url, Some(0), None, false))
-        .insert_resource(HostsTable)
-        .add_systems(Startup, remote::connect)
-        .add_systems(Update, (remote::receive::<Botn>, remote::send::<Botn>));
+        .add_plugins(RemoteSeatPlugin::<Botn>::default());
     // The opener's window is given the codes to hand out (the Host's table panel shows them).
     until(&mut app, |app| app.world().resource::<Remote>().invitations.is_some());
     let codes = app.world().resource::<Remote>().invitations.clone().unwrap();

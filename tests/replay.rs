@@ -6,12 +6,12 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use grognard::engine::journal::Journal;
-use grognard::engine::plugin::{HostsTable, Outcome, Request, TableRes};
+use grognard::engine::plugin::{Outcome, Request, TableRes};
 use grognard::engine::save::SaveFile;
 use grognard::engine::seats::SeatId;
 use grognard::engine::table::Act;
 use grognard::games::botn::{self, Botn};
-use grognard::table::replay::{self, MarkKind, Replay};
+use grognard::table::replay::{MarkKind, Replay};
 use grognard::table::session::Session;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -73,9 +73,8 @@ fn the_replay_timeline_shows_the_table_as_it_stood_and_jumps_to_turns_and_fights
     app.add_plugins((MinimalPlugins, StatesPlugin, botn::plugin::BotnPlugin))
         .insert_resource(TableRes(start))
         .insert_resource(Session::new(2, tmp.path().join("j.ron")))
-        .insert_resource(HostsTable)
         .insert_resource(r)
-        .add_systems(Update, (replay::refuse::<Botn>, replay::follow::<Botn>));
+        .add_plugins(grognard::table::modes::ReplayPlugin::<Botn>::default());
     app.update();
     app.world_mut().resource_mut::<Replay<Botn>>().at = 10;
     app.update();

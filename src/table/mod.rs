@@ -19,6 +19,7 @@ pub mod hint;
 pub mod layout;
 pub mod lesson;
 pub mod memory;
+pub mod modes;
 pub mod octmap;
 pub mod paint;
 pub mod print;
@@ -29,6 +30,7 @@ pub mod report;
 pub mod session;
 pub mod sound;
 pub mod start;
+pub mod window;
 
 use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;

@@ -47,15 +47,6 @@ pub struct Session {
     pub quick_dice: bool,
     pub dice_count: u8,
     pub save_path: String,
-    /// Game → Across machines: the table's address, the seat to take (None: watch), and the
-    /// tables this machine holds seats at, with whose turn it is (filled by a thread).
-    pub join_url: String,
-    pub join_seat: Option<u8>,
-    /// The invitation code of a private table to join (empty: none, or opening a table).
-    pub join_code: String,
-    pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<MyTable>>>,
-    /// Screenshot mode: the file, and frames to wait before taking it.
-    pub screenshot: Option<(PathBuf, u32)>,
     /// The computer's strength at each seat (an index into the game's levels), None for a person.
     pub computers: Vec<Option<usize>>,
     /// The level the Game menu holds for the computer of a new game where the game sets its
@@ -80,6 +71,33 @@ pub struct Session {
     pub order_sent: Option<(String, f32)>,
     /// Learn to play: the learner's seat, while the lesson lasts.
     pub lesson: Option<SeatId>,
+}
+
+/// Screenshot mode: the file, and the frames to wait once the table is drawn whole before
+/// taking it (`modes::ScreenshotPlugin`).
+#[derive(Resource, Default)]
+pub struct ScreenshotJob(pub Option<(PathBuf, u32)>);
+
+/// Game → Across machines: the table's address, the seat to take (None: watch), the invitation
+/// code of a private table (empty: none, or opening a table), and the tables this machine holds
+/// seats at, with whose turn it is (filled by a thread).
+#[derive(Resource)]
+pub struct JoinForm {
+    pub url: String,
+    pub seat: Option<u8>,
+    pub code: String,
+    pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<MyTable>>>,
+}
+
+impl Default for JoinForm {
+    fn default() -> Self {
+        JoinForm {
+            url: "ws://127.0.0.1:7813/evening".to_string(),
+            seat: Some(0),
+            code: String::new(),
+            my_tables: Default::default(),
+        }
+    }
 }
 
 /// Frames between the one a list is first laid out in and the first in which a press may have been
@@ -111,11 +129,6 @@ impl Session {
             quick_dice: false,
             dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
-            join_url: "ws://127.0.0.1:7813/evening".to_string(),
-            join_seat: Some(0),
-            join_code: String::new(),
-            my_tables: Default::default(),
-            screenshot: None,
             computers: vec![None; seats],
             new_level: None,
             pace: 0.7,

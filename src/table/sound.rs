@@ -117,11 +117,18 @@ fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>)
     commands.insert_resource(Sounds { knock, flip, set_down });
 }
 
-fn play_cues(mut cues: MessageReader<Cue>, sounds: Option<Res<Sounds>>, session: Res<Session>, mut commands: Commands) {
+fn play_cues(
+    mut cues: MessageReader<Cue>,
+    sounds: Option<Res<Sounds>>,
+    session: Res<Session>,
+    shot: Option<Res<super::session::ScreenshotJob>>,
+    mut commands: Commands,
+) {
     let Some(sounds) = sounds else { return };
+    let shooting = shot.is_some_and(|s| s.0.is_some());
     // At most a few sounds a frame: a throw of many dice rattles, it does not roar.
     for cue in cues.read().take(4) {
-        if !session.sound || session.screenshot.is_some() {
+        if !session.sound || shooting {
             continue;
         }
         let (source, volume) = match *cue {

@@ -39,6 +39,7 @@ fn note_keyboard(mut contexts: bevy_egui::EguiContexts, mut taken: ResMut<Keyboa
 impl<G: TableGame> Plugin for UiPlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<KeyboardTaken>()
+            .init_resource::<crate::table::session::JoinForm>()
             .add_systems(EguiPrimaryContextPass, note_keyboard.after(GamePanels))
             .add_systems(EguiPrimaryContextPass, panels::panels::<G>.before(GamePanels))
             .add_systems(

@@ -9,8 +9,8 @@ use crate::engine::rules::Mode;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
 use crate::table::lesson::Coach;
-use crate::table::session::ResumeOffer;
 use crate::table::session::Session;
+use crate::table::session::{JoinForm, ResumeOffer};
 use crate::table::{Span, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -38,6 +38,7 @@ pub fn panels<G: TableGame>(
     coached: Option<Res<crate::table::lesson::Coached<G>>>,
     thinking: Option<Res<crate::table::computer::Thinking>>,
     mut hints: Option<ResMut<crate::table::hint::Hints>>,
+    mut join: ResMut<JoinForm>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -136,7 +137,7 @@ pub fn panels<G: TableGame>(
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
-    menu(&ctx, &table.0, &mut session, &mut offer, &mut requests, hosted);
+    menu(&ctx, &table.0, &mut session, &mut join, &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
     // Nothing to order while the dice roll, or before a host's table has started (the window
     // shows its own setting-up until the host's first update).
@@ -312,6 +313,7 @@ fn menu<G: TableGame>(
     ctx: &egui::Context,
     table: &crate::engine::table::Table<G>,
     session: &mut Session,
+    join: &mut JoinForm,
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
     hosted: Option<&[String]>,
@@ -423,7 +425,7 @@ fn menu<G: TableGame>(
                     }
                     ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
                     ui.separator();
-                    across_machines(ui, table, session);
+                    across_machines(ui, table, session, join);
                 });
                 ui.menu_button("View", |ui| {
                     let mut viewers = if hosted.is_some() { Vec::new() } else { viewers(&table.game) };
@@ -477,20 +479,25 @@ fn menu<G: TableGame>(
 
 /// Game → Across machines: join a host's table (or watch it) in a new window, host this
 /// scenario here and sit at it, and the tables this machine holds seats at, with whose turn it is.
-fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table::Table<G>, session: &mut Session) {
+fn across_machines<G: TableGame>(
+    ui: &mut egui::Ui,
+    table: &crate::engine::table::Table<G>,
+    session: &mut Session,
+    join_form: &mut JoinForm,
+) {
     use crate::table::remote;
     ui.label("Across machines — a table's address:");
-    ui.text_edit_singleline(&mut session.join_url);
+    ui.text_edit_singleline(&mut join_form.url);
     let names = table.game.seat_names();
     ui.horizontal_wrapped(|ui| {
         for (k, name) in names.iter().enumerate() {
-            ui.radio_value(&mut session.join_seat, Some(k as u8), *name);
+            ui.radio_value(&mut join_form.seat, Some(k as u8), *name);
         }
-        ui.radio_value(&mut session.join_seat, None, "watch");
+        ui.radio_value(&mut join_form.seat, None, "watch");
     });
     ui.horizontal(|ui| {
         ui.label("Invitation code:");
-        ui.add(egui::TextEdit::singleline(&mut session.join_code).desired_width(200.0))
+        ui.add(egui::TextEdit::singleline(&mut join_form.code).desired_width(200.0))
             .on_hover_text("A private table's code, as its opener handed it to you (empty: open a new private table)");
     });
     let scenario = table.game.scenario().path.display().to_string();
@@ -503,9 +510,9 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
         args
     };
     if ui.button("Join that table (a new window)").clicked() {
-        let code = Some(session.join_code.trim().to_string()).filter(|c| !c.is_empty());
-        match remote::spawn_with_code(&join(&session.join_url, session.join_seat), code) {
-            Ok(()) => session.inform(format!("Joining {}", session.join_url)),
+        let code = Some(join_form.code.trim().to_string()).filter(|c| !c.is_empty());
+        match remote::spawn_with_code(&join(&join_form.url, join_form.seat), code) {
+            Ok(()) => session.inform(format!("Joining {}", join_form.url)),
             Err(e) => session.refuse(format!("Could not open a window: {e}")),
         }
         ui.close();
@@ -513,11 +520,11 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
     if ui.button("Host this scenario here (port 7813) and join").clicked() {
         let data = crate::engine::journal::default_journal_path().with_file_name("host");
         let host = vec!["host".to_string(), scenario.clone(), "--data".to_string(), data.display().to_string()];
-        let name = session.join_url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("evening").to_string();
+        let name = join_form.url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("evening").to_string();
         let url = format!("ws://127.0.0.1:7813/{name}");
         match remote::spawn(&host).and_then(|_| {
             // The host takes a moment to listen; the window keeps trying until it answers.
-            remote::spawn(&join(&url, session.join_seat))
+            remote::spawn(&join(&url, join_form.seat))
         }) {
             Ok(()) => session.inform(format!(
                 "Hosting on this machine: the other player joins ws://<this machine's address>:7813/{name} \
@@ -531,10 +538,10 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, table: &crate::engine::table
     ui.horizontal(|ui| {
         ui.label("Your tables:");
         if ui.small_button("Refresh").clicked() {
-            remote::refresh_my_tables(session.my_tables.clone());
+            remote::refresh_my_tables(join_form.my_tables.clone());
         }
     });
-    let mine = session.my_tables.lock().expect("not poisoned").clone();
+    let mine = join_form.my_tables.lock().expect("not poisoned").clone();
     for t in mine {
         ui.horizontal(|ui| {
             let seat = names.get(t.seat as usize).copied().unwrap_or("?");
