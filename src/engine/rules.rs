@@ -32,6 +32,16 @@ pub fn with_scenario<T: Send + Sync + 'static, R>(sc: std::sync::Arc<T>, read: i
     out
 }
 
+/// A view sent as JSON (by a host, a feed), read on scenario `sc`: what `Game::rebuilt_from_view`
+/// deals the unseen of.
+pub fn view_from_json<V: DeserializeOwned, T: Send + Sync + 'static>(
+    sc: std::sync::Arc<T>,
+    view: &serde_json::Value,
+) -> Result<V, String> {
+    with_scenario(sc, || <V as serde::Deserialize>::deserialize(view))
+        .map_err(|e| format!("not a view of this game: {e}"))
+}
+
 /// The scenario of the read in progress (serde's default for a state's or a view's scenario).
 /// Only `with_scenario` reads states and views, so it is always there.
 pub fn scenario_from_context<T: Send + Sync + 'static>() -> std::sync::Arc<T> {

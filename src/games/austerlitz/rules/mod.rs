@@ -421,9 +421,7 @@ impl Game for Austerlitz {
         view: &serde_json::Value,
         rng: &mut crate::engine::rng::TableRng,
     ) -> Result<Self, String> {
-        let view: super::observe::AzView =
-            crate::engine::rules::with_scenario(self.sc.0.clone(), || serde_json::from_value(view.clone()))
-                .map_err(|e| format!("not a view of this game: {e}"))?;
+        let view: super::observe::AzView = crate::engine::rules::view_from_json(self.sc.0.clone(), view)?;
         Ok({
             let mut g = view.game;
             g.rng = crate::engine::rng::TableRng::from_seed(rng.below(1 << 30) as u64);

@@ -263,9 +263,7 @@ impl Game for Botn {
         view: &serde_json::Value,
         rng: &mut crate::engine::rng::TableRng,
     ) -> Result<Self, String> {
-        let view: super::observe::BotnView =
-            crate::engine::rules::with_scenario(self.sc.clone(), || serde_json::from_value(view.clone()))
-                .map_err(|e| format!("not a view of this game: {e}"))?;
+        let view: super::observe::BotnView = crate::engine::rules::view_from_json(self.sc.clone(), view)?;
         Ok(view.sample(rng))
     }
 

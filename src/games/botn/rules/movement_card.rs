@@ -118,21 +118,19 @@ impl Botn {
         ))
     }
 
+    /// The refusal of a movement card that moves another unit type than the army's markers.
+    fn wrong_unit(&self, army: ArmyId, card: &ActionCard) -> BotnError {
+        let (name, unit) = (self.army_name(army), self.army_unit(army).name());
+        BotnError::new(rule::MOVEMENT_CARD, format!("{name}'s markers are {unit}; the card moves {}", card.title()))
+    }
+
     fn check_move(&self, card: &ActionCard, marker: MarkerId, to: SpaceId) -> Result<(ArmyId, SpaceId), BotnError> {
         let (army, from) = self.own_marker(self.active, marker)?;
         if !matches!(card, ActionCard::Move(_) | ActionCard::MoveArmy(_)) {
             return Err(BotnError::new(rule::PLAY, "that is not a movement card"));
         }
         if !self.movement_card_allows(card, army) {
-            return Err(BotnError::new(
-                rule::MOVEMENT_CARD,
-                format!(
-                    "{army}'s markers are {unit}; the card moves {card}",
-                    army = self.army_name(army),
-                    unit = self.army_unit(army).name(),
-                    card = card.title()
-                ),
-            ));
+            return Err(self.wrong_unit(army, card));
         }
         if to.0 as usize >= self.sc.fields.len() {
             return Err(no_such_thing());
@@ -248,15 +246,7 @@ impl Botn {
         for c in cards {
             let face = self.card(*c)?;
             if !self.movement_card_allows(face, army) {
-                return Err(BotnError::new(
-                    rule::MOVEMENT_CARD,
-                    format!(
-                        "{army}'s markers are {unit}; the card moves {card}",
-                        army = self.army_name(army),
-                        unit = self.army_unit(army).name(),
-                        card = face.title()
-                    ),
-                ));
+                return Err(self.wrong_unit(army, face));
             }
         }
         let over_ok = (over.0 as usize) < self.sc.fields.len()
