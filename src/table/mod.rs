@@ -27,6 +27,7 @@ pub mod printed;
 pub mod remote;
 pub mod replay;
 pub mod report;
+pub mod seen;
 pub mod session;
 pub mod sound;
 pub mod start;

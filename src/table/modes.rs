@@ -30,14 +30,15 @@ macro_rules! game_plugin {
 game_plugin! {
     /// What every window of a table runs: the camera and its framing, the lesson and the hint, the
     /// pieces in the hand, the start screen, the sound, the dice, the shared panels, the computer's
-    /// moves, and the eyes the table is drawn through (the hot-seat's cover included). Expects
-    /// `TableRes<G>`, `Session` and `Eyes`.
+    /// moves, the eyes the table is drawn through (the hot-seat's cover included) and what they see
+    /// (`Seen`). Expects `TableRes<G>`, `Session` and `Eyes`.
     TablePlugin
 }
 
 impl<G: TableGame> Plugin for TablePlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<super::computer::Thinking>()
+            .init_resource::<super::seen::Seen<G>>()
             .add_plugins((
                 super::camera::CameraPlugin,
                 super::framing::FramingPlugin,
@@ -56,7 +57,11 @@ impl<G: TableGame> Plugin for TablePlugin<G> {
                     super::computer::computer_moves::<G>.before(TableSet::Apply),
                     // Between the rules and the mirror: the frame a decision passes to the other
                     // seat already draws the table through the cover's eyes.
-                    (follow_active_seat::<G>, lend_eyes).chain().after(TableSet::Apply).before(TableSet::Sync),
+                    // What the eyes see and the seat may order, once the eyes are settled.
+                    (follow_active_seat::<G>, lend_eyes, super::seen::see::<G>)
+                        .chain()
+                        .after(TableSet::Apply)
+                        .before(TableSet::Sync),
                     warm_up,
                 ),
             );

@@ -103,6 +103,7 @@ fn number_keys<G: TableGame>(
     keys: Res<ButtonInput<KeyCode>>,
     table: Res<TableRes<G>>,
     session: Res<Session>,
+    seen: Res<crate::table::seen::Seen<G>>,
     mut requests: MessageWriter<Request<G>>,
 ) {
     const DIGITS: [KeyCode; 9] = [
@@ -132,9 +133,7 @@ fn number_keys<G: TableGame>(
     // The key the orders panel shows for each order (kept while its list is open).
     let key = i as u8 + 1;
     let Some((label, _)) = session.order_keys.iter().find(|(_, k)| *k == key) else { return };
-    let mut legal = Vec::new();
-    game.legal_actions(table.0.mode, &mut legal);
-    if let Some(a) = legal.into_iter().find(|a| game.action_label(a) == *label) {
+    if let Some(a) = seen.legal.iter().find(|a| game.action_label(a) == *label).cloned() {
         requests.write(Request::Act { seat, act: Act::Game(a) });
     }
 }

@@ -38,7 +38,7 @@ pub fn panels<G: TableGame>(
     coached: Option<Res<crate::table::lesson::Coached<G>>>,
     thinking: Option<Res<crate::table::computer::Thinking>>,
     mut hints: Option<ResMut<crate::table::hint::Hints>>,
-    mut join: ResMut<JoinForm>,
+    mut state: PanelState<G>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
@@ -137,7 +137,7 @@ pub fn panels<G: TableGame>(
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
-    menu(&ctx, &table.0, &mut session, &mut join, &mut offer, &mut requests, hosted);
+    menu(&ctx, &table.0, &mut session, &mut state.join, &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
     // Nothing to order while the dice roll, or before a host's table has started (the window
     // shows its own setting-up until the host's first update).
@@ -150,7 +150,8 @@ pub fn panels<G: TableGame>(
     };
     let hints = hints.as_deref_mut().filter(|_| G::HINTS && hosted.is_none());
     let thinking = thinking.as_deref().and_then(|t| t.0.as_deref());
-    orders(&ctx, &table.0, &mut session, &mut requests, height, hosted.is_some(), pause, coach, hints, thinking);
+    let legal = &state.seen.legal;
+    orders(&ctx, &table.0, legal, &mut session, &mut requests, height, hosted.is_some(), pause, coach, hints, thinking);
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
@@ -477,6 +478,14 @@ fn menu<G: TableGame>(
         });
 }
 
+/// The panels' resources besides the table and the session: the Across-machines form and what
+/// the eyes see (the seat's legal orders).
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct PanelState<'w, G: TableGame> {
+    join: ResMut<'w, JoinForm>,
+    seen: Res<'w, crate::table::seen::Seen<G>>,
+}
+
 /// Game → Across machines: join a host's table (or watch it) in a new window, host this
 /// scenario here and sit at it, and the tables this machine holds seats at, with whose turn it is.
 fn across_machines<G: TableGame>(
@@ -583,6 +592,7 @@ fn computer_seats<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sessi
 fn orders<G: TableGame>(
     ctx: &egui::Context,
     table: &crate::engine::table::Table<G>,
+    seen_legal: &[G::Action],
     session: &mut Session,
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
@@ -637,8 +647,8 @@ fn orders<G: TableGame>(
                 && active == my_seat
                 && session.computer_at(seat).is_none()
             {
-                let mut legal = Vec::new();
-                game.legal_actions(table.mode, &mut legal);
+                // The seat's legal orders, listed once when the table changed (`Seen`).
+                let mut legal = seen_legal.to_vec();
                 let all = legal.len();
                 legal.retain(|a| game.in_orders(a));
                 if legal.len() < all {
