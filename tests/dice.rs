@@ -87,14 +87,15 @@ fn dice_app(quick: bool) -> bevy::app::App {
     let path =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron");
     let table = grognard::games::botn::new_table(&path, 3, grognard::engine::rules::Mode::Enforced).unwrap();
-    let mut session = grognard::table::session::Session::new(2, std::path::PathBuf::from("j.ron"));
-    session.quick_dice = quick;
+    let session = grognard::table::session::Session::new(2, std::path::PathBuf::from("j.ron"));
+    let prefs = grognard::table::session::Preferences { quick_dice: quick, ..Default::default() };
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), bevy::mesh::MeshPlugin))
         .init_asset::<StandardMaterial>()
         .add_message::<bevy::window::RequestRedraw>()
         .add_message::<grognard::table::sound::Cue>()
         .insert_resource(session)
+        .insert_resource(prefs)
         .insert_resource(TableRes(table))
         .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)))
         .init_resource::<Synced>()

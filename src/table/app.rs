@@ -136,7 +136,6 @@ fn open<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ope
     }
     session.pace = setup.pace;
     session.broadcast_delay = setup.stream.delay;
-    session.ui_scale = setup.ui_scale;
     if setup.stream.clean {
         session.panels_hidden = true;
     }
@@ -180,6 +179,7 @@ fn build<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ap
         .insert_resource(TableRes(table))
         .insert_resource(journal)
         .insert_resource(session)
+        .insert_resource(super::session::Preferences { ui_scale: setup.ui_scale, ..default() })
         .insert_resource(ResumeOffer::<G>(offer))
         .add_plugins(TablePlugin::<G>::default());
     if let Some(path) = shot {

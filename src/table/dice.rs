@@ -285,8 +285,8 @@ fn tray_view(
 
 /// View → Dice: thrown (the engine holds each rolling action's result until its dice rest) or
 /// quick.
-fn act_out_rolls(session: Option<Res<super::session::Session>>, mut act_out: ResMut<ActOutRolls>) {
-    let want = session.is_none_or(|s| !s.quick_dice);
+fn act_out_rolls(prefs: Option<Res<super::session::Preferences>>, mut act_out: ResMut<ActOutRolls>) {
+    let want = prefs.is_none_or(|s| !s.quick_dice);
     if act_out.0 != want {
         act_out.0 = want;
     }
@@ -340,12 +340,12 @@ fn pips(value: u8) -> Vec<Vec2> {
 fn queue_rolls<G: Game>(
     mut logged: MessageReader<Logged<G>>,
     table: Res<TableRes<G>>,
-    session: Option<Res<super::session::Session>>,
+    prefs: Option<Res<super::session::Preferences>>,
     mut queue: ResMut<RollQueue>,
     mut settling: ResMut<Settling>,
 ) {
     let entries: Vec<&Entry<G::Event>> = logged.read().map(|l| &l.0).collect();
-    if session.is_some_and(|s| s.quick_dice) {
+    if prefs.is_some_and(|s| s.quick_dice) {
         return;
     }
     for (k, e) in entries.iter().enumerate() {

@@ -37,15 +37,6 @@ pub struct Session {
     pub panels_hidden: bool,
     /// ...unless the player asks for their own hand in it (View menu).
     pub hand_in_clean_picture: bool,
-    pub show_help: bool,
-    /// The size of panels and text: 1 as designed, more for a 4K screen, less for a 720p stream.
-    pub ui_scale: f32,
-    /// Whether the table is heard (dice, cards, pieces).
-    pub sound: bool,
-    /// View → Dice: every roll the rules make thrown in the tray (false), or quick: the result
-    /// at once, for long sessions.
-    pub quick_dice: bool,
-    pub dice_count: u8,
     pub save_path: String,
     /// The computer's strength at each seat (an index into the game's levels), None for a person.
     pub computers: Vec<Option<usize>>,
@@ -71,6 +62,27 @@ pub struct Session {
     pub order_sent: Option<(String, f32)>,
     /// Learn to play: the learner's seat, while the lesson lasts.
     pub lesson: Option<SeatId>,
+}
+
+/// The player's settings of the window (View menu, F1): the panels' size, the controls shown, the
+/// sound, how the dice are thrown, how many the Roll button throws.
+#[derive(Resource)]
+pub struct Preferences {
+    pub show_help: bool,
+    /// The size of panels and text: 1 as designed, more for a 4K screen, less for a 720p stream.
+    pub ui_scale: f32,
+    /// Whether the table is heard (dice, cards, pieces).
+    pub sound: bool,
+    /// View → Dice: every roll the rules make thrown in the tray (false), or quick: the result
+    /// at once, for long sessions.
+    pub quick_dice: bool,
+    pub dice_count: u8,
+}
+
+impl Default for Preferences {
+    fn default() -> Self {
+        Preferences { show_help: false, ui_scale: 1.0, sound: true, quick_dice: false, dice_count: 2 }
+    }
 }
 
 /// Screenshot mode: the file, and the frames to wait once the table is drawn whole before
@@ -123,11 +135,6 @@ impl Session {
             focus: None,
             panels_hidden: false,
             hand_in_clean_picture: false,
-            show_help: false,
-            ui_scale: 1.0,
-            sound: true,
-            quick_dice: false,
-            dice_count: 2,
             save_path: "grognard-save.ron".to_string(),
             computers: vec![None; seats],
             new_level: None,

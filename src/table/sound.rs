@@ -3,7 +3,6 @@
 //! turning over swishes; a piece set down taps. The sounds are synthesised at start (no recorded
 //! files to license), short, and never played while a screenshot is being taken.
 
-use super::session::Session;
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
@@ -120,7 +119,7 @@ fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>)
 fn play_cues(
     mut cues: MessageReader<Cue>,
     sounds: Option<Res<Sounds>>,
-    session: Res<Session>,
+    prefs: Res<super::session::Preferences>,
     shot: Option<Res<super::session::ScreenshotJob>>,
     mut commands: Commands,
 ) {
@@ -128,7 +127,7 @@ fn play_cues(
     let shooting = shot.is_some_and(|s| s.0.is_some());
     // At most a few sounds a frame: a throw of many dice rattles, it does not roar.
     for cue in cues.read().take(4) {
-        if !session.sound || shooting {
+        if !prefs.sound || shooting {
             continue;
         }
         let (source, volume) = match *cue {

@@ -40,6 +40,7 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<KeyboardTaken>()
             .init_resource::<crate::table::session::JoinForm>()
+            .init_resource::<crate::table::session::Preferences>()
             .add_systems(EguiPrimaryContextPass, note_keyboard.after(GamePanels))
             .add_systems(EguiPrimaryContextPass, panels::panels::<G>.before(GamePanels))
             .add_systems(
@@ -61,6 +62,7 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
 fn hotkeys<G: TableGame>(
     keys: Res<ButtonInput<KeyCode>>,
     mut session: ResMut<Session>,
+    mut prefs: ResMut<crate::table::session::Preferences>,
     mut requests: MessageWriter<Request<G>>,
     mut commands: Commands,
     mut shots: Local<u32>,
@@ -86,11 +88,11 @@ fn hotkeys<G: TableGame>(
         session.panels_hidden = !session.panels_hidden;
     }
     if keys.just_pressed(KeyCode::F1) || keys.just_pressed(KeyCode::Slash) {
-        session.show_help = !session.show_help;
+        prefs.show_help = !prefs.show_help;
     }
     if keys.just_pressed(KeyCode::KeyR) && session.handover_to.is_none() {
         let seat = session.seat().unwrap_or(SeatId(0));
-        requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
+        requests.write(Request::Act { seat, act: Act::RollDice(prefs.dice_count) });
     }
     if ctrl_held(&keys) && keys.just_pressed(KeyCode::KeyZ) {
         requests.write(Request::Undo);

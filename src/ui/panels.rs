@@ -44,8 +44,8 @@ pub fn panels<G: TableGame>(
     if std::env::var_os("GROGNARD_DEBUG_FRAMES").is_some() {
         info!("egui repaint causes: {:?}; events {:?}", ctx.repaint_causes(), ctx.input(|i| i.events.clone()));
     }
-    if (ctx.zoom_factor() - session.ui_scale).abs() > 1e-3 {
-        ctx.set_zoom_factor(session.ui_scale);
+    if (ctx.zoom_factor() - state.prefs.ui_scale).abs() > 1e-3 {
+        ctx.set_zoom_factor(state.prefs.ui_scale);
     }
     // A click is a press let go within the limit: egui's 0.8 s is shorter than one frame of a
     // software renderer (llvmpipe draws a large table in about a second), where the press and the
@@ -75,7 +75,7 @@ pub fn panels<G: TableGame>(
         }
         return Ok(());
     }
-    if session.show_help {
+    if state.prefs.show_help {
         egui::Window::new("Controls").anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).collapsible(false).show(
             &ctx,
             |ui| {
@@ -137,7 +137,7 @@ pub fn panels<G: TableGame>(
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
-    menu(&ctx, &table.0, &mut session, &mut state.join, &mut offer, &mut requests, hosted);
+    menu(&ctx, &table.0, &mut session, &mut state, &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
     // Nothing to order while the dice roll, or before a host's table has started (the window
     // shows its own setting-up until the host's first update).
@@ -150,8 +150,21 @@ pub fn panels<G: TableGame>(
     };
     let hints = hints.as_deref_mut().filter(|_| G::HINTS && hosted.is_none());
     let thinking = thinking.as_deref().and_then(|t| t.0.as_deref());
-    let legal = &state.seen.legal;
-    orders(&ctx, &table.0, legal, &mut session, &mut requests, height, hosted.is_some(), pause, coach, hints, thinking);
+    let (legal, prefs) = (&state.seen.legal, &mut *state.prefs);
+    orders(
+        &ctx,
+        &table.0,
+        legal,
+        prefs,
+        &mut session,
+        &mut requests,
+        height,
+        hosted.is_some(),
+        pause,
+        coach,
+        hints,
+        thinking,
+    );
     log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
@@ -314,7 +327,7 @@ fn menu<G: TableGame>(
     ctx: &egui::Context,
     table: &crate::engine::table::Table<G>,
     session: &mut Session,
-    join: &mut JoinForm,
+    state: &mut PanelState<G>,
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
     hosted: Option<&[String]>,
@@ -426,7 +439,7 @@ fn menu<G: TableGame>(
                     }
                     ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
                     ui.separator();
-                    across_machines(ui, table, session, join);
+                    across_machines(ui, table, session, &mut state.join);
                 });
                 ui.menu_button("View", |ui| {
                     let mut viewers = if hosted.is_some() { Vec::new() } else { viewers(&table.game) };
@@ -445,16 +458,16 @@ fn menu<G: TableGame>(
                         }
                     }
                     ui.separator();
-                    ui.add(egui::Slider::new(&mut session.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
-                    ui.checkbox(&mut session.show_help, "Controls (F1)");
+                    ui.add(egui::Slider::new(&mut state.prefs.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
+                    ui.checkbox(&mut state.prefs.show_help, "Controls (F1)");
                     ui.checkbox(&mut session.hand_in_clean_picture, "My hand in the clean picture (H)")
                         .on_hover_text("off: the clean picture shows the table as a spectator sees it, safe to broadcast");
-                    ui.checkbox(&mut session.sound, "Sound (dice, cards, pieces)");
+                    ui.checkbox(&mut state.prefs.sound, "Sound (dice, cards, pieces)");
                     ui.horizontal(|ui| {
                         ui.label("Dice:");
-                        ui.radio_value(&mut session.quick_dice, false, "thrown")
+                        ui.radio_value(&mut state.prefs.quick_dice, false, "thrown")
                             .on_hover_text("every roll the rules make tumbles in the tray; its result shows once the dice rest");
-                        ui.radio_value(&mut session.quick_dice, true, "quick")
+                        ui.radio_value(&mut state.prefs.quick_dice, true, "quick")
                             .on_hover_text("the result at once, no throw: for long sessions");
                     });
                     if hosted.is_none() {
@@ -484,6 +497,7 @@ fn menu<G: TableGame>(
 pub struct PanelState<'w, G: TableGame> {
     join: ResMut<'w, JoinForm>,
     seen: Res<'w, crate::table::seen::Seen<G>>,
+    prefs: ResMut<'w, crate::table::session::Preferences>,
 }
 
 /// Game → Across machines: join a host's table (or watch it) in a new window, host this
@@ -593,6 +607,7 @@ fn orders<G: TableGame>(
     ctx: &egui::Context,
     table: &crate::engine::table::Table<G>,
     seen_legal: &[G::Action],
+    prefs: &mut crate::table::session::Preferences,
     session: &mut Session,
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
@@ -717,10 +732,10 @@ fn orders<G: TableGame>(
             ui.separator();
             ui.horizontal(|ui| {
                 ui.label("Dice:");
-                ui.add(egui::DragValue::new(&mut session.dice_count).range(1..=10).suffix(" d6"));
+                ui.add(egui::DragValue::new(&mut prefs.dice_count).range(1..=10).suffix(" d6"));
                 if ui.button("Roll (R)").clicked() {
                     let seat = my_seat.unwrap_or(SeatId(0));
-                    requests.write(Request::Act { seat, act: Act::RollDice(session.dice_count) });
+                    requests.write(Request::Act { seat, act: Act::RollDice(prefs.dice_count) });
                 }
                 if let Some(roll) = table.entries.iter().rev().find_map(|e| e.roll()) {
                     let values: Vec<String> = roll.dice.iter().map(|v| v.to_string()).collect();
