@@ -37,8 +37,6 @@ pub trait Kit: Game {
     const LADDER: &'static [&'static str] = &["random", "beginner", "normal", "strong", "expert"];
     /// What the ladder measures `strong` against besides the level below it.
     const BASELINE: &'static str = "beginner";
-    /// Whether the game has a sandbox (`--sandbox`: any piece moved by hand, the rules silent).
-    const SANDBOX: bool = false;
     /// The players' names in words, for the error that names a player the game lacks.
     const PLAYERS: &'static str = "random, beginner, normal, strong and expert";
 
@@ -61,7 +59,7 @@ pub trait Kit: Game {
     fn scenario_hash(sc: &Self::Scenario) -> String;
     /// What `validate` says of a scenario it accepted.
     fn describe(sc: &Self::Scenario) -> String;
-    /// How a table starts on a scenario (a game without a sandbox ignores `mode`).
+    /// How a table starts on a scenario, enforced or a sandbox.
     fn table_on(sc: Arc<Self::Scenario>, seed: u64, mode: Mode) -> Table<Self>;
     /// One complete game, `players[i]` at seat `i`, each deciding on its own view: how the
     /// computer plays. A dead end or a game longer than `max_actions` is an error naming the seed.

@@ -9,8 +9,16 @@ use serde::{Deserialize, Serialize};
 /// dice (every roll the rules make, and a free roll of the tray).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Entry<E> {
-    Game { seat: SeatId, event: E },
+    Game {
+        seat: SeatId,
+        event: E,
+    },
     Roll(Roll),
+    /// A move by hand in a sandbox (worded by `sandbox::words`).
+    Hand {
+        seat: SeatId,
+        mv: crate::engine::sandbox::HandMove,
+    },
 }
 
 impl<E> Entry<E> {
@@ -18,7 +26,7 @@ impl<E> Entry<E> {
     pub fn roll(&self) -> Option<&Roll> {
         match self {
             Entry::Roll(r) => Some(r),
-            Entry::Game { .. } => None,
+            Entry::Game { .. } | Entry::Hand { .. } => None,
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod plugin;
 pub mod rng;
 pub mod roll;
 pub mod rules;
+pub mod sandbox;
 pub mod save;
 pub mod scenario;
 pub mod search;

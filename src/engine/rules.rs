@@ -70,7 +70,8 @@ impl<T> std::ops::Deref for Shared<T> {
 }
 
 /// Enforced: only the rules' legal actions are accepted. Sandbox: any piece may also be moved,
-/// flipped or drawn by hand; every such move is logged and saved like any action.
+/// flipped or taken off by hand (`engine::sandbox`); every such move is logged and saved like
+/// any action, and the table may go back to Enforced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Mode {
     #[default]
@@ -248,4 +249,18 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     fn play_across_machines(&mut self) {}
     fn is_over(&self) -> bool;
     fn winner(&self) -> Option<SeatId>;
+
+    // The sandbox (`engine::sandbox`): what a hand may move where, the same four answers in every
+    // game; the table checks and logs the moves.
+
+    /// The pieces a hand may move, in a fixed order (a piece's index is its id in a `HandMove`),
+    /// as `view` shows them: a counter the viewer may not identify is named as a blank.
+    fn hand_pieces(view: &Self::View) -> Vec<crate::engine::sandbox::HandPiece>;
+    /// The places a piece may lie on, by name, in a fixed order (the scenario's, nothing hidden).
+    fn hand_places(&self) -> Vec<String>;
+    /// Carries out a hand move the table found to fit the pieces and places (never `Enforce`).
+    fn move_by_hand(&mut self, mv: &crate::engine::sandbox::HandMove);
+    /// Whether the rules accept the position, so that a sandbox table may go back to them: the
+    /// first rule it breaks.
+    fn position_accepted(&self) -> Result<(), Refusal<Self::Section>>;
 }

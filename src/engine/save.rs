@@ -58,7 +58,7 @@ pub fn save_of<G: Game>(table: &Table<G>) -> SaveFile<G::Action> {
         game: G::ID.to_string(),
         scenario: table.game.scenario(),
         seed: table.seed,
-        mode: table.mode,
+        mode: table.began,
         log: table.records.clone(),
     }
 }

@@ -4,7 +4,8 @@
 use crate::engine::digest::digest_of;
 use crate::engine::roll::Roll;
 use crate::engine::rules::{Game, Mode, NamesRule, checked};
-use crate::engine::seats::SeatId;
+use crate::engine::sandbox::{HandMove, SANDBOX_RULE};
+use crate::engine::seats::{SeatId, Viewer};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -14,6 +15,8 @@ pub enum Act<A> {
     Game(A),
     /// Roll this many six-sided dice from the tray; values come from the table's RNG.
     RollDice(u8),
+    /// A move by hand: a sandbox table only (`engine::sandbox`).
+    Hand(HandMove),
 }
 
 /// One line of the action log, as saved and replayed.
@@ -36,6 +39,10 @@ pub enum TableError<E: NamesRule> {
     BadRoll(u8),
     #[error("only the seat whose decision it is may roll the dice")]
     NotYourRoll,
+    /// A hand move refused: the table is not a sandbox, it is not this seat's decision, or the
+    /// move does not fit the pieces (its words say which).
+    #[error("{0} (rule: {SANDBOX_RULE})")]
+    Hand(String),
 }
 
 impl<E: NamesRule> TableError<E> {
@@ -43,6 +50,7 @@ impl<E: NamesRule> TableError<E> {
     pub fn rule(&self) -> Option<&'static str> {
         match self {
             TableError::Rule(e) => Some(e.rule()),
+            TableError::Hand(_) => Some(SANDBOX_RULE),
             _ => None,
         }
     }
@@ -57,7 +65,10 @@ pub type ReplayFailure<G> = (usize, Record<<G as Game>::Action>, Refused<G>);
 #[derive(Clone, Debug)]
 pub struct Table<G: Game> {
     pub game: G,
+    /// The mode now (a sandbox table that went back to the rules is `Enforced`).
     pub mode: Mode,
+    /// The mode the table began in: what a save keeps, so that its log replays.
+    pub began: Mode,
     pub seed: u64,
     /// The effective log: undone actions are removed from it.
     pub records: Vec<Record<G::Action>>,
@@ -82,6 +93,7 @@ impl<G: Game> Table<G> {
             checkpoint: None,
             game,
             mode,
+            began: mode,
             seed,
             records: Vec::new(),
             entries: Vec::new(),
@@ -90,6 +102,14 @@ impl<G: Game> Table<G> {
             undo: true,
             scratch: Vec::new(),
         }
+    }
+
+    /// The same table in `mode` from its beginning (a new table: its log, if any, replays the
+    /// same in either mode).
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self.began = mode;
+        self
     }
 
     /// Room for `records` more records and `entries` more log entries (a replay that knows how
@@ -139,6 +159,18 @@ impl<G: Game> Table<G> {
                 self.entries.push(Entry::Roll(Roll::free(seat, values)));
                 true // a roll is never undone, so it can never be re-rolled
             }
+            Act::Hand(mv) => {
+                self.check_hand(seat, mv)?;
+                self.entry_marks.push(self.entries.len());
+                if *mv == HandMove::Enforce {
+                    self.mode = Mode::Enforced;
+                } else {
+                    self.game.move_by_hand(mv);
+                }
+                self.entries.push(Entry::Hand { seat, mv: mv.clone() });
+                // Back under the rules is never undone: undo replays from a state, not a mode.
+                *mv == HandMove::Enforce
+            }
         };
         self.records.push(Record { seat, act });
         if !self.undo {
@@ -148,6 +180,23 @@ impl<G: Game> Table<G> {
             self.checkpoint_len = self.records.len();
         }
         Ok(())
+    }
+
+    /// Whether `seat` may make the hand move `mv` now: a sandbox table, that seat's decision, a
+    /// move that fits the pieces as the seat sees them, and for `Enforce` a position the rules
+    /// accept.
+    pub fn check_hand(&self, seat: SeatId, mv: &HandMove) -> Result<(), Refused<G>> {
+        if self.mode != Mode::Sandbox {
+            return Err(TableError::Hand("moves by hand are for a sandbox table; the rules are enforced here".into()));
+        }
+        if self.game.active_seat() != Some(seat) {
+            return Err(TableError::Hand("only the seat whose decision it is moves pieces by hand".into()));
+        }
+        if *mv == HandMove::Enforce {
+            return self.game.position_accepted().map_err(TableError::Rule);
+        }
+        let pieces = G::hand_pieces(&self.game.observe(Viewer::Seat(seat)));
+        crate::engine::sandbox::fits(mv, &pieces, self.game.hand_places().len()).map_err(TableError::Hand)
     }
 
     /// Whether there is an action since the last commit point to take back.

@@ -251,16 +251,12 @@ pub fn replace<G: TableGame>(requests: &mut MessageWriter<Request<G>>, table: Ta
 
 /// Opens the window on a scenario or a save as the command line asks (`Kit::open_window`, for
 /// every game that opens as a table of seats): the computer's seats and level, the screenshot's
-/// eyes, the sandbox where the game has one; the exit code.
+/// eyes, the sandbox; the exit code.
 pub fn open_window<G: crate::engine::kit::Kit + TableGame>(
     file: &std::path::Path,
     o: &crate::engine::entry::WindowOptions,
 ) -> i32 {
     use crate::engine::rules::Mode;
-    if o.sandbox && !G::SANDBOX {
-        eprintln!("--sandbox: {} has no sandbox mode", G::NAME);
-        return 2;
-    }
     let (computers, screenshot) = match seats_asked::<G>(o) {
         Ok(x) => x,
         Err(e) => {

@@ -432,6 +432,7 @@ pub fn send<G: TableGame>(
                 continue;
             }
             Request::Act { act: Act::RollDice(_), .. } => "the tray's dice are not rolled at a host's table",
+            Request::Act { act: Act::Hand(_), .. } => "no moves by hand at a host's table: its rules are enforced",
             Request::Undo => "no undo at a host's table: an action sent is the host's",
             Request::Replace(_) => "this window sits at a host's table: open another window for another game",
         };

@@ -1,8 +1,9 @@
 //! egui overlays every game shares: the menu (new game, computer seats, save, load, resume, view),
 //! the orders panel with the legal actions as buttons, the log with linked names, the dice, the
-//! notices, the hot-seat hand-over screen, the help, and the hotkeys. H or F11 hides all panels
+//! notices, the hot-seat hand-over screen, the help, the sandbox's pieces by hand, and the hotkeys. H or F11 hides all panels
 //! for a clean picture; F1 shows the controls. A game's own panels live in its `view` folder.
 
+pub mod hand;
 pub mod input;
 pub mod panels;
 
@@ -43,6 +44,7 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
             .init_resource::<crate::table::session::Preferences>()
             .add_systems(EguiPrimaryContextPass, note_keyboard.after(GamePanels))
             .add_systems(EguiPrimaryContextPass, panels::panels::<G>.before(GamePanels))
+            .add_systems(EguiPrimaryContextPass, hand::hand_panel::<G>.after(panels::panels::<G>).before(GamePanels))
             .add_systems(
                 PreUpdate,
                 drop_unchanged_modifiers

@@ -61,8 +61,8 @@ impl Kit for Austerlitz {
         )
     }
 
-    fn table_on(sc: Arc<AzScenario>, seed: u64, _mode: Mode) -> Table<Austerlitz> {
-        table_on(sc, seed)
+    fn table_on(sc: Arc<AzScenario>, seed: u64, mode: Mode) -> Table<Austerlitz> {
+        table_on(sc, seed).with_mode(mode)
     }
 
     fn play_game(

@@ -40,7 +40,6 @@ impl Kit for Botn {
     const JOURNAL: &'static str = "journal.ron";
     const RANDOM: Player = Player::Random;
     const PLAYERS: &'static str = "random, beginner (or easy), normal (or ai), strong (or hard) and expert";
-    const SANDBOX: bool = true;
 
     /// French (Napoléon) or allied (Schwarzenberg).
     fn seat_named(name: &str) -> Option<usize> {

@@ -56,8 +56,8 @@ impl Kit for Leipzig {
         )
     }
 
-    fn table_on(sc: Arc<LzScenario>, seed: u64, _mode: Mode) -> Table<Leipzig> {
-        table_on(sc, seed)
+    fn table_on(sc: Arc<LzScenario>, seed: u64, mode: Mode) -> Table<Leipzig> {
+        table_on(sc, seed).with_mode(mode)
     }
 
     fn play_game(sc: Arc<LzScenario>, seed: u64, players: [LzPlayer; 2], max: usize) -> Result<Table<Leipzig>, String> {

@@ -75,8 +75,8 @@ impl Kit for Vg {
 
     /// A table of two; the solo option is the log's first action, which a solo game's players
     /// (`play_game`) or the window take.
-    fn table_on(sc: Arc<VgScenario>, seed: u64, _mode: Mode) -> Table<Vg> {
-        table_on(sc, seed, None)
+    fn table_on(sc: Arc<VgScenario>, seed: u64, mode: Mode) -> Table<Vg> {
+        table_on(sc, seed, None).with_mode(mode)
     }
 
     fn play_game(sc: Arc<VgScenario>, seed: u64, players: [VgPlayer; 2], max: usize) -> Result<Table<Vg>, String> {
@@ -92,11 +92,7 @@ impl Kit for Vg {
 /// on the side `--computer` names, or a level at a table of two; a solo save keeps its AI.
 #[cfg(feature = "gui")]
 pub fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 {
-    // Flags of other games are refused, never ignored.
-    if o.sandbox {
-        eprintln!("--sandbox: Victory & Glory has no sandbox mode");
-        return 2;
-    }
+    let mode = if o.sandbox { Mode::Sandbox } else { Mode::Enforced };
     // The computer is the solo AI of section XV (the default), or a level at a table of two.
     let levels = <crate::games::vg::Vg as crate::table::TableGame>::LEVELS;
     let level = match o.level.as_deref() {
@@ -135,9 +131,11 @@ pub fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 
     let seed = o.seed.unwrap_or_else(crate::table::app::clock_seed);
     let table = match crate::engine::scenario::read_text(file).map_err(|e| e.to_string()).and_then(|text| {
         if crate::engine::save::looks_like_save(&text) {
-            <Vg as crate::table::TableGame>::load(file, seed, Mode::Enforced)
+            <Vg as crate::table::TableGame>::load(file, seed, mode)
         } else {
-            super::new_table(file, seed, ai.filter(|_| level == 0)).map_err(|e| e.to_string())
+            super::new_table(file, seed, ai.filter(|_| level == 0))
+                .map(|t| t.with_mode(mode))
+                .map_err(|e| e.to_string())
         }
     }) {
         Ok(t) => t,

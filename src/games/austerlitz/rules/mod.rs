@@ -1,7 +1,8 @@
 //! Austerlitz's rules, one file per chapter of the rulebook: `setup` (Set-up, Order of Battle),
 //! `turn` (The Phases of a game turn, the check for victory), `commands` (Units and Commands),
 //! `formations`, `artillery` (with its field of fire and line of sight), `movement`, `charges`
-//! (Cavalry Charges and Disorganization), `combat`, `demoralisation` and `reactions`. Here: the
+//! (Cavalry Charges and Disorganization), `combat`, `demoralisation` and `reactions`; `sandbox`
+//! the moves by hand. Here: the
 //! table's start, the one list of legal actions, the check that names the broken rule, and apply.
 
 pub mod artillery;
@@ -12,6 +13,7 @@ pub mod demoralisation;
 pub mod formations;
 pub mod movement;
 pub mod reactions;
+pub mod sandbox;
 pub mod setup;
 pub mod turn;
 
@@ -429,11 +431,12 @@ impl Game for Austerlitz {
         })
     }
 
-    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: Viewer) -> String {
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: Viewer) -> String {
         // Nothing on this table is hidden: every line reads the same to everyone.
         match entry {
             crate::engine::table::Entry::Game { event, .. } => self.event_text(event),
             crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
+            crate::engine::table::Entry::Hand { seat, mv } => crate::engine::sandbox::words(self, *seat, mv, viewer),
         }
     }
 
@@ -454,6 +457,22 @@ impl Game for Austerlitz {
 
     fn winner(&self) -> Option<SeatId> {
         self.winner.map(seat_of)
+    }
+
+    fn hand_pieces(view: &Self::View) -> Vec<crate::engine::sandbox::HandPiece> {
+        Austerlitz::hand_pieces_of(view)
+    }
+
+    fn hand_places(&self) -> Vec<String> {
+        self.hand_places_of()
+    }
+
+    fn move_by_hand(&mut self, mv: &crate::engine::sandbox::HandMove) {
+        self.move_by_hand_now(mv)
+    }
+
+    fn position_accepted(&self) -> Result<(), AzError> {
+        self.position_accepted_now()
     }
 }
 

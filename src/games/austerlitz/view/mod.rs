@@ -113,7 +113,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
         match entry {
             Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
-            Entry::Roll(_) => vec![Span::Text(self.entry_text(entry, viewer))],
+            Entry::Roll(_) | Entry::Hand { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
         }
     }
 

@@ -298,4 +298,20 @@ impl Game for Botn {
             seat_of(Side::Allied)
         })
     }
+
+    fn hand_pieces(view: &Self::View) -> Vec<crate::engine::sandbox::HandPiece> {
+        Botn::hand_pieces_of(view)
+    }
+
+    fn hand_places(&self) -> Vec<String> {
+        self.hand_places_of()
+    }
+
+    fn move_by_hand(&mut self, mv: &crate::engine::sandbox::HandMove) {
+        self.move_by_hand_now(mv)
+    }
+
+    fn position_accepted(&self) -> Result<(), BotnError> {
+        self.position_accepted_now()
+    }
 }

@@ -1,7 +1,12 @@
 //! The sandbox (no rulebook chapter): with the rules off, any piece moved, flipped or drawn by
-//! hand — each such move still logged and saved like an action.
+//! hand — each such move still logged and saved like an action. The game's own free moves
+//! (drawing blind, dragging an army on the table), and the kit's (`engine::sandbox`): the armies,
+//! their markers and the time marker as pieces for the hand, each carried out as a free move,
+//! and the positions the rules accept to go back to them.
 
 use super::*;
+use crate::engine::sandbox::{HandMove, HandPiece, track};
+use crate::games::botn::observe::BotnView;
 
 impl Botn {
     pub(super) fn check_sandbox(&self, mode: Mode, s: &SandboxAction) -> Result<(), BotnError> {
@@ -40,5 +45,96 @@ impl Botn {
         }
         events.push(Event::Sandbox(s.clone()));
         matches!(s, SandboxAction::DrawBlind)
+    }
+}
+
+impl Botn {
+    /// The armies in card order, then their markers, then the time marker; an army or a marker
+    /// goes on any field, the time marker on its bar.
+    pub(super) fn hand_pieces_of(view: &BotnView) -> Vec<HandPiece> {
+        let sc = &view.sc;
+        let fields = 0..sc.fields.len() as u32;
+        let armies = view.armies.iter().enumerate().map(|(a, s)| HandPiece {
+            name: sc.armies[a].def.name.clone(),
+            seat: Some(seat_of(sc.armies[a].def.side)),
+            at: s.at.map(|f| f.0 as u32),
+            goes: fields.clone(),
+            flipped: Some(s.flipped),
+            removable: true,
+        });
+        let markers = view.markers.iter().enumerate().map(|(m, s)| {
+            let def = &sc.armies[s.army as usize].def;
+            let nth = view.markers[..m].iter().filter(|o| o.army == s.army).count() + 1;
+            HandPiece {
+                name: format!("{}'s marker {nth}", def.name),
+                seat: Some(seat_of(def.side)),
+                at: s.at.map(|f| f.0 as u32),
+                goes: fields.clone(),
+                flipped: None,
+                removable: true,
+            }
+        });
+        let bar = fields.end..fields.end + sc.time.len() as u32;
+        let time = HandPiece {
+            name: "the time marker".into(),
+            seat: None,
+            at: Some(bar.start + view.time as u32),
+            goes: bar,
+            flipped: None,
+            removable: false,
+        };
+        armies.chain(markers).chain(std::iter::once(time)).collect()
+    }
+
+    /// The fields, then the time bar's spaces.
+    pub(super) fn hand_places_of(&self) -> Vec<String> {
+        let mut places: Vec<String> = self.sc.fields.iter().map(|f| f.name.clone()).collect();
+        let start = places.len();
+        track(&mut places, "Time", self.sc.time.len().saturating_sub(1) as u32);
+        for (p, t) in places[start..].iter_mut().zip(&self.sc.time) {
+            *p = format!("Time: {}", t.label);
+        }
+        places
+    }
+
+    /// As the sandbox's free moves do it (`apply_sandbox`), so that both ways agree.
+    pub(super) fn move_by_hand_now(&mut self, mv: &HandMove) {
+        let (armies, markers) = (self.armies.len() as u32, self.markers.len() as u32);
+        let fields = self.sc.fields.len() as u32;
+        let free = match *mv {
+            HandMove::Put { piece, on } if piece < armies => {
+                SandboxAction::MoveArmy { army: piece as ArmyId, to: Some(SpaceId(on as u16)) }
+            }
+            HandMove::Put { piece, on } if piece < armies + markers => {
+                SandboxAction::MoveMarker { marker: (piece - armies) as MarkerId, to: Some(SpaceId(on as u16)) }
+            }
+            HandMove::Put { on, .. } => SandboxAction::MoveTime { to: (on - fields) as u8 },
+            HandMove::Flip { piece } => SandboxAction::FlipArmy { army: piece as ArmyId },
+            HandMove::Remove { piece } if piece < armies => SandboxAction::MoveArmy { army: piece as ArmyId, to: None },
+            HandMove::Remove { piece } => SandboxAction::MoveMarker { marker: (piece - armies) as MarkerId, to: None },
+            HandMove::Enforce => return,
+        };
+        let seat = self.active_seat().unwrap_or(SeatId(0));
+        self.apply_sandbox(&free, seat, &mut Vec::new());
+    }
+
+    /// A position the rules can go on from: no fight or unit choice waiting (the armies they name
+    /// may have been moved) and one army a field at most.
+    pub(super) fn position_accepted_now(&self) -> Result<(), BotnError> {
+        if !self.hits.is_empty() || !self.pending_units.is_empty() {
+            return Err(BotnError::new(
+                rule::FIGHT,
+                "a fight or a choice of unit is under way: finish it before the rules take over again",
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for a in self.armies.iter().filter(|a| !a.eliminated) {
+            if let Some(f) = a.at
+                && !seen.insert(f)
+            {
+                return Err(BotnError::new(rule::ONE_ARMY, format!("two armies stand on {}", self.sc.field_name(f))));
+            }
+        }
+        Ok(())
     }
 }

@@ -116,7 +116,7 @@ fn last_fight_window(
 fn last_fight(entries: &[Entry<Event>], game: &Botn) -> Option<(usize, Vec<String>)> {
     let event = |e: &Entry<Event>| match e {
         Entry::Game { event, .. } => Some(event.clone()),
-        Entry::Roll(_) => None,
+        Entry::Roll(_) | Entry::Hand { .. } => None,
     };
     let end = entries.iter().rposition(|e| matches!(event(e), Some(Event::FightEnded)))?;
     let start = entries[..end].iter().rposition(|e| matches!(event(e), Some(Event::FightBegan { .. })))?;

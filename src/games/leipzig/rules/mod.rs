@@ -4,7 +4,7 @@
 //! `retreat` (retreat before combat, the Retreat Order of Preference), `leaders`, `fortresses`
 //! (Fortress and Siege), `reconnaissance`, `reinforcements`, `special` (the Special Game Rules and
 //! Special Campaign-Game Rules) and `victory` (How to Win). Each chapter holds its legal listing,
-//! its refusals' words and its apply; here the dispatch.
+//! its refusals' words and its apply; `sandbox` the moves by hand; here the dispatch.
 
 pub mod combat;
 pub mod deployment;
@@ -15,6 +15,7 @@ pub mod movement;
 pub mod reconnaissance;
 pub mod reinforcements;
 pub mod retreat;
+pub mod sandbox;
 pub mod sequence;
 pub mod special;
 pub mod stacking;
@@ -306,6 +307,7 @@ impl Game for Leipzig {
         match entry {
             crate::engine::table::Entry::Game { event, .. } => self.event_text(event, viewer),
             crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
+            crate::engine::table::Entry::Hand { seat, mv } => crate::engine::sandbox::words(self, *seat, mv, viewer),
         }
     }
 
@@ -326,5 +328,21 @@ impl Game for Leipzig {
 
     fn winner(&self) -> Option<SeatId> {
         self.winner.map(seat_of)
+    }
+
+    fn hand_pieces(view: &Self::View) -> Vec<crate::engine::sandbox::HandPiece> {
+        Leipzig::hand_pieces_of(view)
+    }
+
+    fn hand_places(&self) -> Vec<String> {
+        self.hand_places_of()
+    }
+
+    fn move_by_hand(&mut self, mv: &crate::engine::sandbox::HandMove) {
+        self.move_by_hand_now(mv)
+    }
+
+    fn position_accepted(&self) -> Result<(), LzError> {
+        self.position_accepted_now()
     }
 }

@@ -2,7 +2,7 @@
 //! the legal actions, the check and the apply of its section's decisions side by side — set-up
 //! (V), rounds (VII), cards and their effects (VIII), allies (IX, X), where units stand (XI),
 //! campaigns (VIII, XII), scoring and winning (XIII, XIV), the solo AI (XV) and the miniatures
-//! option (XVI). A card's effects become a queue of tasks; a task that needs somebody's choice
+//! option (XVI); `sandbox` the moves by hand. A card's effects become a queue of tasks; a task that needs somebody's choice
 //! becomes a `Pending` decision, answered by an action. This file holds what the sections share
 //! and the `Game` calls, which only dispatch: `legal_actions` by the open decision, `check` and
 //! `apply` by the action.
@@ -11,6 +11,7 @@ mod allies;
 mod campaigns;
 mod cards;
 mod rounds;
+mod sandbox;
 mod scoring;
 mod setup;
 mod solo;
@@ -378,11 +379,12 @@ impl Game for Vg {
         Ok(view.sample(rng))
     }
 
-    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, _viewer: crate::engine::seats::Viewer) -> String {
+    fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: crate::engine::seats::Viewer) -> String {
         // Every event is public (a draw says "a card", never which): worded alike for every seat.
         match entry {
             crate::engine::table::Entry::Game { event, .. } => self.event_text(event),
             crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
+            crate::engine::table::Entry::Hand { seat, mv } => crate::engine::sandbox::words(self, *seat, mv, viewer),
         }
     }
 
@@ -400,5 +402,21 @@ impl Game for Vg {
 
     fn winner(&self) -> Option<SeatId> {
         self.winning_seat()
+    }
+
+    fn hand_pieces(view: &Self::View) -> Vec<crate::engine::sandbox::HandPiece> {
+        Vg::hand_pieces_of(view)
+    }
+
+    fn hand_places(&self) -> Vec<String> {
+        self.hand_places_of()
+    }
+
+    fn move_by_hand(&mut self, mv: &crate::engine::sandbox::HandMove) {
+        self.move_by_hand_now(mv)
+    }
+
+    fn position_accepted(&self) -> Result<(), VgError> {
+        self.position_accepted_now()
     }
 }

@@ -137,7 +137,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         // Every event is public: one line, worded alike for every seat.
         match entry {
             Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
-            Entry::Roll(_) => vec![Span::Text(self.entry_text(entry, viewer))],
+            Entry::Roll(_) | Entry::Hand { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
         }
     }
 

@@ -1,0 +1,98 @@
+//! The sandbox (no rulebook chapter; `engine::sandbox`): every unit and commander put on any
+//! space, a unit's DIS marker turned over, a piece taken off by hand, and the positions the rules
+//! accept to go back to them.
+
+use super::seat_of;
+use crate::engine::geometry::CellShape;
+use crate::engine::sandbox::{HandMove, HandPiece};
+use crate::games::austerlitz::actions::{AzError, rule};
+use crate::games::austerlitz::observe::AzView;
+use crate::games::austerlitz::state::{Austerlitz, rotate};
+
+impl Austerlitz {
+    /// The combat units in id order, then the commanders; each goes on any space.
+    pub(super) fn hand_pieces_of(view: &AzView) -> Vec<HandPiece> {
+        let g = &view.game;
+        let board = &g.sc.board;
+        let spaces = 0..board.spaces.len() as u32;
+        let place = |c| board.index(c) as u32;
+        let units = (0..g.units.len()).map(|u| HandPiece {
+            name: g.name(u),
+            seat: Some(seat_of(g.side_of(u))),
+            at: g.units[u].at.filter(|_| !g.units[u].eliminated).map(place),
+            goes: spaces.clone(),
+            flipped: Some(g.units[u].dis),
+            removable: true,
+        });
+        let commands = g.commands.iter().zip(&g.sc.commands).map(|(k, def)| HandPiece {
+            name: format!("{} {}", def.side.name(), def.name),
+            seat: Some(seat_of(def.side)),
+            at: k.at.filter(|_| !k.captured).map(place),
+            goes: spaces.clone(),
+            flipped: None,
+            removable: true,
+        });
+        units.chain(commands).collect()
+    }
+
+    /// The spaces by their names, in the board's order.
+    pub(super) fn hand_places_of(&self) -> Vec<String> {
+        self.sc.board.cells().map(|c| self.cell_name(c)).collect()
+    }
+
+    pub(super) fn move_by_hand_now(&mut self, mv: &HandMove) {
+        let units = self.units.len();
+        match *mv {
+            HandMove::Put { piece, on } => {
+                let c = self.sc.board.cell_of(on as usize);
+                if (piece as usize) < units {
+                    let unit = &mut self.units[piece as usize];
+                    unit.at = Some(c);
+                    unit.eliminated = false;
+                    // A unit on a square faces one of its four sides: a diagonal front turns left.
+                    if self.sc.board.shape(c) == CellShape::Square && unit.facing.is_diagonal() {
+                        unit.facing = rotate(unit.facing, -1);
+                    }
+                } else {
+                    let k = &mut self.commands[piece as usize - units];
+                    k.at = Some(c);
+                    k.captured = false;
+                }
+            }
+            HandMove::Flip { piece } => self.units[piece as usize].dis ^= true,
+            HandMove::Remove { piece } => {
+                if (piece as usize) < units {
+                    self.units[piece as usize].eliminated = true;
+                } else {
+                    self.commands[piece as usize - units].at = None;
+                }
+            }
+            HandMove::Enforce => {}
+        }
+    }
+
+    /// A position the rules can go on from: no retreat, reaction or fire waiting (the units it
+    /// names may have been moved), and every space's units as stacking allows (Set-up: Stacking).
+    pub(super) fn position_accepted_now(&self) -> Result<(), AzError> {
+        if !self.pending.is_empty() {
+            return Err(AzError::new(
+                rule::PHASES,
+                "a retreat, reaction or opportunity fire is waiting: answer it before the rules take over again",
+            ));
+        }
+        for u in (0..self.units.len()).filter(|&u| self.on_board(u)) {
+            let c = self.units[u].at.expect("on the board");
+            if !self.may_stand(u, c) {
+                return Err(AzError::new(
+                    rule::STACKING,
+                    format!(
+                        "{} may not stand on {}: 1 combat unit a space (1 artillery with 1 infantry), never on a pond, never with an enemy commander",
+                        self.name(u),
+                        self.cell_name(c)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

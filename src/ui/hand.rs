@@ -1,0 +1,167 @@
+//! The By hand panel of a sandbox table, the same for every game (`engine::sandbox`): find a
+//! piece, find a place, put it there, turn it over or take it off; and back to the rules. It reads
+//! the pieces through the eyes' view (`Seen`), and every move goes to the table as a request, so
+//! that it is checked, logged, saved and undone like an order.
+
+use crate::engine::plugin::{Request, TableRes};
+use crate::engine::rules::Mode;
+use crate::engine::sandbox::{HandMove, HandPiece};
+use crate::engine::table::Act;
+use crate::table::TableGame;
+use crate::table::seen::Seen;
+use crate::table::session::Session;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+/// What the panel has chosen and typed.
+#[derive(Default)]
+pub struct HandChoice {
+    piece: Option<u32>,
+    place: Option<u32>,
+    find_piece: String,
+    find_place: String,
+}
+
+/// The rows a list shows at once.
+const ROWS: f32 = 7.0;
+
+/// Whether `text` contains every word of `find`, ignoring case.
+pub fn matches(text: &str, find: &str) -> bool {
+    let text = text.to_lowercase();
+    find.split_whitespace().all(|w| text.contains(&w.to_lowercase()))
+}
+
+/// A piece's line in the list: its name and where it lies.
+pub fn piece_line(piece: &HandPiece, places: &[String]) -> String {
+    match piece.at.and_then(|p| places.get(p as usize)) {
+        Some(place) => {
+            format!("{} — {place}{}", piece.name, if piece.flipped == Some(true) { " (turned)" } else { "" })
+        }
+        None => format!("{} — off the table", piece.name),
+    }
+}
+
+pub fn hand_panel<G: TableGame>(
+    mut contexts: EguiContexts,
+    table: Res<TableRes<G>>,
+    seen: Res<Seen<G>>,
+    session: Res<Session>,
+    mut requests: MessageWriter<Request<G>>,
+    mut choice: Local<HandChoice>,
+) -> Result {
+    if table.0.mode != Mode::Sandbox
+        || session.panels_hidden
+        || session.broadcast
+        || session.handover_to.is_some()
+        || seen.pieces.is_empty()
+    {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?.clone();
+    let Some(seat) = session.seat() else { return Ok(()) };
+    let places = &seen.places;
+    let c = &mut *choice;
+    if c.piece.is_some_and(|p| p as usize >= seen.pieces.len()) {
+        c.piece = None;
+    }
+    let mut send = |mv: HandMove| {
+        requests.write(Request::Act { seat, act: Act::Hand(mv) });
+    };
+    egui::Window::new("Pieces by hand")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
+        .default_width(300.0)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            ui.label(
+                egui::RichText::new(
+                    "Sandbox: the rules are silent. Every move is logged, saved and taken back with Undo like an order.",
+                )
+                .small(),
+            );
+            ui.add(egui::TextEdit::singleline(&mut c.find_piece).hint_text("find a piece"));
+            let found: Vec<u32> = (0..seen.pieces.len() as u32)
+                .filter(|&p| matches(&piece_line(&seen.pieces[p as usize], places), &c.find_piece))
+                .collect();
+            let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+            egui::ScrollArea::vertical().id_salt("hand pieces").max_height(row * ROWS).show_rows(
+                ui,
+                row,
+                found.len(),
+                |ui, rows| {
+                    for &p in &found[rows] {
+                        let line = piece_line(&seen.pieces[p as usize], places);
+                        if ui.selectable_label(c.piece == Some(p), line).clicked() {
+                            c.piece = Some(p);
+                            c.place = None;
+                        }
+                    }
+                },
+            );
+            let Some(piece) = c.piece.map(|p| &seen.pieces[p as usize]) else {
+                ui.label(egui::RichText::new("Choose a piece to move it.").small());
+                back_to_rules(ui, &mut send);
+                return;
+            };
+            ui.separator();
+            ui.add(egui::TextEdit::singleline(&mut c.find_place).hint_text("find a place"));
+            let goes: Vec<u32> = piece
+                .goes
+                .clone()
+                .filter(|&p| places.get(p as usize).is_some_and(|name| matches(name, &c.find_place)))
+                .collect();
+            egui::ScrollArea::vertical().id_salt("hand places").max_height(row * ROWS).show_rows(
+                ui,
+                row,
+                goes.len(),
+                |ui, rows| {
+                    for &p in &goes[rows] {
+                        if ui.selectable_label(c.place == Some(p), &places[p as usize]).clicked() {
+                            c.place = Some(p);
+                        }
+                    }
+                },
+            );
+            let p = c.piece.expect("chosen above");
+            ui.horizontal(|ui| {
+                let put = c.place.filter(|&on| piece.at != Some(on));
+                if ui.add_enabled(put.is_some(), egui::Button::new("Put there")).clicked()
+                    && let Some(on) = put
+                {
+                    send(HandMove::Put { piece: p, on });
+                }
+                if piece.flipped.is_some() && ui.button("Turn over").clicked() {
+                    send(HandMove::Flip { piece: p });
+                }
+                if piece.removable && piece.at.is_some() && ui.button("Take off").clicked() {
+                    send(HandMove::Remove { piece: p });
+                }
+            });
+            back_to_rules(ui, &mut send);
+        });
+    Ok(())
+}
+
+/// The button that puts the table back under the rules (the table says which rule the position
+/// breaks, if any).
+fn back_to_rules(ui: &mut egui::Ui, send: &mut impl FnMut(HandMove)) {
+    ui.separator();
+    if ui
+        .button("Back to the rules")
+        .on_hover_text("The rules are enforced from here on, if they accept the position")
+        .clicked()
+    {
+        send(HandMove::Enforce);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_finds_every_word_in_any_case() {
+        assert!(matches("French IV Corps — Leipzig (2215)", "leipzig iv"));
+        assert!(!matches("French IV Corps — Leipzig (2215)", "leipzig vi"));
+        assert!(matches("anything", ""));
+    }
+}
