@@ -145,6 +145,14 @@ pub trait TableGame: crate::engine::kit::Kit {
             Self::new_table(file, seed, mode)
         }
     }
+    /// Where the By hand panel of a sandbox sits (an anchor and its offset): at the top right,
+    /// under the menu's height, unless the game has a panel there.
+    const HAND_PANEL: (bevy_egui::egui::Align2, [f32; 2]) = (bevy_egui::egui::Align2::RIGHT_TOP, [-6.0, 56.0]);
+    /// A sandbox's moves by hand of the game's own, beyond the kit's pieces (Battle of the
+    /// Nations: a card drawn blind), drawn in the By hand panel: the one clicked, as an order.
+    fn hand_extras(_ui: &mut bevy_egui::egui::Ui) -> Option<Self::Action> {
+        None
+    }
     /// The new games the Game menu offers now.
     fn new_games(table: &Table<Self>) -> Vec<NewGame>;
     /// Starts the new game `choice` of `new_games`; `computers` are the seats the computer plays

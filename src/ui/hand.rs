@@ -46,6 +46,7 @@ pub fn hand_panel<G: TableGame>(
     table: Res<TableRes<G>>,
     seen: Res<Seen<G>>,
     session: Res<Session>,
+    offer: Res<crate::table::session::ResumeOffer<G>>,
     mut requests: MessageWriter<Request<G>>,
     mut choice: Local<HandChoice>,
 ) -> Result {
@@ -53,6 +54,7 @@ pub fn hand_panel<G: TableGame>(
         || session.panels_hidden
         || session.broadcast
         || session.handover_to.is_some()
+        || offer.0.is_some()
         || seen.pieces.is_empty()
     {
         return Ok(());
@@ -64,11 +66,11 @@ pub fn hand_panel<G: TableGame>(
     if c.piece.is_some_and(|p| p as usize >= seen.pieces.len()) {
         c.piece = None;
     }
-    let mut send = |mv: HandMove| {
-        requests.write(Request::Act { seat, act: Act::Hand(mv) });
+    let mut send = |act: Act<G::Action>| {
+        requests.write(Request::Act { seat, act });
     };
     egui::Window::new("Pieces by hand")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
+        .anchor(G::HAND_PANEL.0, G::HAND_PANEL.1)
         .default_width(300.0)
         .resizable(false)
         .show(&ctx, |ui| {
@@ -97,9 +99,14 @@ pub fn hand_panel<G: TableGame>(
                     }
                 },
             );
+            if let Some(a) = G::hand_extras(ui) {
+                send(Act::Game(a));
+            }
             let Some(piece) = c.piece.map(|p| &seen.pieces[p as usize]) else {
                 ui.label(egui::RichText::new("Choose a piece to move it.").small());
-                back_to_rules(ui, &mut send);
+                if back_to_rules(ui) {
+                    send(Act::Hand(HandMove::Enforce));
+                }
                 return;
             };
             ui.separator();
@@ -127,31 +134,29 @@ pub fn hand_panel<G: TableGame>(
                 if ui.add_enabled(put.is_some(), egui::Button::new("Put there")).clicked()
                     && let Some(on) = put
                 {
-                    send(HandMove::Put { piece: p, on });
+                    send(Act::Hand(HandMove::Put { piece: p, on }));
                 }
                 if piece.flipped.is_some() && ui.button("Turn over").clicked() {
-                    send(HandMove::Flip { piece: p });
+                    send(Act::Hand(HandMove::Flip { piece: p }));
                 }
                 if piece.removable && piece.at.is_some() && ui.button("Take off").clicked() {
-                    send(HandMove::Remove { piece: p });
+                    send(Act::Hand(HandMove::Remove { piece: p }));
                 }
             });
-            back_to_rules(ui, &mut send);
+            if back_to_rules(ui) {
+                    send(Act::Hand(HandMove::Enforce));
+                }
         });
     Ok(())
 }
 
 /// The button that puts the table back under the rules (the table says which rule the position
-/// breaks, if any).
-fn back_to_rules(ui: &mut egui::Ui, send: &mut impl FnMut(HandMove)) {
+/// breaks, if any): whether it was clicked.
+fn back_to_rules(ui: &mut egui::Ui) -> bool {
     ui.separator();
-    if ui
-        .button("Back to the rules")
+    ui.button("Back to the rules")
         .on_hover_text("The rules are enforced from here on, if they accept the position")
         .clicked()
-    {
-        send(HandMove::Enforce);
-    }
 }
 
 #[cfg(test)]

@@ -391,6 +391,24 @@ fn menu<G: TableGame>(
                             ui.close();
                         }
                     }
+                    // Every game's sandbox, from the kit: the same scenario, the rules silent.
+                    if ui
+                        .button("New sandbox game (pieces by hand, rules silent)")
+                        .on_hover_text("Move, turn over and take off any piece; the rules come back when you ask")
+                        .clicked()
+                    {
+                        let file = table.game.scenario().path;
+                        match G::new_table(&file, clock_seed(), crate::engine::rules::Mode::Sandbox) {
+                            Ok(t) => {
+                                session.lesson = None;
+                                session.last_active = t.game.active_seat();
+                                session.notice = None;
+                                requests.write(Request::Replace(Box::new(t)));
+                            }
+                            Err(e) => session.refuse(format!("Cannot start: {e}")),
+                        }
+                        ui.close();
+                    }
                     if G::FREE_COMPUTER_SEATS {
                         computer_seats::<G>(ui, &table.game, session);
                     } else if G::LEVELS.len() > 1 {

@@ -128,8 +128,18 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
             .collect()
     }
 
+    fn hand_extras(ui: &mut bevy_egui::egui::Ui) -> Option<Action> {
+        // The time marker and every army and marker are the kit's pieces; a blind draw is this
+        // game's own (F flips the army under the pointer, and any piece may be dragged).
+        ui.label(
+            bevy_egui::egui::RichText::new("Drag any piece on the table; F flips the army under the pointer.").small(),
+        );
+        ui.button("Draw a card blind").clicked().then_some(Action::Sandbox(super::actions::SandboxAction::DrawBlind))
+    }
+
     fn new_games(table: &Table<Botn>) -> Vec<NewGame> {
-        let mut out: Vec<NewGame> = ["New beginner game", "New advanced game", "New sandbox game"]
+        // (Choice 2, the sandbox, is the menu's own for every game now.)
+        let mut out: Vec<NewGame> = ["New beginner game", "New advanced game"]
             .iter()
             .enumerate()
             .map(|(choice, l)| NewGame { label: l.to_string(), choice })
@@ -153,7 +163,6 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         let (file, mode) = match choice {
             0 => (here.with_file_name("beginner.ron"), Mode::Enforced),
             1 => (here.with_file_name("advanced.ron"), Mode::Enforced),
-            2 => (here.clone(), Mode::Sandbox),
             _ => (here.clone(), Mode::Enforced),
         };
         let mut t = super::new_table(&file, seed, mode).map_err(|e| e.to_string())?;

@@ -1,24 +1,17 @@
 //! This game's panels: the hand and Napoléon's missions (read through the seat's view), the
-//! tracks, the player aids with the data's provenance, and the sandbox's moves by hand.
+//! tracks, and the player aids with the data's provenance.
 
 use super::super::data::Variant;
 use super::super::state::HandCard;
 use super::super::text::card_name;
-use super::super::{Action, Botn, SandboxAction, Side};
-use crate::engine::plugin::{Request, TableRes};
-use crate::engine::rules::{Game, Mode};
-use crate::engine::seats::SeatId;
-use crate::engine::table::Act;
+use super::super::{Botn, Side};
+use crate::engine::plugin::TableRes;
+use crate::engine::rules::Game;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-pub fn panels(
-    mut contexts: EguiContexts,
-    table: Res<TableRes<Botn>>,
-    session: Res<Session>,
-    mut requests: MessageWriter<Request<Botn>>,
-) -> Result {
+pub fn panels(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
     if session.covered() {
         return Ok(());
     }
@@ -157,27 +150,5 @@ pub fn panels(
             }
         });
 
-    if table.0.mode == Mode::Sandbox {
-        // By hand: every such move is logged and saved like any action.
-        let seat = session.seat().unwrap_or(SeatId(0));
-        let by_hand = |s: SandboxAction| Request::Act { seat, act: Act::Game(Action::Sandbox(s)) };
-        egui::Window::new("By hand").anchor(egui::Align2::LEFT_BOTTOM, [6.0, -150.0]).resizable(false).show(
-            &ctx,
-            |ui| {
-                ui.label(egui::RichText::new("Sandbox: drag any piece; F flips the army under the pointer").small());
-                ui.horizontal(|ui| {
-                    if ui.button("Draw a card").clicked() {
-                        requests.write(by_hand(SandboxAction::DrawBlind));
-                    }
-                    if ui.button("Time −1").clicked() && game.time > 0 {
-                        requests.write(by_hand(SandboxAction::MoveTime { to: game.time - 1 }));
-                    }
-                    if ui.button("Time +1").clicked() {
-                        requests.write(by_hand(SandboxAction::MoveTime { to: game.time + 1 }));
-                    }
-                });
-            },
-        );
-    }
     Ok(())
 }

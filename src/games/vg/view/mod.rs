@@ -33,6 +33,9 @@ use std::path::Path;
 
 impl TableGame for Vg {
     const OWN_WINDOW: Option<fn(&Path, &crate::engine::entry::WindowOptions) -> i32> = Some(super::kit::open_window);
+    // The campaigns' panel holds the top right and the log the bottom: the By hand panel sits
+    // between them.
+    const HAND_PANEL: (bevy_egui::egui::Align2, [f32; 2]) = (bevy_egui::egui::Align2::RIGHT_CENTER, [-6.0, -30.0]);
 
     // The book's solo AI first (section XV), then the levels every game has.
     const LEVELS: &'static [&'static str] = &["solo AI", "beginner", "normal", "strong", "expert"];
