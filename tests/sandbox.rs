@@ -289,3 +289,23 @@ fn random_sandbox_games_keep_every_game_sound() {
     assert!(random_sandbox::<Austerlitz>(4, 300) > 100);
     assert!(random_sandbox::<Vg>(6, 300) > 100);
 }
+
+#[test]
+fn a_counter_dropped_on_the_map_in_a_sandbox_lies_where_it_was_dropped() {
+    // The views send these for a drop the rules do not offer (Leipzig's and Austerlitz's drag):
+    // the counter's piece and the hex's place must be the ones the pieces list names.
+    let mut t = table::<Leipzig>(3, Mode::Sandbox);
+    let hex = grognard::games::leipzig::data::Hex(777);
+    t.submit(seat(&t), Act::Hand(Leipzig::hand_put(5, hex))).unwrap();
+    assert_eq!(t.game.hex_of(5), Some(hex));
+    assert_eq!(pieces(&t)[5].at, Some(777));
+
+    let mut t = table::<Austerlitz>(3, Mode::Sandbox);
+    let board = &t.game.sc.board;
+    let cells: Vec<_> = board.cells().filter(|&c| board.space(c).terrain == Terrain::Clear).take(2).collect();
+    let (unit, command) = (t.game.hand_put(false, 3, cells[0]), t.game.hand_put(true, 0, cells[1]));
+    let s = seat(&t);
+    t.submit(s, Act::Hand(unit)).unwrap();
+    t.submit(s, Act::Hand(command)).unwrap();
+    assert_eq!((t.game.units[3].at, t.game.commands[0].at), (Some(cells[0]), Some(cells[1])));
+}

@@ -35,6 +35,14 @@ impl Austerlitz {
         units.chain(commands).collect()
     }
 
+    /// A unit (or with `command`, a commander) put on `cell` by hand (the units are the first
+    /// pieces, the commanders after them; a space is the place of its index): what a drop on the
+    /// board sends in a sandbox.
+    pub fn hand_put(&self, command: bool, id: u8, cell: crate::games::austerlitz::data::Cell) -> HandMove {
+        let piece = if command { self.units.len() as u32 + id as u32 } else { id as u32 };
+        HandMove::Put { piece, on: self.sc.board.index(cell) as u32 }
+    }
+
     /// The spaces by their names, in the board's order.
     pub(super) fn hand_places_of(&self) -> Vec<String> {
         self.sc.board.cells().map(|c| self.cell_name(c)).collect()

@@ -15,7 +15,7 @@ use super::super::state::{Austerlitz, Pending, Step};
 use super::geometry::{BoardGeometry, Light, Lights};
 use crate::engine::geometry::Facing;
 use crate::engine::plugin::{Request, TableRes};
-use crate::engine::rules::Game;
+use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::SeatId;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
@@ -428,7 +428,10 @@ fn drag_start(
     }
     let Ok((piece, at, tf)) = pieces.get(ev.entity) else { return };
     let targets = piece_targets(&table.0, session.seat(), *piece);
-    if targets.is_empty() {
+    // In a sandbox the deciding seat's hand picks up any piece (the rules may light none).
+    let by_hand =
+        table.0.mode == Mode::Sandbox && session.seat().is_some() && table.0.game.active_seat() == session.seat();
+    if targets.is_empty() && !by_hand {
         let g = &table.0.game;
         let why = match (session.seat(), piece) {
             (None, _) => "A spectator cannot move pieces".to_string(),
@@ -526,6 +529,15 @@ fn drag_end(
         Some((_, _, action, _)) => {
             session.notice = None;
             requests.write(Request::Act { seat, act: Act::Game(action.clone()) });
+        }
+        // Where the rules offer nothing, a sandbox's hand puts the piece down all the same.
+        None if table.0.mode == Mode::Sandbox => {
+            session.notice = None;
+            let put = match *piece {
+                Piece::Unit(u) => table.0.game.hand_put(false, u, cell),
+                Piece::Command(k) => table.0.game.hand_put(true, k, cell),
+            };
+            requests.write(Request::Act { seat, act: Act::Hand(put) });
         }
         None => {
             let g = &table.0.game;

@@ -6,7 +6,7 @@ use crate::engine::sandbox::{HandMove, HandPiece};
 use crate::games::leipzig::actions::{LzError, rule};
 use crate::games::leipzig::data::{Hex, seat_of};
 use crate::games::leipzig::observe::LzView;
-use crate::games::leipzig::state::{Dispersal, Gone, Leipzig, Status, Step};
+use crate::games::leipzig::state::{Dispersal, Gone, Leipzig, Status, Step, UnitId};
 
 impl Leipzig {
     /// Every counter, in id order, as the view names it (a blank stays a blank); a counter goes
@@ -26,6 +26,12 @@ impl Leipzig {
                 }
             })
             .collect()
+    }
+
+    /// Counter `u` put on `hex` by hand (a counter is the piece of its id, a hex the place of its
+    /// number): what a drop on the map sends in a sandbox.
+    pub fn hand_put(u: UnitId, hex: Hex) -> HandMove {
+        HandMove::Put { piece: u as u32, on: hex.0 as u32 }
     }
 
     /// The hexes by their names, in the map's order.

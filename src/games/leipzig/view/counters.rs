@@ -11,8 +11,8 @@ use super::super::plugin::{Counter, CounterAt, Place};
 use super::super::state::{Leipzig, March, What};
 use super::geometry::{Light, Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
-use crate::engine::rules::Game;
 use crate::engine::rules::Section;
+use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::SeatId;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
@@ -336,7 +336,10 @@ fn drag_start(
     }
     let Ok((c, tf)) = counters.get(ev.entity) else { return };
     let targets = counter_targets(&table.0, session.seat(), c.0);
-    if targets.is_empty() {
+    // In a sandbox the deciding seat's hand picks up any counter (the rules may light none).
+    let by_hand =
+        table.0.mode == Mode::Sandbox && session.seat().is_some() && table.0.game.active_seat() == session.seat();
+    if targets.is_empty() && !by_hand {
         let game = &table.0.game;
         let why = match session.seat() {
             None => "A spectator cannot move counters".to_string(),
@@ -395,6 +398,13 @@ fn drag_end(
             session.notice = None;
             let seat = session.seat().unwrap_or(SeatId(0));
             requests.write(Request::Act { seat, act: Act::Game(action) });
+        }
+        // Where the rules offer nothing, a sandbox's hand puts the counter down all the same.
+        None if table.0.mode == Mode::Sandbox
+            && let Some(seat) = session.seat() =>
+        {
+            session.notice = None;
+            requests.write(Request::Act { seat, act: Act::Hand(Leipzig::hand_put(c.0, hex)) });
         }
         None => {
             let seat = session.seat().unwrap_or(SeatId(0));
