@@ -11,7 +11,7 @@ pub mod panels;
 use super::actions::{Action, Event};
 use super::ai::{self, AzPlayer};
 use super::data;
-use super::plugin::AzPlugin;
+use super::plugin::{AzPhase, AzPlugin};
 use super::state::Austerlitz;
 use crate::engine::plugin::TableSet;
 use crate::engine::rng::TableRng;
@@ -140,6 +140,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
 
     fn add_view(app: &mut App) {
         app.add_plugins(AzPlugin)
+            .add_plugins(panels::MoveScope)
             .insert_resource(HomeView {
                 view: OrbitCamera { focus: Vec3::new(0.0, 0.0, 0.5), distance: 16.5, yaw: 0.0, pitch: 1.2 },
                 digit_views: true,
@@ -147,7 +148,6 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
             .init_resource::<Prints>()
             .init_resource::<geometry::Lights>()
             .init_resource::<counters::Hand>()
-            .init_resource::<panels::CombatPick>()
             .add_systems(Startup, (board::setup_board, counters::setup_pieces))
             .add_systems(
                 Update,
@@ -165,7 +165,13 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
             )
             .add_systems(
                 EguiPrimaryContextPass,
-                (panels::track, panels::combat_window, panels::tables_window, panels::cell_labels, panels::final_score)
+                (
+                    panels::track,
+                    panels::combat_window.run_if(in_state(AzPhase::Move)),
+                    panels::tables_window,
+                    panels::cell_labels,
+                    panels::final_score.run_if(in_state(AzPhase::GameOver)),
+                )
                     .chain()
                     .in_set(crate::ui::GamePanels),
             );

@@ -5,6 +5,7 @@
 
 use super::super::actions::Action;
 use super::super::data::{Cell, CrtResult, FireResult};
+use super::super::plugin::AzPhase;
 use super::super::state::{Austerlitz, Step};
 use super::geometry::{BoardGeometry, Lights};
 use crate::engine::plugin::{Request, TableRes};
@@ -13,6 +14,22 @@ use crate::engine::table::Act;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+
+/// The movement step's own state in the window, scoped to it (the step of play schedules it):
+/// the combat panel, where a unit's attack is chosen during its move, runs only in the movement
+/// steps (`view/mod.rs`), and its target is forgotten when they end.
+pub struct MoveScope;
+
+impl Plugin for MoveScope {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<CombatPick>().add_systems(OnExit(AzPhase::Move), end_move);
+    }
+}
+
+/// The movement steps are over: no combat target chosen.
+fn end_move(mut pick: ResMut<CombatPick>) {
+    pick.target = None;
+}
 
 /// The combat panel's target, and the tables window.
 #[derive(Resource, Default)]
@@ -293,8 +310,9 @@ pub fn tables_window(
 
 /// The final result, in the middle of the table.
 pub fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Austerlitz>>, session: Res<Session>) -> Result {
+    // Scheduled in the GameOver phase only.
     let g: &Austerlitz = &table.0.game;
-    if !g.is_over() || session.covered() {
+    if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();

@@ -13,7 +13,7 @@ pub mod panels;
 use super::actions::{Action, Event};
 use super::ai::{self, LzPlayer};
 use super::data;
-use super::plugin::LzPlugin;
+use super::plugin::{LzPhase, LzPlugin};
 use super::state::Leipzig;
 use crate::engine::plugin::TableSet;
 use crate::engine::rng::TableRng;
@@ -134,6 +134,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
 
     fn add_view(app: &mut App) {
         app.add_plugins(LzPlugin)
+            .add_plugins(panels::CombatScope)
             .insert_resource(HomeView {
                 view: OrbitCamera { focus: Vec3::new(0.0, 0.0, 0.6), distance: 27.0, yaw: 0.0, pitch: 1.35 },
                 digit_views: true,
@@ -141,7 +142,6 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
             .init_resource::<Prints>()
             .init_resource::<geometry::Lights>()
             .init_resource::<counters::HoveredHex>()
-            .init_resource::<panels::CombatPick>()
             .add_systems(Startup, (board::setup_map, counters::setup_counters))
             .add_systems(
                 Update,
@@ -149,7 +149,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
                     counters::dress_counters,
                     counters::keep_spread,
                     counters::place_counters,
-                    counters::retreat_lights,
+                    counters::retreat_lights.run_if(in_state(LzPhase::Combat)),
                     board::draw_lights,
                     panels::keys,
                 )
@@ -161,12 +161,12 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
                 EguiPrimaryContextPass,
                 (
                     panels::track,
-                    panels::combat_window,
+                    panels::combat_window.run_if(in_state(LzPhase::Combat)),
                     panels::crt_window,
                     panels::data_window,
                     labels::labels,
                     panels::cost_labels,
-                    panels::final_score,
+                    panels::final_score.run_if(in_state(LzPhase::GameOver)),
                 )
                     .chain()
                     .in_set(crate::ui::GamePanels),

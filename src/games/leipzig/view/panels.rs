@@ -5,6 +5,7 @@
 
 use super::super::actions::Action;
 use super::super::data::{Hex, Side};
+use super::super::plugin::LzPhase;
 use super::super::state::{Leipzig, Step, UnitId};
 use super::geometry::{Lights, MapGeometry};
 use crate::engine::plugin::{Request, TableRes};
@@ -15,6 +16,24 @@ use crate::engine::table::Act;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+
+/// The Combat Phase's own state in the window, scoped to the phase (the step of play schedules
+/// it): the combat panel's choice and the lit hexes of retreats and targets are cleared when the
+/// phase ends, and the combat panel and the retreat lights run only in it (`view/mod.rs`).
+pub struct CombatScope;
+
+impl Plugin for CombatScope {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<CombatPick>().init_resource::<Lights>().add_systems(OnExit(LzPhase::Combat), end_combat);
+    }
+}
+
+/// The Combat Phase is over: nothing chosen in its panel, no retreat or target lit.
+fn end_combat(mut pick: ResMut<CombatPick>, mut lights: ResMut<Lights>) {
+    let CombatPick { show_crt, show_data, .. } = *pick;
+    *pick = CombatPick { show_crt, show_data, ..CombatPick::default() };
+    lights.hexes.clear();
+}
 
 /// The combat panel's choice: the target hex, the attacking hex, its units, leaders, supply.
 #[derive(Resource, Default)]
@@ -440,7 +459,8 @@ pub fn combat_window(
 
 /// The final result.
 pub fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Leipzig>>, session: Res<Session>) -> Result {
-    if session.panels_hidden || session.resume_offer || table.0.game.step != Step::Over {
+    // Scheduled in the GameOver phase only.
+    if session.panels_hidden || session.resume_offer {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
