@@ -53,3 +53,34 @@ fn the_seen_orders_are_the_legal_list_of_the_sessions_seat_and_follow_the_table(
     assert_eq!(seen.eyes, Viewer::Seat(other));
     assert_eq!(seen.legal.is_empty(), !theirs);
 }
+
+#[test]
+fn a_sandbox_tables_seen_pieces_are_the_views_and_go_with_the_sandbox() {
+    use grognard::engine::sandbox::HandMove;
+    use grognard::games::leipzig::{self, Leipzig};
+    let file = grognard::engine::scenario::scenarios_root().join("leipzig-1813/1-historical-situation.ron");
+    let table = leipzig::new_table(&file, 3).unwrap().with_mode(Mode::Sandbox);
+    let first = table.game.active_seat().unwrap();
+    let mut app = App::new();
+    // The French eyes while the Allies deploy: the Allied counters are blanks to them.
+    let french = Viewer::Seat(leipzig::data::seat_of(leipzig::data::Side::French));
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, leipzig::plugin::LzPlugin))
+        .insert_resource(TableRes(table))
+        .insert_resource(Session::new(2, std::path::PathBuf::from("j.ron")))
+        .insert_resource(Eyes(french))
+        .init_resource::<Seen<Leipzig>>()
+        .add_systems(Update, see::<Leipzig>.after(grognard::engine::plugin::TableSet::Apply));
+    app.world_mut().resource_mut::<Session>().viewer = french;
+    app.update();
+    let seen = app.world().resource::<Seen<Leipzig>>();
+    let t = &app.world().resource::<TableRes<Leipzig>>().0;
+    assert_eq!(seen.mode, Mode::Sandbox);
+    assert_eq!(seen.pieces, Leipzig::hand_pieces(&t.game.observe(french)));
+    assert!(seen.pieces.iter().any(|p| p.name == "Allied counter"), "a blank stays a blank");
+    assert_eq!(seen.places.len(), t.game.sc.board.len());
+    // Back to the rules: no pieces for a hand.
+    app.world_mut().write_message(Request::<Leipzig>::Act { seat: first, act: Act::Hand(HandMove::Enforce) });
+    app.update();
+    let seen = app.world().resource::<Seen<Leipzig>>();
+    assert_eq!((seen.mode, seen.pieces.len()), (Mode::Enforced, 0));
+}

@@ -22,6 +22,8 @@ pub struct Seen<G: Game> {
     pub view: Option<G::View>,
     /// The legal orders when the decision is the session's seat's (empty otherwise).
     pub legal: Vec<G::Action>,
+    /// Whether the rules are enforced or the table is a sandbox.
+    pub mode: Mode,
     /// A sandbox table's pieces as the view shows them (`Game::hand_pieces`; empty when the
     /// rules are enforced).
     pub pieces: Vec<HandPiece>,
@@ -31,7 +33,14 @@ pub struct Seen<G: Game> {
 
 impl<G: Game> Default for Seen<G> {
     fn default() -> Self {
-        Seen { eyes: Viewer::Spectator, view: None, legal: Vec::new(), pieces: Vec::new(), places: Vec::new().into() }
+        Seen {
+            eyes: Viewer::Spectator,
+            view: None,
+            legal: Vec::new(),
+            mode: Mode::Enforced,
+            pieces: Vec::new(),
+            places: Vec::new().into(),
+        }
     }
 }
 
@@ -65,5 +74,5 @@ pub fn see<G: TableGame>(
         *places_of = game.scenario().hash;
     }
     let places = seen.places.clone();
-    *seen = Seen { eyes: eyes.0, view: Some(view), legal, pieces, places };
+    *seen = Seen { eyes: eyes.0, view: Some(view), legal, mode: table.0.mode, pieces, places };
 }

@@ -1,9 +1,10 @@
 //! The By hand panel of a sandbox table, the same for every game (`engine::sandbox`): find a
 //! piece, find a place, put it there, turn it over or take it off; and back to the rules. It reads
-//! the pieces through the eyes' view (`Seen`), and every move goes to the table as a request, so
-//! that it is checked, logged, saved and undone like an order.
+//! only what the eyes see (`Seen`: the mode, the pieces through the view, the places), never the
+//! table, and every move goes to the table as a request, so that it is checked, logged, saved and
+//! undone like an order.
 
-use crate::engine::plugin::{Request, TableRes};
+use crate::engine::plugin::Request;
 use crate::engine::rules::Mode;
 use crate::engine::sandbox::{HandMove, HandPiece};
 use crate::engine::table::Act;
@@ -43,14 +44,13 @@ pub fn piece_line(piece: &HandPiece, places: &[String]) -> String {
 
 pub fn hand_panel<G: TableGame>(
     mut contexts: EguiContexts,
-    table: Res<TableRes<G>>,
     seen: Res<Seen<G>>,
     session: Res<Session>,
     offer: Res<crate::table::session::ResumeOffer<G>>,
     mut requests: MessageWriter<Request<G>>,
     mut choice: Local<HandChoice>,
 ) -> Result {
-    if table.0.mode != Mode::Sandbox
+    if seen.mode != Mode::Sandbox
         || session.panels_hidden
         || session.broadcast
         || session.handover_to.is_some()
