@@ -14,7 +14,7 @@ pub enum Entry<E> {
         event: E,
     },
     Roll(Roll),
-    /// A move by hand in a sandbox (worded by `sandbox::words`).
+    /// A move by hand in a sandbox (worded by `Game::hand_text`).
     Hand {
         seat: SeatId,
         mv: crate::engine::sandbox::HandMove,

@@ -263,4 +263,9 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// Whether the rules accept the position, so that a sandbox table may go back to them: the
     /// first rule it breaks.
     fn position_accepted(&self) -> Result<(), Refusal<Self::Section>>;
+    /// A hand move in words as `viewer` may read it: a log line.
+    fn hand_text(&self, seat: SeatId, mv: &crate::engine::sandbox::HandMove, viewer: Viewer) -> String {
+        let who = self.seat_names().get(seat.0 as usize).copied().unwrap_or("?");
+        crate::engine::sandbox::words(who, mv, &Self::hand_pieces(&self.observe(viewer)), &self.hand_places())
+    }
 }

@@ -7,8 +7,7 @@
 //! (`Game::move_by_hand`) and which positions its rules accept (`Game::position_accepted`); the
 //! table checks a hand move against those lists, so no game writes that check.
 
-use crate::engine::rules::Game;
-use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::seats::SeatId;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -74,14 +73,12 @@ pub fn fits(mv: &HandMove, pieces: &[HandPiece], places: usize) -> Result<(), St
     }
 }
 
-/// A hand move in words, as `viewer` may read it (a hidden counter stays a blank).
-pub fn words<G: Game>(game: &G, seat: SeatId, mv: &HandMove, viewer: Viewer) -> String {
-    let who = game.seat_names().get(seat.0 as usize).copied().unwrap_or("?");
-    let pieces = G::hand_pieces(&game.observe(viewer));
+/// A hand move by `who` in words, the pieces named as the reader's view names them (a hidden
+/// counter stays a blank; `Game::hand_text` gives them).
+pub fn words(who: &str, mv: &HandMove, pieces: &[HandPiece], places: &[String]) -> String {
     let name = |p: u32| pieces.get(p as usize).map(|x| x.name.clone()).unwrap_or_default();
     match *mv {
         HandMove::Put { piece, on } => {
-            let places = game.hand_places();
             let place = places.get(on as usize).cloned().unwrap_or_default();
             format!("{who} puts {} on {place} by hand", name(piece))
         }

@@ -29,7 +29,7 @@ pub fn card_name(game: &Botn, card: HandCard) -> String {
 /// One log entry as spans.
 pub fn entry_spans(game: &Botn, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
     let event = match entry {
-        Entry::Hand { seat, mv } => return vec![t(crate::engine::sandbox::words(game, *seat, mv, viewer))],
+        Entry::Hand { seat, mv } => return vec![t(crate::engine::rules::Game::hand_text(game, *seat, mv, viewer))],
         Entry::Roll(roll) => {
             let list: Vec<String> = roll.dice.iter().map(|v| v.to_string()).collect();
             let who = game_seat(game, roll.seat.0);

@@ -384,7 +384,7 @@ impl Game for Vg {
         match entry {
             crate::engine::table::Entry::Game { event, .. } => self.event_text(event),
             crate::engine::table::Entry::Roll(roll) => roll.line(self.seat_names()),
-            crate::engine::table::Entry::Hand { seat, mv } => crate::engine::sandbox::words(self, *seat, mv, viewer),
+            crate::engine::table::Entry::Hand { seat, mv } => self.hand_text(*seat, mv, viewer),
         }
     }
 
