@@ -309,3 +309,22 @@ fn a_counter_dropped_on_the_map_in_a_sandbox_lies_where_it_was_dropped() {
     t.submit(s, Act::Hand(command)).unwrap();
     assert_eq!((t.game.units[3].at, t.game.commands[0].at), (Some(cells[0]), Some(cells[1])));
 }
+
+#[test]
+fn victory_and_glorys_markers_and_cubes_are_counted_out_by_hand() {
+    let mut t = table::<Vg>(3, Mode::Sandbox);
+    let s = seat(&t);
+    let all = pieces(&t);
+    let places = t.game.hand_places();
+    let find = |name: &str| all.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("{name}"));
+    let on = |p: &HandPiece, label: &str| p.goes.clone().find(|&o| places[o as usize] == label).unwrap();
+    let cubes = find("Britain's cubes in Prussia");
+    t.submit(s, Act::Hand(HandMove::Put { piece: cubes as u32, on: on(&all[cubes], "Cubes 5") })).unwrap();
+    let prussia = t.game.sc.nations.iter().position(|n| n.name == "Prussia").unwrap();
+    assert_eq!(t.game.influence[prussia], [t.game.influence[prussia][0], 5]);
+    let vp = find("France's victory points marker");
+    t.submit(s, Act::Hand(HandMove::Put { piece: vp as u32, on: on(&all[vp], "Victory points 7") })).unwrap();
+    assert_eq!(t.game.vp[0], 7);
+    let line = t.game.entry_text(t.entries.last().unwrap(), Viewer::Seat(s));
+    assert!(line.ends_with("puts France's victory points marker on Victory points 7 by hand"), "{line}");
+}

@@ -15,17 +15,17 @@ pub mod movement;
 pub mod reactions;
 pub mod sandbox;
 pub mod setup;
+pub use setup::setup;
 pub mod turn;
 
 use super::actions::{Action, AzError, Event, rule};
-use super::data::{AzScenario, Side};
-use super::state::{Austerlitz, Command, Pending, Step, Unit};
+use super::data::Side;
+use super::state::{Austerlitz, Pending, Step};
 use crate::engine::rng::TableRng;
-use crate::engine::rules::{Checked, Game, Mode, Shared};
+use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::save::ScenarioRef;
 use crate::engine::seats::{SeatId, Viewer};
 pub use movement::Search;
-use std::sync::Arc;
 
 /// What a list sets aside for its caller: the search of the one unit whose move a check lists
 /// (for `apply`), or the units whose moves a list without moves left out (for a random player).
@@ -44,52 +44,6 @@ pub fn seat_of(side: Side) -> SeatId {
 /// An attack option as the action that declares it.
 fn attack_action((units, target, charge): combat::AttackOption) -> Action {
     Action::Attack { units: units.into_iter().map(|u| u as u8).collect(), target, charge }
-}
-
-/// A new table: nothing on the board yet; the Allies set up first.
-pub fn setup(sc: Arc<AzScenario>, seed: u64) -> Austerlitz {
-    let units = sc
-        .units
-        .iter()
-        .map(|d| Unit {
-            at: None,
-            facing: d.facing,
-            square: false,
-            dis: false,
-            demoralised: false,
-            eliminated: false,
-            spent: 0,
-            moved: false,
-            attacked: false,
-            fired: false,
-            reacted: false,
-            smoke: false,
-            charged: false,
-            counter_charged: false,
-            straight: false,
-            extra: false,
-            bonus: 0,
-            formation_at_start: None,
-            dis_this_turn: 0,
-            demoralised_this_turn: 0,
-        })
-        .collect();
-    let commands = sc.commands.iter().map(|_| Command { at: None, captured: false, moved: false }).collect();
-    Austerlitz {
-        sc: Shared(sc),
-        turn: 0,
-        side: Side::Allied,
-        step: Step::Setup,
-        units,
-        commands,
-        pending: Vec::new(),
-        davout_arrived: false,
-        collapse_until: [None, None],
-        eliminated: [0, 0],
-        winner: None,
-        final_points: None,
-        rng: TableRng::from_seed(seed),
-    }
 }
 
 impl Austerlitz {

@@ -2,9 +2,59 @@
 //! border, Soult two units a sector, the commanders placed within their units.
 
 use crate::engine::geometry::{CellShape, Facing};
+use crate::engine::rng::TableRng;
+use crate::engine::rules::Shared;
 use crate::games::austerlitz::actions::{AzError, Event, rule};
+use crate::games::austerlitz::data::AzScenario;
 use crate::games::austerlitz::data::{Cell, Sectors, Side, Terrain};
-use crate::games::austerlitz::state::Austerlitz;
+use crate::games::austerlitz::state::{Austerlitz, Command, Step, Unit};
+use std::sync::Arc;
+
+/// A new table: nothing on the board yet; the Allies set up first.
+pub fn setup(sc: Arc<AzScenario>, seed: u64) -> Austerlitz {
+    let units = sc
+        .units
+        .iter()
+        .map(|d| Unit {
+            at: None,
+            facing: d.facing,
+            square: false,
+            dis: false,
+            demoralised: false,
+            eliminated: false,
+            spent: 0,
+            moved: false,
+            attacked: false,
+            fired: false,
+            reacted: false,
+            smoke: false,
+            charged: false,
+            counter_charged: false,
+            straight: false,
+            extra: false,
+            bonus: 0,
+            formation_at_start: None,
+            dis_this_turn: 0,
+            demoralised_this_turn: 0,
+        })
+        .collect();
+    let commands = sc.commands.iter().map(|_| Command { at: None, captured: false, moved: false }).collect();
+    Austerlitz {
+        sc: Shared(sc),
+        turn: 0,
+        side: Side::Allied,
+        step: Step::Setup,
+        units,
+        commands,
+        pending: Vec::new(),
+        davout_arrived: false,
+        collapse_until: [None, None],
+        eliminated: [0, 0],
+        winner: None,
+        final_points: None,
+        rng: TableRng::from_seed(seed),
+    }
+}
 
 impl Austerlitz {
     /// Whether a space is on a side's half of the red border (`AzScenario::own_half`).

@@ -1,9 +1,11 @@
 //! The sandbox (no rulebook section; `engine::sandbox`): a unit put in the holding area or a
-//! player's army, or back in the pool, and the victory point, economy and leadership markers
-//! moved along their tracks by hand; the positions the rules accept to go back to them.
+//! player's army, or back in the pool, the victory point, economy and leadership markers moved
+//! along their tracks and a player's influence cubes in a nation counted out by hand; the
+//! positions the rules accept to go back to them.
 
 use super::*;
 use crate::engine::sandbox::{HandMove, HandPiece, track};
+use crate::games::vg::data::MAX_CUBES;
 use crate::games::vg::observe::{UnitFace, VgView};
 
 /// The places a unit may be put (the holding area, then France's and Britain's armies), then
@@ -26,7 +28,8 @@ fn place_of(loc: Loc) -> Option<u32> {
 
 impl Vg {
     /// The units in the scenario's order (one the view does not show is in the pool or out of
-    /// sight: off the table for this hand), then the six track markers.
+    /// sight: off the table for this hand), then the six track markers, then each nation's cubes
+    /// of each player (as a marker on a count of cubes).
     pub(super) fn hand_pieces_of(view: &VgView) -> Vec<HandPiece> {
         let sc = &view.sc;
         let mut at = vec![None; sc.units.len()];
@@ -56,7 +59,18 @@ impl Vg {
                 removable: false,
             })
         });
-        units.chain(markers).collect()
+        let cubes_at = TRACKS + 3 * (max + 1);
+        let cubes = view.influence.iter().enumerate().flat_map(|(n, have)| {
+            [Player::France, Player::Britain].map(move |p| HandPiece {
+                name: format!("{}'s cubes in {}", p.name(), sc.nation_name(n as NationId)),
+                seat: Some(seat_of(p)),
+                at: Some(have[p.index()] as u32).filter(|&c| c <= MAX_CUBES as u32).map(|c| cubes_at + c),
+                goes: cubes_at..cubes_at + MAX_CUBES as u32 + 1,
+                flipped: None,
+                removable: false,
+            })
+        });
+        units.chain(markers).chain(cubes).collect()
     }
 
     pub(super) fn hand_places_of(&self) -> Vec<String> {
@@ -70,6 +84,7 @@ impl Vg {
         for name in ["Victory points", "Economy", "Leadership"] {
             track(&mut places, name, self.sc.track_max.max(0) as u32);
         }
+        track(&mut places, "Cubes", MAX_CUBES as u32);
         places
     }
 
@@ -84,6 +99,11 @@ impl Vg {
                     _ => Loc::Army(Player::Britain),
                 };
                 self.units.set(piece as usize, to);
+            }
+            HandMove::Put { piece, on } if piece as usize >= units + 6 => {
+                let k = piece as usize - units - 6;
+                let cubes_at = TRACKS + 3 * (max + 1);
+                self.influence[k / 2][k % 2] = (on - cubes_at) as u8;
             }
             HandMove::Put { piece, on } => {
                 let m = piece as usize - units;
