@@ -253,9 +253,10 @@ fn random_sandbox<G: Kit>(games: u64, steps: usize) -> usize {
                 let all = pieces(&t);
                 let p = rng.below(all.len()) as u32;
                 let piece = &all[p as usize];
-                let mv = match rng.below(4) {
+                let mv = match rng.below(5) {
                     0 => HandMove::Flip { piece: p },
                     1 => HandMove::Remove { piece: p },
+                    2 => HandMove::Turn { piece: p, clockwise: rng.below(2) == 0 },
                     _ => HandMove::Put { piece: p, on: piece.goes.start + rng.below(piece.goes.len().max(1)) as u32 },
                 };
                 let fit = fits(&mv, &all, places as usize);
@@ -327,4 +328,31 @@ fn victory_and_glorys_markers_and_cubes_are_counted_out_by_hand() {
     assert_eq!(t.game.vp[0], 7);
     let line = t.game.entry_text(t.entries.last().unwrap(), Viewer::Seat(s));
     assert!(line.ends_with("puts France's victory points marker on Victory points 7 by hand"), "{line}");
+}
+
+#[test]
+fn an_austerlitz_unit_turns_its_front_by_hand_an_eighth_on_an_octagon_a_quarter_on_a_square() {
+    use grognard::engine::geometry::CellShape;
+    let mut t = table::<Austerlitz>(3, Mode::Sandbox);
+    let s = seat(&t);
+    let board = &t.game.sc.board;
+    let clear =
+        |shape| board.cells().find(|&c| board.space(c).terrain == Terrain::Clear && board.shape(c) == shape).unwrap();
+    let (octagon, square) = (clear(CellShape::Octagon), clear(CellShape::Square));
+    let e = t.submit(s, Act::Hand(HandMove::Turn { piece: 0, clockwise: true })).unwrap_err();
+    assert!(e.to_string().contains("off the table"), "{e}");
+    t.submit(s, Act::Hand(t.game.hand_put(false, 0, octagon))).unwrap();
+    let f = t.game.units[0].facing;
+    t.submit(s, Act::Hand(HandMove::Turn { piece: 0, clockwise: true })).unwrap();
+    assert_eq!(t.game.units[0].facing, grognard::games::austerlitz::state::rotate(f, 1));
+    t.submit(s, Act::Hand(t.game.hand_put(false, 0, square))).unwrap();
+    let f = t.game.units[0].facing;
+    assert!(!f.is_diagonal(), "on a square it faces a side");
+    t.submit(s, Act::Hand(HandMove::Turn { piece: 0, clockwise: false })).unwrap();
+    assert_eq!(t.game.units[0].facing, grognard::games::austerlitz::state::rotate(f, -2));
+    assert!(!t.game.units[0].facing.is_diagonal());
+    // A commander has no front; Leipzig's counters neither.
+    let commander = t.game.units.len() as u32;
+    let e = t.submit(s, Act::Hand(HandMove::Turn { piece: commander, clockwise: true })).unwrap_err();
+    assert!(e.to_string().contains("no front"), "{e}");
 }

@@ -21,6 +21,9 @@ pub enum HandMove {
     Put { piece: u32, on: u32 },
     /// Turn the piece over.
     Flip { piece: u32 },
+    /// Turn the piece where it lies by the smallest step its place allows (an Austerlitz unit's
+    /// front: an eighth on an octagon, a quarter on a square), clockwise or not.
+    Turn { piece: u32, clockwise: bool },
     /// Take the piece off the table.
     Remove { piece: u32 },
     /// Back to the rules: the table is enforced from here on (refused unless the rules accept
@@ -43,6 +46,8 @@ pub struct HandPiece {
     pub flipped: Option<bool>,
     /// Whether it may be taken off the table (a track's marker may not).
     pub removable: bool,
+    /// Whether it has a front to turn where it lies.
+    pub turns: bool,
 }
 
 /// Whether `mv` fits the pieces and places: the table's check of a hand move, the same for every
@@ -69,6 +74,11 @@ pub fn fits(mv: &HandMove, pieces: &[HandPiece], places: usize) -> Result<(), St
             HandPiece { at: None, name, .. } => Err(format!("{name} is off the table already")),
             _ => Ok(()),
         },
+        HandMove::Turn { piece: p, .. } => match piece(p)? {
+            HandPiece { turns: false, name, .. } => Err(format!("{name} has no front to turn")),
+            HandPiece { at: None, name, .. } => Err(format!("{name} is off the table")),
+            _ => Ok(()),
+        },
         HandMove::Enforce => Ok(()),
     }
 }
@@ -83,6 +93,9 @@ pub fn words(who: &str, mv: &HandMove, pieces: &[HandPiece], places: &[String]) 
             format!("{who} puts {} on {place} by hand", name(piece))
         }
         HandMove::Flip { piece } => format!("{who} turns {} over by hand", name(piece)),
+        HandMove::Turn { piece, clockwise } => {
+            format!("{who} turns {} {} by hand", name(piece), if clockwise { "clockwise" } else { "anticlockwise" })
+        }
         HandMove::Remove { piece } => format!("{who} takes {} off the table by hand", name(piece)),
         HandMove::Enforce => format!("{who} puts the table back under the rules"),
     }
@@ -101,7 +114,15 @@ mod tests {
     use super::*;
 
     fn counter(at: Option<u32>) -> HandPiece {
-        HandPiece { name: "III Corps".into(), seat: None, at, goes: 0..10, flipped: Some(false), removable: true }
+        HandPiece {
+            name: "III Corps".into(),
+            seat: None,
+            at,
+            goes: 0..10,
+            flipped: Some(false),
+            removable: true,
+            turns: false,
+        }
     }
 
     #[test]

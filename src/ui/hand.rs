@@ -129,7 +129,7 @@ pub fn hand_panel<G: TableGame>(
                 },
             );
             let p = c.piece.expect("chosen above");
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let put = c.place.filter(|&on| piece.at != Some(on));
                 if ui.add_enabled(put.is_some(), egui::Button::new("Put there")).clicked()
                     && let Some(on) = put
@@ -141,6 +141,13 @@ pub fn hand_panel<G: TableGame>(
                 }
                 if piece.removable && piece.at.is_some() && ui.button("Take off").clicked() {
                     send(Act::Hand(HandMove::Remove { piece: p }));
+                }
+                if piece.turns && piece.at.is_some() {
+                    for (label, clockwise) in [("Turn left", false), ("Turn right", true)] {
+                        if ui.button(label).on_hover_text("Turn its front by the smallest step its space allows").clicked() {
+                            send(Act::Hand(HandMove::Turn { piece: p, clockwise }));
+                        }
+                    }
                 }
             });
             if back_to_rules(ui) {

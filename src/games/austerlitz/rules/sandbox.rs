@@ -1,6 +1,6 @@
 //! The sandbox (no rulebook chapter; `engine::sandbox`): every unit and commander put on any
-//! space, a unit's DIS marker turned over, a piece taken off by hand, and the positions the rules
-//! accept to go back to them.
+//! space, a unit turned to face another way or its DIS marker turned over, a piece taken off by
+//! hand, and the positions the rules accept to go back to them.
 
 use super::seat_of;
 use crate::engine::geometry::CellShape;
@@ -23,6 +23,7 @@ impl Austerlitz {
             goes: spaces.clone(),
             flipped: Some(g.units[u].dis),
             removable: true,
+            turns: true,
         });
         let commands = g.commands.iter().zip(&g.sc.commands).map(|(k, def)| HandPiece {
             name: format!("{} {}", def.side.name(), def.name),
@@ -31,6 +32,7 @@ impl Austerlitz {
             goes: spaces.clone(),
             flipped: None,
             removable: true,
+            turns: false,
         });
         units.chain(commands).collect()
     }
@@ -68,6 +70,13 @@ impl Austerlitz {
                 }
             }
             HandMove::Flip { piece } => self.units[piece as usize].dis ^= true,
+            HandMove::Turn { piece, clockwise } => {
+                // An eighth on an octagon; a square's unit faces one of its four sides.
+                let unit = &mut self.units[piece as usize];
+                let square = unit.at.is_some_and(|c| self.sc.board.shape(c) == CellShape::Square);
+                let step = if square { 2 } else { 1 };
+                unit.facing = rotate(unit.facing, if clockwise { step } else { -step });
+            }
             HandMove::Remove { piece } => {
                 if (piece as usize) < units {
                     self.units[piece as usize].eliminated = true;

@@ -61,6 +61,7 @@ impl Botn {
             goes: fields.clone(),
             flipped: Some(s.flipped),
             removable: true,
+            turns: false,
         });
         let markers = view.markers.iter().enumerate().map(|(m, s)| {
             let def = &sc.armies[s.army as usize].def;
@@ -72,6 +73,7 @@ impl Botn {
                 goes: fields.clone(),
                 flipped: None,
                 removable: true,
+                turns: false,
             }
         });
         let bar = fields.end..fields.end + sc.time.len() as u32;
@@ -82,6 +84,7 @@ impl Botn {
             goes: bar,
             flipped: None,
             removable: false,
+            turns: false,
         };
         armies.chain(markers).chain(std::iter::once(time)).collect()
     }
@@ -112,7 +115,7 @@ impl Botn {
             HandMove::Flip { piece } => SandboxAction::FlipArmy { army: piece as ArmyId },
             HandMove::Remove { piece } if piece < armies => SandboxAction::MoveArmy { army: piece as ArmyId, to: None },
             HandMove::Remove { piece } => SandboxAction::MoveMarker { marker: (piece - armies) as MarkerId, to: None },
-            HandMove::Enforce => return,
+            HandMove::Turn { .. } | HandMove::Enforce => return,
         };
         let seat = self.active_seat().unwrap_or(SeatId(0));
         self.apply_sandbox(&free, seat, &mut Vec::new());

@@ -23,6 +23,7 @@ impl Leipzig {
                     goes: 0..g.sc.board.len() as u32,
                     flipped: Some(unit.dispersed.is_some()),
                     removable: true,
+                    turns: false,
                 }
             })
             .collect()
@@ -58,7 +59,7 @@ impl Leipzig {
                 unit.hex = None;
                 unit.status = Status::Gone(Gone::Destroyed);
             }
-            HandMove::Enforce => {}
+            HandMove::Turn { .. } | HandMove::Enforce => {}
         }
     }
 

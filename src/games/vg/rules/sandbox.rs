@@ -45,6 +45,7 @@ impl Vg {
             goes: HOLDING..CAMPAIGNS,
             flipped: None,
             removable: true,
+            turns: false,
         });
         let max = sc.track_max.max(0) as u32;
         let markers = MARKERS.iter().enumerate().flat_map(|(t, name)| {
@@ -57,6 +58,7 @@ impl Vg {
                 goes: start..start + max + 1,
                 flipped: None,
                 removable: false,
+                turns: false,
             })
         });
         let cubes_at = TRACKS + 3 * (max + 1);
@@ -68,6 +70,7 @@ impl Vg {
                 goes: cubes_at..cubes_at + MAX_CUBES as u32 + 1,
                 flipped: None,
                 removable: false,
+                turns: false,
             })
         });
         units.chain(markers).chain(cubes).collect()
@@ -112,7 +115,7 @@ impl Vg {
                 [&mut self.vp, &mut self.economy, &mut self.leadership][m / 2][p.index()] = value;
             }
             HandMove::Remove { piece } => self.units.set(piece as usize, Loc::Pool),
-            HandMove::Flip { .. } | HandMove::Enforce => {}
+            HandMove::Flip { .. } | HandMove::Turn { .. } | HandMove::Enforce => {}
         }
     }
 
