@@ -80,90 +80,88 @@ pub fn hand_panel<G: TableGame>(
                 )
                 .small(),
             );
-            ui.add(egui::TextEdit::singleline(&mut c.find_piece).hint_text("find a piece"));
-            let found: Vec<u32> = (0..seen.pieces.len() as u32)
-                .filter(|&p| matches(&piece_line(&seen.pieces[p as usize], places), &c.find_piece))
-                .collect();
-            let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
-            egui::ScrollArea::vertical().id_salt("hand pieces").max_height(row * ROWS).show_rows(
-                ui,
-                row,
-                found.len(),
-                |ui, rows| {
-                    for &p in &found[rows] {
-                        let line = piece_line(&seen.pieces[p as usize], places);
-                        if ui.selectable_label(c.piece == Some(p), line).clicked() {
-                            c.piece = Some(p);
-                            c.place = None;
-                        }
-                    }
-                },
-            );
+            let lines = (0..seen.pieces.len() as u32).map(|p| (p, piece_line(&seen.pieces[p as usize], places)));
+            if let Some(p) = pick(ui, "hand pieces", "find a piece", &mut c.find_piece, lines, c.piece) {
+                c.piece = Some(p);
+                c.place = None;
+            }
             if let Some(a) = G::hand_extras(ui) {
                 send(Act::Game(a));
             }
-            let Some(piece) = c.piece.map(|p| &seen.pieces[p as usize]) else {
+            if let Some(p) = c.piece {
+                let piece = &seen.pieces[p as usize];
+                ui.separator();
+                let names = piece.goes.clone().filter_map(|o| places.get(o as usize).map(|n| (o, n.clone())));
+                if let Some(o) = pick(ui, "hand places", "find a place", &mut c.find_place, names, c.place) {
+                    c.place = Some(o);
+                }
+                if let Some(mv) = moves(ui, p, piece, c.place) {
+                    send(Act::Hand(mv));
+                }
+            } else {
                 ui.label(egui::RichText::new("Choose a piece to move it.").small());
-                if back_to_rules(ui) {
-                    send(Act::Hand(HandMove::Enforce));
-                }
-                return;
-            };
+            }
             ui.separator();
-            ui.add(egui::TextEdit::singleline(&mut c.find_place).hint_text("find a place"));
-            let goes: Vec<u32> = piece
-                .goes
-                .clone()
-                .filter(|&p| places.get(p as usize).is_some_and(|name| matches(name, &c.find_place)))
-                .collect();
-            egui::ScrollArea::vertical().id_salt("hand places").max_height(row * ROWS).show_rows(
-                ui,
-                row,
-                goes.len(),
-                |ui, rows| {
-                    for &p in &goes[rows] {
-                        if ui.selectable_label(c.place == Some(p), &places[p as usize]).clicked() {
-                            c.place = Some(p);
-                        }
-                    }
-                },
-            );
-            let p = c.piece.expect("chosen above");
-            ui.horizontal_wrapped(|ui| {
-                let put = c.place.filter(|&on| piece.at != Some(on));
-                if ui.add_enabled(put.is_some(), egui::Button::new("Put there")).clicked()
-                    && let Some(on) = put
-                {
-                    send(Act::Hand(HandMove::Put { piece: p, on }));
-                }
-                if piece.flipped.is_some() && ui.button("Turn over").clicked() {
-                    send(Act::Hand(HandMove::Flip { piece: p }));
-                }
-                if piece.removable && piece.at.is_some() && ui.button("Take off").clicked() {
-                    send(Act::Hand(HandMove::Remove { piece: p }));
-                }
-                if piece.turns && piece.at.is_some() {
-                    for (label, clockwise) in [("Turn left", false), ("Turn right", true)] {
-                        if ui.button(label).on_hover_text("Turn its front by the smallest step its space allows").clicked() {
-                            send(Act::Hand(HandMove::Turn { piece: p, clockwise }));
-                        }
-                    }
-                }
-            });
-            if back_to_rules(ui) {
-                    send(Act::Hand(HandMove::Enforce));
-                }
+            if ui
+                .button("Back to the rules")
+                .on_hover_text("The rules are enforced from here on, if they accept the position")
+                .clicked()
+            {
+                send(Act::Hand(HandMove::Enforce));
+            }
         });
     Ok(())
 }
 
-/// The button that puts the table back under the rules (the table says which rule the position
-/// breaks, if any): whether it was clicked.
-fn back_to_rules(ui: &mut egui::Ui) -> bool {
-    ui.separator();
-    ui.button("Back to the rules")
-        .on_hover_text("The rules are enforced from here on, if they accept the position")
-        .clicked()
+/// A list found by a few letters (`find`), `ROWS` lines at a time: the item clicked.
+fn pick(
+    ui: &mut egui::Ui,
+    salt: &str,
+    hint: &str,
+    find: &mut String,
+    items: impl Iterator<Item = (u32, String)>,
+    chosen: Option<u32>,
+) -> Option<u32> {
+    ui.add(egui::TextEdit::singleline(find).hint_text(hint));
+    let found: Vec<(u32, String)> = items.filter(|(_, line)| matches(line, find)).collect();
+    let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let mut clicked = None;
+    egui::ScrollArea::vertical().id_salt(salt).max_height(row * ROWS).show_rows(ui, row, found.len(), |ui, rows| {
+        for (id, line) in &found[rows] {
+            if ui.selectable_label(chosen == Some(*id), line).clicked() {
+                clicked = Some(*id);
+            }
+        }
+    });
+    clicked
+}
+
+/// The moves a hand may make with piece `p` (put on the chosen `place`, turn over, take off,
+/// turn its front): the one clicked.
+fn moves(ui: &mut egui::Ui, p: u32, piece: &HandPiece, place: Option<u32>) -> Option<HandMove> {
+    let mut mv = None;
+    ui.horizontal_wrapped(|ui| {
+        let put = place.filter(|&on| piece.at != Some(on));
+        if ui.add_enabled(put.is_some(), egui::Button::new("Put there")).clicked()
+            && let Some(on) = put
+        {
+            mv = Some(HandMove::Put { piece: p, on });
+        }
+        if piece.flipped.is_some() && ui.button("Turn over").clicked() {
+            mv = Some(HandMove::Flip { piece: p });
+        }
+        if piece.removable && piece.at.is_some() && ui.button("Take off").clicked() {
+            mv = Some(HandMove::Remove { piece: p });
+        }
+        if piece.turns && piece.at.is_some() {
+            for (label, clockwise) in [("Turn left", false), ("Turn right", true)] {
+                if ui.button(label).on_hover_text("Turn its front by the smallest step its space allows").clicked() {
+                    mv = Some(HandMove::Turn { piece: p, clockwise });
+                }
+            }
+        }
+    });
+    mv
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use super::seat_of;
 use crate::engine::geometry::CellShape;
 use crate::engine::sandbox::{HandMove, HandPiece};
-use crate::games::austerlitz::actions::{AzError, rule};
+use crate::games::austerlitz::actions::AzError;
 use crate::games::austerlitz::observe::AzView;
 use crate::games::austerlitz::state::{Austerlitz, rotate};
 
@@ -88,28 +88,10 @@ impl Austerlitz {
         }
     }
 
-    /// A position the rules can go on from: no retreat, reaction or fire waiting (the units it
-    /// names may have been moved), and every space's units as stacking allows (Set-up: Stacking).
+    /// A position the rules can go on from (for a sandbox going back to them): nothing waiting
+    /// in the middle of a step (`turn.rs`) and every space as stacking allows (`setup.rs`).
     pub(super) fn position_accepted_now(&self) -> Result<(), AzError> {
-        if !self.pending.is_empty() {
-            return Err(AzError::new(
-                rule::PHASES,
-                "a retreat, reaction or opportunity fire is waiting: answer it before the rules take over again",
-            ));
-        }
-        for u in (0..self.units.len()).filter(|&u| self.on_board(u)) {
-            let c = self.units[u].at.expect("on the board");
-            if !self.may_stand(u, c) {
-                return Err(AzError::new(
-                    rule::STACKING,
-                    format!(
-                        "{} may not stand on {}: 1 combat unit a space (1 artillery with 1 infantry), never on a pond, never with an enemy commander",
-                        self.name(u),
-                        self.cell_name(c)
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        self.refuse_half_made()?;
+        self.refuse_stacks()
     }
 }

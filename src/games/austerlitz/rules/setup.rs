@@ -282,3 +282,25 @@ impl Austerlitz {
         }
     }
 }
+
+impl Austerlitz {
+    /// The spaces of a position a sandbox takes back to the rules: every unit on the board where
+    /// stacking lets it stand (1 combat unit a space, 1 artillery with 1 infantry, never on a pond,
+    /// never with an enemy commander).
+    pub(super) fn refuse_stacks(&self) -> Result<(), AzError> {
+        for u in (0..self.units.len()).filter(|&u| self.on_board(u)) {
+            let c = self.units[u].at.expect("on the board");
+            if !self.may_stand(u, c) {
+                return Err(AzError::new(
+                    rule::STACKING,
+                    format!(
+                        "{} may not stand on {}: 1 combat unit a space (1 artillery with 1 infantry), never on a pond, never with an enemy commander",
+                        self.name(u),
+                        self.cell_name(c)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -3,7 +3,7 @@
 //! turn (the Allies first), Davout's arrival roll, smoke and DIS removal, and the end of the game
 //! at turn 9, after turn 18 or on the capture of Napoléon or Kutuzov.
 
-use crate::games::austerlitz::actions::{Event, rule};
+use crate::games::austerlitz::actions::{AzError, Event, rule};
 use crate::games::austerlitz::data::{Kind, Side};
 use crate::games::austerlitz::state::{Austerlitz, Step};
 
@@ -157,5 +157,19 @@ impl Austerlitz {
             && self.kind(u).is_field_artillery()
             && !self.units[u].smoke
             && !self.units[u].fired
+    }
+}
+
+impl Austerlitz {
+    /// A sandbox going back to the rules: no retreat, reaction or fire waiting (the units it names
+    /// may have been moved by hand since).
+    pub(super) fn refuse_half_made(&self) -> Result<(), AzError> {
+        if !self.pending.is_empty() {
+            return Err(AzError::new(
+                rule::PHASES,
+                "a retreat, reaction or opportunity fire is waiting: answer it before the rules take over again",
+            ));
+        }
+        Ok(())
     }
 }

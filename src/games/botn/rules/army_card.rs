@@ -294,3 +294,18 @@ impl Botn {
         false
     }
 }
+
+impl Botn {
+    /// A position a sandbox takes back to the rules: only one army on each field.
+    pub(super) fn refuse_shared_fields(&self) -> Result<(), BotnError> {
+        let mut seen = std::collections::HashSet::new();
+        for a in self.armies.iter().filter(|a| !a.eliminated) {
+            if let Some(f) = a.at
+                && !seen.insert(f)
+            {
+                return Err(BotnError::new(rule::ONE_ARMY, format!("two armies stand on {}", self.sc.field_name(f))));
+            }
+        }
+        Ok(())
+    }
+}

@@ -100,3 +100,17 @@ impl Botn {
         self.finish_turn(events)
     }
 }
+
+impl Botn {
+    /// A sandbox going back to the rules: no fight or choice of unit under way (the armies they
+    /// name may have been moved by hand since).
+    pub(super) fn refuse_half_fought(&self) -> Result<(), BotnError> {
+        if !self.hits.is_empty() || !self.pending_units.is_empty() {
+            return Err(BotnError::new(
+                rule::FIGHT,
+                "a fight or a choice of unit is under way: finish it before the rules take over again",
+            ));
+        }
+        Ok(())
+    }
+}

@@ -121,23 +121,10 @@ impl Botn {
         self.apply_sandbox(&free, seat, &mut Vec::new());
     }
 
-    /// A position the rules can go on from: no fight or unit choice waiting (the armies they name
-    /// may have been moved) and one army a field at most.
+    /// A position the rules can go on from (for a sandbox going back to them): no fight half
+    /// fought (`fights.rs`) and one army a field (`army_card.rs`).
     pub(super) fn position_accepted_now(&self) -> Result<(), BotnError> {
-        if !self.hits.is_empty() || !self.pending_units.is_empty() {
-            return Err(BotnError::new(
-                rule::FIGHT,
-                "a fight or a choice of unit is under way: finish it before the rules take over again",
-            ));
-        }
-        let mut seen = std::collections::HashSet::new();
-        for a in self.armies.iter().filter(|a| !a.eliminated) {
-            if let Some(f) = a.at
-                && !seen.insert(f)
-            {
-                return Err(BotnError::new(rule::ONE_ARMY, format!("two armies stand on {}", self.sc.field_name(f))));
-            }
-        }
-        Ok(())
+        self.refuse_half_fought()?;
+        self.refuse_shared_fields()
     }
 }

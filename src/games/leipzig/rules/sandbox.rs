@@ -1,12 +1,11 @@
 //! The sandbox (no rulebook chapter; `engine::sandbox`): every counter put on any hex, inverted
 //! (dispersed) or taken off by hand, and the positions the rules accept to go back to them.
 
-use super::zoc::Situation;
 use crate::engine::sandbox::{HandMove, HandPiece};
-use crate::games::leipzig::actions::{LzError, rule};
+use crate::games::leipzig::actions::LzError;
 use crate::games::leipzig::data::{Hex, seat_of};
 use crate::games::leipzig::observe::LzView;
-use crate::games::leipzig::state::{Dispersal, Gone, Leipzig, Status, Step, UnitId};
+use crate::games::leipzig::state::{Dispersal, Gone, Leipzig, Status, UnitId};
 
 impl Leipzig {
     /// Every counter, in id order, as the view names it (a blank stays a blank); a counter goes
@@ -63,38 +62,10 @@ impl Leipzig {
         }
     }
 
-    /// A position the rules can go on from: no decision or forced march half made (the counters
-    /// it names may have been moved), no hex shared by both sides, and every stack legal (Stacking,
-    /// case B), but the phasing side's while its Movement Phase runs: it must set them right
-    /// before the phase ends, as the rules already make it.
+    /// A position the rules can go on from (for a sandbox going back to them): nothing half made
+    /// (Game Turn Sequence) and every stack as stacking allows (`sequence.rs`, `stacking.rs`).
     pub(super) fn position_accepted_now(&self) -> Result<(), LzError> {
-        if !self.pending.is_empty() || self.march.is_some() || self.attacks.iter().any(|a| !a.resolved) {
-            return Err(LzError::new(
-                rule::SEQUENCE,
-                "a combat, retreat or forced march is under way: finish it before the rules take over again",
-            ));
-        }
-        let s = Situation::of(self);
-        for h in (0..self.sc.board.len() as u16).map(Hex) {
-            let mut sides = self.at(h).map(|u| self.units[u as usize].side);
-            if let Some(first) = sides.next()
-                && sides.any(|x| x != first)
-            {
-                return Err(LzError::new(
-                    rule::STACKING,
-                    format!("French and Allied counters share {}", self.hex_name(h)),
-                ));
-            }
-            let i = h.0 as usize;
-            let Some(side) = s.side[i] else { continue };
-            let moving = side == self.side && matches!(self.step, Step::Move | Step::March | Step::Build);
-            if !moving && !s.stack_ok(self, side, h, s.combat[i], s.divisions[i]) {
-                return Err(LzError::new(
-                    rule::STACKING,
-                    format!("the stack on {} is over the limit", self.hex_name(h)),
-                ));
-            }
-        }
-        Ok(())
+        self.refuse_half_made()?;
+        self.refuse_stacks()
     }
 }

@@ -2,7 +2,7 @@
 //! the steps nobody decides.
 
 use super::zoc::Situation;
-use crate::games::leipzig::actions::Event;
+use crate::games::leipzig::actions::{Event, LzError, rule};
 use crate::games::leipzig::data::{Entry, ReinforcementRow, Side};
 use crate::games::leipzig::state::{Leipzig, Pending, Status, Step, UnitId};
 
@@ -257,5 +257,19 @@ impl Leipzig {
                 _ => return,
             }
         }
+    }
+}
+
+impl Leipzig {
+    /// A sandbox going back to the rules: no decision or forced march half made (the counters it
+    /// names may have been moved by hand since).
+    pub(super) fn refuse_half_made(&self) -> Result<(), LzError> {
+        if !self.pending.is_empty() || self.march.is_some() || self.attacks.iter().any(|a| !a.resolved) {
+            return Err(LzError::new(
+                rule::SEQUENCE,
+                "a combat, retreat or forced march is under way: finish it before the rules take over again",
+            ));
+        }
+        Ok(())
     }
 }

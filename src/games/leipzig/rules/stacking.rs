@@ -268,3 +268,33 @@ impl Leipzig {
         }
     }
 }
+
+impl Leipzig {
+    /// The stacks of a position a sandbox takes back to the rules: no hex shared by both sides,
+    /// every stack within the limit (case B), but the phasing side's while its Movement Phase
+    /// runs: it must set them right before the phase ends, as the rules already make it.
+    pub(super) fn refuse_stacks(&self) -> Result<(), LzError> {
+        let s = Situation::of(self);
+        for h in (0..self.sc.board.len() as u16).map(Hex) {
+            let mut sides = self.at(h).map(|u| self.units[u as usize].side);
+            if let Some(first) = sides.next()
+                && sides.any(|x| x != first)
+            {
+                return Err(LzError::new(
+                    rule::STACKING,
+                    format!("French and Allied counters share {}", self.hex_name(h)),
+                ));
+            }
+            let i = h.0 as usize;
+            let Some(side) = s.side[i] else { continue };
+            let moving = side == self.side && matches!(self.step, Step::Move | Step::March | Step::Build);
+            if !moving && !s.stack_ok(self, side, h, s.combat[i], s.divisions[i]) {
+                return Err(LzError::new(
+                    rule::STACKING,
+                    format!("the stack on {} is over the limit", self.hex_name(h)),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

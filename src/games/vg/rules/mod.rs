@@ -224,6 +224,18 @@ impl Vg {
         self.in_front[p.index()].retain(|&c| c != card);
     }
 
+    /// A sandbox going back to the rules: no card's effects half carried out and no decision
+    /// waiting (the units they name may have been moved by hand since).
+    pub(super) fn refuse_half_made(&self) -> Result<(), VgError> {
+        if !self.pending.is_empty() || !self.tasks.is_empty() {
+            return Err(VgError::new(
+                rule::ROUNDS,
+                "a card's effects or a decision are under way: finish them before the rules take over again",
+            ));
+        }
+        Ok(())
+    }
+
     /// The refusal of an action that does not answer the decision now open.
     pub(super) fn wrong_step(&self) -> VgError {
         let now = match self.pending.first() {

@@ -119,15 +119,9 @@ impl Vg {
         }
     }
 
-    /// A position the rules can go on from: no card's effect half carried out and no decision
-    /// waiting (the units it names may have been moved).
+    /// A position the rules can go on from (for a sandbox going back to them): no card's effect
+    /// half carried out (`Vg::refuse_half_made`).
     pub(super) fn position_accepted_now(&self) -> Result<(), VgError> {
-        if !self.pending.is_empty() || !self.tasks.is_empty() {
-            return Err(VgError::new(
-                rule::ROUNDS,
-                "a card's effects or a decision are under way: finish them before the rules take over again",
-            ));
-        }
-        Ok(())
+        self.refuse_half_made()
     }
 }
