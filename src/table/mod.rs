@@ -148,8 +148,8 @@ pub trait TableGame: crate::engine::kit::Kit {
     /// Where the By hand panel of a sandbox sits (an anchor and its offset): at the top right,
     /// under the menu's height, unless the game has a panel there.
     const HAND_PANEL: (bevy_egui::egui::Align2, [f32; 2]) = (bevy_egui::egui::Align2::RIGHT_TOP, [-6.0, 56.0]);
-    /// A sandbox's moves by hand of the game's own, beyond the kit's pieces (Battle of the
-    /// Nations: a card drawn blind), drawn in the By hand panel: the one clicked, as an order.
+    /// A sandbox's moves by hand of the game's own, beyond the kit's pieces (a card drawn blind,
+    /// say), drawn in the By hand panel: the one clicked, as an order.
     fn hand_extras(_ui: &mut bevy_egui::egui::Ui) -> Option<Self::Action> {
         None
     }
