@@ -22,24 +22,26 @@ fn dragged_marker_lights_its_legal_fields_and_a_bad_drop_names_the_rule() {
     t.game.draw_pile.retain(|c| *c != cav);
     t.game.hands[0].push(grognard::games::botn::state::HandCard::Action(cav));
     let lit: Vec<&str> = {
-        let mut v: Vec<_> =
-            marker_destinations(&t, Some(FRENCH), marker).into_iter().map(|(f, _)| t.game.sc.field_name(f)).collect();
+        let mut v: Vec<_> = marker_destinations(&t.game, t.mode, Some(FRENCH), marker)
+            .into_iter()
+            .map(|(f, _)| t.game.sc.field_name(f))
+            .collect();
         v.sort();
         v.dedup();
         v
     };
     assert_eq!(lit, ["Cröbern", "Güldengossa", "Markkleeberg", "Meusdorf"]);
     // The other seat and a spectator get nothing to light.
-    assert!(marker_destinations(&t, Some(ALLIED), marker).is_empty());
-    assert!(marker_destinations(&t, None, marker).is_empty());
+    assert!(marker_destinations(&t.game, t.mode, Some(ALLIED), marker).is_empty());
+    assert!(marker_destinations(&t.game, t.mode, None, marker).is_empty());
     // Dropped on Galgenberg (holding another Murat marker) or far away: the rule is named.
-    let why = refusal(&t, Some(FRENCH), marker, Some(field(&t, "Galgenberg")));
+    let why = refusal(&t.game, t.mode, Some(FRENCH), marker, Some(field(&t, "Galgenberg")));
     assert!(why.contains("already holds a marker of Murat") && why.contains("3. Play a Movement Card"), "{why}");
-    let why = refusal(&t, Some(FRENCH), marker, Some(field(&t, "Taucha")));
+    let why = refusal(&t.game, t.mode, Some(FRENCH), marker, Some(field(&t, "Taucha")));
     assert!(why.contains("not adjacent"), "{why}");
-    let why = refusal(&t, Some(FRENCH), marker, None);
+    let why = refusal(&t.game, t.mode, Some(FRENCH), marker, None);
     assert!(why.contains("off the board"), "{why}");
     // In the sandbox every field is open.
     let sandbox = botn::new_table(&scenario_path(), 51, Mode::Sandbox).unwrap();
-    assert_eq!(marker_destinations(&sandbox, None, 0).len(), 47);
+    assert_eq!(marker_destinations(&sandbox.game, sandbox.mode, None, 0).len(), 47);
 }

@@ -5,6 +5,14 @@ use crate::engine::roll::Roll;
 use crate::engine::seats::SeatId;
 use serde::{Deserialize, Serialize};
 
+/// A piece of a log line: words, or a name the reader can click to find it on the table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Span {
+    Text(String),
+    /// A name, and the space to light when it is clicked (if it is on the table).
+    Link(String, Option<crate::engine::geometry::SpaceId>),
+}
+
 /// A line of the readable log: what happened, with the pieces it involves, or a roll of the
 /// dice (every roll the rules make, and a free roll of the tray).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

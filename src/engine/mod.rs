@@ -18,6 +18,7 @@ pub mod save;
 pub mod scenario;
 pub mod search;
 pub mod seats;
+pub mod seen;
 pub mod standing;
 pub mod table;
 pub mod tablemap;

@@ -46,6 +46,50 @@ pub enum Request<G: Game> {
     Undo,
     /// A new table in place of this one (a new game, a load, a resume); its journal starts afresh.
     Replace(Box<Table<G>>),
+    /// This table as it is, its journal started afresh (the resume offer declined).
+    Restart,
+    /// The table written to a save file: the menu asks, the system that holds the table writes.
+    Save(std::path::PathBuf),
+    /// What `viewer` sees of the table written to a seat's save, with the log as that seat read
+    /// it (at a host's table, where the window holds only its seat's view).
+    SaveView {
+        path: std::path::PathBuf,
+        viewer: crate::engine::seats::Viewer,
+        log: Vec<String>,
+    },
+}
+
+impl<G: Game> Request<G> {
+    /// Whether the request leaves the table as it is (a save, a fresh journal): carried out
+    /// wherever the window's table is, a host's or a replay's too.
+    pub fn keeps_table(&self) -> bool {
+        matches!(self, Request::Restart | Request::Save(_) | Request::SaveView { .. })
+    }
+}
+
+/// Carries out a request that writes a file or the journal and leaves the table as it is; None
+/// for a request that changes the table.
+fn keep_request<G: Game>(table: &Table<G>, journal: &mut JournalRes, request: &Request<G>) -> Option<Outcome> {
+    let written = |path: &std::path::Path, done: std::io::Result<()>, what: &str| match done {
+        Ok(()) => Outcome { accepted: true, message: format!("{what} to {}", path.display()) },
+        Err(e) => Outcome { accepted: false, message: format!("Could not save {}: {e}", path.display()) },
+    };
+    match request {
+        Request::Act { .. } | Request::Undo | Request::Replace(_) => None,
+        Request::Restart => {
+            journal.start(table);
+            Some(Outcome { accepted: true, message: String::new() })
+        }
+        Request::Save(path) => Some(written(path, crate::engine::save::save_of(table).write(path), "Saved")),
+        Request::SaveView { path, viewer, log } => {
+            let mut text = crate::engine::save::seat_save_of(table, *viewer);
+            text.push_str("\n// The log, as this seat read it:\n");
+            for line in log {
+                text.push_str(&format!("// {line}\n"));
+            }
+            Some(written(path, std::fs::write(path, text), "Your view saved"))
+        }
+    }
 }
 
 /// A line the rules added to the log, as it happens (after an applied action or a new table).
@@ -123,6 +167,8 @@ pub struct TableVersion(pub u64);
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TableSet {
     Apply,
+    /// What the eyes see is worked out (`engine::seen`), once the window has settled its eyes.
+    See,
     Sync,
     Present,
 }
@@ -173,9 +219,12 @@ impl<G: Game> Plugin for EnginePlugin<G> {
             .init_resource::<Eyes>()
             .init_resource::<Settling>()
             .init_resource::<Held<G>>()
-            .configure_sets(Update, (TableSet::Apply, TableSet::Sync, TableSet::Present).chain())
+            .init_resource::<crate::engine::seen::Seen<G>>()
+            .configure_sets(Update, (TableSet::Apply, TableSet::See, TableSet::Sync, TableSet::Present).chain())
             .configure_sets(Update, TableSet::Sync.run_if(settled))
-            .add_systems(Update, (release_held::<G>, apply_requests::<G>).chain().in_set(TableSet::Apply));
+            .add_systems(Update, (release_held::<G>, apply_requests::<G>).chain().in_set(TableSet::Apply))
+            .add_systems(PreStartup, crate::engine::seen::see::<G>)
+            .add_systems(Update, crate::engine::seen::see::<G>.in_set(TableSet::See));
     }
 }
 
@@ -215,13 +264,17 @@ fn apply_requests<G: Game>(
         requests.clear();
         return;
     };
-    if hosted.is_some() {
-        // A host's table: the host decides, `table::remote` sends the requests there.
-        requests.clear();
-        return;
-    }
     let act_out = act_out.is_some_and(|a| a.0);
     for request in requests.read() {
+        // While dice roll, the table whose result they show.
+        if let Some(outcome) = keep_request(held.table.as_ref().unwrap_or(&table.0), &mut journal, request) {
+            outcomes.write(outcome);
+            continue;
+        }
+        if hosted.is_some() {
+            // A host's table: the host decides, `table::remote` sends the requests there.
+            continue;
+        }
         if held.table.is_some() {
             if let Request::Replace(_) = request {
                 *held = Held::default();
@@ -248,6 +301,8 @@ fn apply_requests<G: Game>(
                 journal.start(&table.0);
                 Ok(None)
             }
+            // Carried out above, by `keep_request`.
+            Request::Restart | Request::Save(_) | Request::SaveView { .. } => continue,
         };
         match result {
             Ok(line) => {

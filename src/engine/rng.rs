@@ -48,6 +48,14 @@ pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1)
 }
 
+/// A number drawn from a table's seed that tells nothing of the table's future (a one-way hash):
+/// what the window seeds what it only shows from (the dice's tumbles, the hint's search).
+pub fn salt(seed: u64) -> u64 {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::new().chain_update(b"grognard: a salt, not a seed").chain_update(seed.to_le_bytes()).finalize();
+    u64::from_le_bytes(hash[..8].try_into().expect("eight bytes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

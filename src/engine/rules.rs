@@ -232,10 +232,30 @@ pub trait Game: Clone + Debug + Serialize + Send + Sync + 'static {
     /// A line of the log in words as `viewer` may read it (a blind draw is "a card" to the other
     /// seat): what the host sends each connection of what happened, the public form of an action.
     fn entry_text(&self, entry: &crate::engine::log::Entry<Self::Event>, viewer: Viewer) -> String;
+    /// A whole table consistent with `view`: the view's contents, everything it hides dealt at
+    /// random from `rng`, and a fresh future for the dice. The search deals its determinizations
+    /// with it, and the window draws the table its eyes see (`table::seen`) through it.
+    fn from_view(view: &Self::View, rng: &mut TableRng) -> Self;
+    /// A line of the log as `viewer` may read it, in pieces: the window's log makes the names
+    /// it can find on the table links. The default: `entry_text`, all words.
+    fn log_spans(
+        &self,
+        entry: &crate::engine::log::Entry<Self::Event>,
+        viewer: Viewer,
+    ) -> Vec<crate::engine::log::Span> {
+        vec![crate::engine::log::Span::Text(self.entry_text(entry, viewer))]
+    }
     /// A table consistent with `view` (what a host sent a viewer, as JSON): the view's contents,
     /// and whatever it hides dealt at random. A window seated at a host's table draws this, through
     /// the same gate, so it shows exactly the view. `self` gives the scenario (the same file).
     fn rebuilt_from_view(&self, view: &serde_json::Value, rng: &mut TableRng) -> Result<Self, String>;
+    /// An event of the log as `viewer` may know it, for the window's panels to read (a blind
+    /// draw's card only to its drawer); None where the viewer is given only its words. The
+    /// default gives none.
+    fn event_seen(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event> {
+        let _ = (event, viewer);
+        None
+    }
     fn rng(&mut self) -> &mut TableRng;
     /// A roll the rules made, as the engine's one roll entry (`Entry::Roll`); any other event
     /// comes back as it was. A game whose rules roll dice sends each roll as an event this

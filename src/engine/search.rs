@@ -1,6 +1,6 @@
 //! The search player every game shares: information-set Monte Carlo tree search (Cowling,
 //! Powley and Whitehouse's single-observer ISMCTS) over determinizations of the deciding seat's
-//! view. Each iteration deals what the seat cannot see at random (the game's `determinize`),
+//! view. Each iteration deals what the seat cannot see at random (the game's `from_view`),
 //! walks one tree of the seat's and the other's actions on that deal (UCB over the actions the
 //! deal offers, counted by availability), plays a few actions of the game's fast policy and
 //! scores the position with the game's evaluation. The search is given the view, never the
@@ -12,9 +12,6 @@ use crate::engine::seats::SeatId;
 
 /// What a game gives the search beside its rules.
 pub trait Searched: Game {
-    /// A whole table consistent with `view` (what a seat sees): everything it hides dealt at
-    /// random, and a fresh future for the dice.
-    fn determinize(view: &Self::View, rng: &mut TableRng) -> Self;
     /// The chance that `seat` wins from here, estimated from the position alone (0 to 1; a
     /// finished game gives 1, 0 or ½). Called only on determinized tables, so it may read
     /// anything they hold.
@@ -197,7 +194,7 @@ pub fn search<G: Searched>(
         {
             break;
         }
-        let mut game = G::determinize(view, rng);
+        let mut game = G::from_view(view, rng);
         path.clear();
         path.push(0usize);
         let mut node = 0usize;
@@ -362,7 +359,7 @@ pub fn take_decision_times() -> Vec<(SeatId, f32)> {
 /// determinizations (the broadcast's and the report's chance to win, without a search).
 pub fn estimate<G: Searched>(view: &G::View, seat: SeatId, deals: u32, rng: &mut TableRng) -> f32 {
     let deals = deals.max(1);
-    (0..deals).map(|_| G::determinize(view, rng).evaluate(seat)).sum::<f32>() / deals as f32
+    (0..deals).map(|_| G::from_view(view, rng).evaluate(seat)).sum::<f32>() / deals as f32
 }
 
 /// The chance to win people are shown for `seat` (the report's chart, the broadcast, the feed):
@@ -372,7 +369,7 @@ pub fn shown_estimate<G: Searched>(view: &G::View, seat: SeatId, deals: u32, rng
     let deals = deals.max(1);
     let mut sum = 0.0;
     for _ in 0..deals {
-        let g = G::determinize(view, rng);
+        let g = G::from_view(view, rng);
         let p = g.evaluate(seat);
         sum += if g.is_over() { p } else { G::CALIBRATION.of_seat(seat, p) };
     }

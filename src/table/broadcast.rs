@@ -259,7 +259,7 @@ type Faces<'w, 's> = Query<
 #[allow(clippy::too_many_arguments)]
 pub fn director_watch<G: TableGame>(
     time: Res<Time>,
-    table: Res<TableRes<G>>,
+    eyes: Res<crate::engine::seen::Seen<G>>,
     home: Res<HomeView>,
     mut director: ResMut<Director>,
     placed: Query<(Entity, &Target, Has<Aside>), Changed<Target>>,
@@ -286,7 +286,7 @@ pub fn director_watch<G: TableGame>(
         d.goal = Some(OrbitCamera { focus: shot.focus, distance: shot.distance, ..home.view });
     }
     d.tray = acting_out;
-    let active = table.0.game.active_seat();
+    let active = eyes.game().and_then(|g| g.active_seat());
     let actor = d.last_active;
     // What moved on the field of play, and what beside it (cards, tracks: see `Aside`).
     let (mut points, mut aside) = (Vec::new(), Vec::new());
@@ -377,12 +377,8 @@ pub fn director_glide(
 
 /// The director's mode from the keyboard in the broadcast window: F9 automatic, F10 fixed (the
 /// views stored with Ctrl+1..4 and recalled with 1..4), F5 to F8 follow the first to fourth seat.
-pub fn director_keys<G: TableGame>(
-    keys: Res<ButtonInput<KeyCode>>,
-    table: Res<TableRes<G>>,
-    mut director: ResMut<Director>,
-) {
-    let seats = table.0.game.seat_names().len();
+pub fn director_keys<G: TableGame>(keys: Res<ButtonInput<KeyCode>>, mut director: ResMut<Director>) {
+    let seats = G::SEATS.len();
     let mode = if keys.just_pressed(KeyCode::F9) {
         Some(DirectorMode::Auto)
     } else if keys.just_pressed(KeyCode::F10) {
@@ -406,32 +402,29 @@ pub fn director_keys<G: TableGame>(
 /// the window's height so that a 1080p picture scaled to 720p still reads.
 pub fn overlay<G: TableGame>(
     mut contexts: EguiContexts,
-    table: Res<TableRes<G>>,
+    seen: Res<crate::engine::seen::Seen<G>>,
     remote: Option<Res<super::remote::Remote>>,
     windows: Query<&Window>,
-    mut chance: Local<Option<(usize, Option<f32>)>>,
+    mut chance: Local<Option<Option<f32>>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let h = windows.iter().next().map_or(1080.0, |w| w.height());
+    let Some(g) = seen.game() else { return Ok(()) };
     // The chance to win from what a spectator sees, worked out once a position.
-    let at = table.0.records.len();
-    if chance.is_none_or(|(seen, _)| seen != at) {
-        *chance = Some((at, table.0.game.chance(Viewer::Spectator, &mut TableRng::from_seed(2))));
+    if chance.is_none() || seen.is_changed() {
+        *chance = Some(g.chance(Viewer::Spectator, &mut TableRng::from_seed(2)));
     }
-    let chance = chance.and_then(|c| c.1);
+    let chance = chance.flatten();
     let px = |size: f32| size * h / 1080.0 / ctx.pixels_per_point();
-    let g = &table.0.game;
     let names = g.seat_names();
     let lines: Vec<String> = match &remote {
         Some(r) => r.log.clone(),
-        None => table.0.entries.iter().map(|e| g.entry_text(e, Viewer::Spectator)).collect(),
+        None => seen.log.iter().map(|l| l.text()).collect(),
     };
     // The last roll from the roll entries themselves, never from the words of the log.
     let last_roll: Option<(String, crate::engine::roll::Roll)> = match &remote {
         Some(r) => r.last_roll.clone(),
-        None => {
-            table.0.entries.iter().rev().find_map(|e| Some((g.entry_text(e, Viewer::Spectator), e.roll()?.clone())))
-        }
+        None => seen.log.iter().rev().find_map(|l| Some((l.text(), l.roll.clone()?))),
     };
     let delay = remote.as_ref().map(|r| r.delay).unwrap_or_default();
     let panel = egui::Color32::from_rgba_unmultiplied(16, 14, 12, 215);

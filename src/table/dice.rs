@@ -7,7 +7,7 @@
 //! too; meanwhile `Settling` holds the table's result back until the dice rest. View → Dice →
 //! quick shows results at once.
 
-use crate::engine::plugin::{ActOutRolls, Logged, Settling, TableRes, TableSet};
+use crate::engine::plugin::{ActOutRolls, Logged, Settling, TableSet};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::table::Entry;
@@ -228,7 +228,7 @@ impl<G: Game> Plugin for DicePlugin<G> {
             .add_systems(Update, act_out_rolls.before(TableSet::Apply))
             .add_systems(Startup, spawn_tray)
             // Queued before the mirror syncs, so a roll's result is held from its first frame.
-            .add_systems(Update, queue_rolls::<G>.after(TableSet::Apply).before(TableSet::Sync))
+            .add_systems(Update, queue_rolls::<G>.after(TableSet::See).before(TableSet::Sync))
             .add_systems(Update, (start_roll, spawn_dice, play_back, tray_view).chain().in_set(TableSet::Present));
     }
 }
@@ -339,7 +339,7 @@ fn pips(value: u8) -> Vec<Vec2> {
 /// a host's) until the last of them rests. Quick dice throw nothing.
 fn queue_rolls<G: Game>(
     mut logged: MessageReader<Logged<G>>,
-    table: Res<TableRes<G>>,
+    seen: Res<crate::engine::seen::Seen<G>>,
     prefs: Option<Res<super::session::Preferences>>,
     mut queue: ResMut<RollQueue>,
     mut settling: ResMut<Settling>,
@@ -350,9 +350,9 @@ fn queue_rolls<G: Game>(
     }
     for (k, e) in entries.iter().enumerate() {
         let Some(roll) = e.roll() else { continue };
-        // Throw parameters come from the seed and the roll's place in the log: the same throw
-        // for every viewer and every replay, without drawing on the table's RNG.
-        let salt = table.0.seed ^ ((table.0.records.len() + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        // Throw parameters come from the table's salt and the roll's place in the log: the same
+        // throw for every viewer and every replay, without drawing on the table's RNG.
+        let salt = seen.salt ^ ((seen.moves + k) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         queue.0.push_back((roll.dice.clone(), salt));
         settling.active = true;
     }

@@ -6,10 +6,11 @@
 use super::TableGame;
 use super::lesson::{Coach, Coached, Lesson};
 use super::session::Session;
-use crate::engine::plugin::{TableRes, TableSet};
+use crate::engine::plugin::TableSet;
 use crate::engine::rng::TableRng;
 use crate::engine::search::Estimate;
 use crate::engine::seats::SeatId;
+use crate::engine::seen::Seen;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 
@@ -58,7 +59,7 @@ pub fn hint_word<G: TableGame>(game: &G, found: &[Estimate<G::Action>]) -> Optio
 
 #[allow(clippy::too_many_arguments)]
 fn hint<G: TableGame>(
-    table: Res<TableRes<G>>,
+    seen: Res<Seen<G>>,
     session: Res<Session>,
     hints: Res<Hints>,
     remote: Option<Res<super::remote::Remote>>,
@@ -71,9 +72,9 @@ fn hint<G: TableGame>(
     if session.lesson.is_some() {
         return;
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let seat = game.active_seat().filter(|&s| Some(s) == session.seat() && session.computer_at(s).is_none());
-    let wanted = (G::HINTS && hints.on && remote.is_none()).then_some(()).and(seat).map(|s| (table.0.entries.len(), s));
+    let wanted = (G::HINTS && hints.on && remote.is_none()).then_some(()).and(seat).map(|s| (seen.log.len(), s));
     if wanted != shown.0 {
         if shown.0.is_some() {
             coached.0 = None;
@@ -107,8 +108,9 @@ fn hint<G: TableGame>(
     }
     let (tx, answer) = std::sync::mpsc::channel();
     let position = game.clone();
-    // A stream of its own, from the position: the same hint each time for the same table.
-    let mut rng = TableRng::from_seed(table.0.seed ^ (at.0 as u64).wrapping_mul(0x9e37_79b9));
+    // A stream of its own, from the position: the same hint each time for the same table. The
+    // position is the table as the seat's eyes see it: the search reads nothing else.
+    let mut rng = TableRng::from_seed(seen.salt ^ (at.0 as u64).wrapping_mul(0x9e37_79b9));
     std::thread::spawn(move || {
         // Strong's budget, and no longer than strong may think.
         crate::engine::search::cap_this_thread(Some(3_000));

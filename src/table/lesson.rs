@@ -11,9 +11,10 @@ use super::TableGame;
 pub use super::coach::{Coach, Lesson};
 use super::session::Session;
 use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{TableRes, TableSet};
+use crate::engine::plugin::TableSet;
 use crate::engine::rules::Game;
 use crate::engine::seats::SeatId;
+use crate::engine::seen::Seen;
 use crate::engine::table::Table;
 use bevy::prelude::*;
 
@@ -52,8 +53,8 @@ impl<G: TableGame> Plugin for LessonPlugin<G> {
 
 /// A new table for the lesson, and the session set for it: the learner is the seat of the first
 /// decision, the computer plays the others.
-pub fn start_lesson<G: TableGame>(table: &Table<G>, session: &mut Session) -> Result<Table<G>, String> {
-    let started = G::start(table, 0, LESSON_SEED, &[], 0)?;
+pub fn start_lesson<G: TableGame>(game: &G, session: &mut Session) -> Result<Table<G>, String> {
+    let started = G::start(game, 0, LESSON_SEED, &[], 0)?;
     let seats = started.table.game.seat_names().len();
     // A game that sets its own computer seats (a solo AI) leaves the learner the seat it does not
     // play; otherwise the learner takes the first decision.
@@ -77,16 +78,20 @@ pub fn start_lesson<G: TableGame>(table: &Table<G>, session: &mut Session) -> Re
 
 /// What the coach says of `table` for the learner `seat`.
 pub fn coach_of<G: TableGame>(table: &Table<G>, seat: SeatId) -> Coach<G::Action> {
-    let game = &table.game;
+    coach_on(&table.game, table.mode, seat)
+}
+
+/// What the coach says of `game` (a table as the learner's eyes see it) for the learner `seat`.
+pub fn coach_on<G: TableGame>(game: &G, mode: crate::engine::rules::Mode, seat: SeatId) -> Coach<G::Action> {
     let mut legal = Vec::new();
     if game.active_seat() == Some(seat) {
-        game.legal_actions(table.mode, &mut legal);
+        game.legal_actions(mode, &mut legal);
     }
     game.lesson(seat, &legal)
 }
 
 fn coach<G: TableGame>(
-    table: Res<TableRes<G>>,
+    table: Res<Seen<G>>,
     session: Res<Session>,
     mut coached: ResMut<Coached<G>>,
     mut seen: Local<Option<(usize, SeatId)>>,
@@ -100,12 +105,13 @@ fn coach<G: TableGame>(
         return;
     };
     // The coach speaks again only when the table moved on (or the lesson began).
-    let now = (table.0.entries.len(), seat);
+    let Some(game) = table.game() else { return };
+    let now = (table.log.len(), seat);
     if *seen == Some(now) && !table.is_changed() {
         return;
     }
     *seen = Some(now);
-    let word = coach_of(&table.0, seat);
+    let word = coach_on(game, table.mode, seat);
     if coached.0.as_ref() != Some(&word) {
         coached.0 = Some(word);
     }
@@ -115,7 +121,7 @@ fn coach<G: TableGame>(
 #[allow(clippy::too_many_arguments)]
 fn light_places<G: TableGame>(
     mut commands: Commands,
-    table: Res<TableRes<G>>,
+    seen: Res<Seen<G>>,
     coached: Res<Coached<G>>,
     session: Res<Session>,
     beacons: Query<Entity, With<Beacon>>,
@@ -129,7 +135,8 @@ fn light_places<G: TableGame>(
         _ => Vec::new(),
     };
     want.extend(session.focus.filter(|f| !want.contains(f)));
-    if *lit == want && !table.is_changed() {
+    let Some(game) = seen.game() else { return };
+    if *lit == want && !seen.is_changed() {
         return;
     }
     *lit = want.clone();
@@ -147,7 +154,7 @@ fn light_places<G: TableGame>(
         })
         .clone();
     for s in want {
-        let Some((at, radius)) = table.0.game.space_on_table(s) else { continue };
+        let Some((at, radius)) = game.space_on_table(s) else { continue };
         commands.spawn((
             Beacon,
             Mesh3d(meshes.add(Torus::new(radius * 0.86, radius))),

@@ -27,7 +27,6 @@ pub mod printed;
 pub mod remote;
 pub mod replay;
 pub mod report;
-pub mod seen;
 pub mod session;
 pub mod sound;
 pub mod start;
@@ -37,17 +36,11 @@ use crate::engine::geometry::SpaceId;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::{SeatId, Viewer};
-use crate::engine::table::{Entry, Table};
+use crate::engine::table::Table;
 use bevy::prelude::*;
 use std::path::Path;
 
-/// A piece of a log line: words, or a name the reader can click to find it on the table.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Span {
-    Text(String),
-    /// A name, and the space to light when it is clicked (if it is on the table).
-    Link(String, Option<SpaceId>),
-}
+pub use crate::engine::log::Span;
 
 /// A new game the Game menu offers: its label and the game's own number for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,8 +114,6 @@ pub trait TableGame: crate::engine::kit::Kit {
     fn orders_elsewhere(&self) -> Option<&'static str> {
         None
     }
-    /// A line of the log as `viewer` may read it.
-    fn log_spans(&self, entry: &Entry<Self::Event>, viewer: Viewer) -> Vec<Span>;
     /// Replays a save (or a journal read as one).
     fn load_save(save: &crate::engine::save::SaveFile<Self::Action>, file: &Path) -> Result<Table<Self>, String> {
         crate::engine::kit::load_save::<Self>(save, file).map_err(|e| e.to_string())
@@ -154,11 +145,11 @@ pub trait TableGame: crate::engine::kit::Kit {
         None
     }
     /// The new games the Game menu offers now.
-    fn new_games(table: &Table<Self>) -> Vec<NewGame>;
+    fn new_games(game: &Self) -> Vec<NewGame>;
     /// Starts the new game `choice` of `new_games`; `computers` are the seats the computer plays
     /// now, `level` the level the menu holds for a computer the new game brings.
     fn start(
-        table: &Table<Self>,
+        game: &Self,
         choice: usize,
         seed: u64,
         computers: &[Option<usize>],

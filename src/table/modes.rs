@@ -38,7 +38,6 @@ game_plugin! {
 impl<G: TableGame> Plugin for TablePlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<super::computer::Thinking>()
-            .init_resource::<super::seen::Seen<G>>()
             .add_plugins((
                 super::camera::CameraPlugin,
                 super::framing::FramingPlugin,
@@ -57,11 +56,8 @@ impl<G: TableGame> Plugin for TablePlugin<G> {
                     super::computer::computer_moves::<G>.before(TableSet::Apply),
                     // Between the rules and the mirror: the frame a decision passes to the other
                     // seat already draws the table through the cover's eyes.
-                    // What the eyes see and the seat may order, once the eyes are settled.
-                    (follow_active_seat::<G>, lend_eyes, super::seen::see::<G>)
-                        .chain()
-                        .after(TableSet::Apply)
-                        .before(TableSet::Sync),
+                    // What the eyes see is worked out once they are settled (`TableSet::See`).
+                    (follow_active_seat::<G>, lend_eyes).chain().after(TableSet::Apply).before(TableSet::See),
                     warm_up,
                 ),
             );

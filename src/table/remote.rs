@@ -435,6 +435,8 @@ pub fn send<G: TableGame>(
             Request::Act { act: Act::Hand(_), .. } => "no moves by hand at a host's table: its rules are enforced",
             Request::Undo => "no undo at a host's table: an action sent is the host's",
             Request::Replace(_) => "this window sits at a host's table: open another window for another game",
+            // Written here, from this seat's view (`engine::plugin`).
+            Request::Restart | Request::Save(_) | Request::SaveView { .. } => continue,
         };
         outcomes.write(Outcome { accepted: false, message: refusal.to_string() });
     }

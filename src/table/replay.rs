@@ -178,7 +178,7 @@ pub fn follow<G: TableGame>(
 
 /// A replay's table follows the timeline: what is asked of it is refused with the reason.
 pub fn refuse<G: TableGame>(mut requests: MessageReader<Request<G>>, mut outcomes: MessageWriter<Outcome>) {
-    for _ in requests.read() {
+    for _ in requests.read().filter(|r| !r.keeps_table()) {
         outcomes.write(Outcome {
             accepted: false,
             message: "a replay: the table follows the timeline (open the save with play to go on with it)".into(),

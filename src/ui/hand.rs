@@ -7,9 +7,9 @@
 use crate::engine::plugin::Request;
 use crate::engine::rules::Mode;
 use crate::engine::sandbox::{HandMove, HandPiece};
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::TableGame;
-use crate::table::seen::Seen;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};

@@ -7,7 +7,7 @@ pub mod hand;
 pub mod input;
 pub mod panels;
 
-use crate::engine::plugin::{Outcome, Request, TableRes};
+use crate::engine::plugin::{Outcome, Request};
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::Act;
 use crate::table::TableGame;
@@ -105,9 +105,8 @@ fn hotkeys<G: TableGame>(
 /// camera leaves the digits free).
 fn number_keys<G: TableGame>(
     keys: Res<ButtonInput<KeyCode>>,
-    table: Res<TableRes<G>>,
     session: Res<Session>,
-    seen: Res<crate::table::seen::Seen<G>>,
+    seen: Res<crate::engine::seen::Seen<G>>,
     mut requests: MessageWriter<Request<G>>,
 ) {
     const DIGITS: [KeyCode; 9] = [
@@ -125,7 +124,7 @@ fn number_keys<G: TableGame>(
     if ctrl_held(&keys) {
         return;
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let Some(seat) = game.active_seat() else { return };
     if session.viewer != Viewer::Seat(seat)
         || session.computer_at(seat).is_some()
@@ -188,8 +187,11 @@ fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<S
     for o in outcomes.read() {
         // The order on its way has its answer: the list takes the next.
         session.order_sent = None;
-        if o.accepted {
+        if o.accepted && o.message.is_empty() {
             session.notice = None;
+        } else if o.accepted {
+            // Done, with a word for the player (a save written).
+            session.inform(o.message.clone());
         } else {
             session.refuse(o.message.clone());
         }

@@ -3,10 +3,11 @@
 //! goes through `Request`s, new games and loads included.
 
 use crate::engine::journal::Journal;
-use crate::engine::plugin::{Request, TableRes};
+use crate::engine::plugin::Request;
 use crate::engine::rng::clock_seed;
 use crate::engine::rules::Mode;
 use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::lesson::Coach;
 use crate::table::session::Session;
@@ -24,7 +25,6 @@ const CLICK_SECONDS: f64 = 3.0;
 #[allow(clippy::too_many_arguments)]
 pub fn panels<G: TableGame>(
     mut contexts: EguiContexts,
-    table: Res<TableRes<G>>,
     mut session: ResMut<Session>,
     mut offer: ResMut<ResumeOffer<G>>,
     mut requests: MessageWriter<Request<G>>,
@@ -64,18 +64,21 @@ pub fn panels<G: TableGame>(
         session.order_sent = None;
     }
 
+    let PanelState { join, seen, prefs } = &mut state;
+    let seen: &Seen<G> = seen;
+    let Some(game) = seen.game() else { return Ok(()) };
     if let Some(save) = offer.0.clone() {
-        resume_window(&ctx, &save, &table.0, &mut session, &mut offer, &mut requests);
+        resume_window(&ctx, &save, seen.moves, &mut session, &mut offer, &mut requests);
         return Ok(());
     }
     if let Some(seat) = session.handover_to {
-        let name = table.0.game.seat_names().get(seat.0 as usize).copied().unwrap_or("the next player");
+        let name = game.seat_names().get(seat.0 as usize).copied().unwrap_or("the next player");
         if handover_screen(&ctx, name) {
             session.handover_to = None;
         }
         return Ok(());
     }
-    if state.prefs.show_help {
+    if prefs.show_help {
         egui::Window::new("Controls").anchor(egui::Align2::CENTER_TOP, [0.0, 40.0]).collapsible(false).show(
             &ctx,
             |ui| {
@@ -88,13 +91,13 @@ pub fn panels<G: TableGame>(
         return Ok(());
     }
     if let Some(r) = remote.as_deref_mut() {
-        hosted_table(&ctx, &table.0, r);
+        hosted_table(&ctx, game, r);
     }
     if session.panels_hidden {
         // The clean picture: no panel, no tooltip, only the state of the game in one line.
         egui::Area::new(egui::Id::new("status")).anchor(egui::Align2::CENTER_TOP, [0.0, 8.0]).show(&ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.label(egui::RichText::new(table.0.game.status()).strong());
+                ui.label(egui::RichText::new(game.status()).strong());
             });
         });
         return Ok(());
@@ -137,7 +140,7 @@ pub fn panels<G: TableGame>(
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
-    menu(&ctx, &table.0, &mut session, &mut state, &mut offer, &mut requests, hosted);
+    menu(&ctx, seen, game, &mut session, (join, prefs), &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
     // Nothing to order while the dice roll, or before a host's table has started (the window
     // shows its own setting-up until the host's first update).
@@ -150,22 +153,8 @@ pub fn panels<G: TableGame>(
     };
     let hints = hints.as_deref_mut().filter(|_| G::HINTS && hosted.is_none());
     let thinking = thinking.as_deref().and_then(|t| t.0.as_deref());
-    let (legal, prefs) = (&state.seen.legal, &mut *state.prefs);
-    orders(
-        &ctx,
-        &table.0,
-        legal,
-        prefs,
-        &mut session,
-        &mut requests,
-        height,
-        hosted.is_some(),
-        pause,
-        coach,
-        hints,
-        thinking,
-    );
-    log(&ctx, &table.0, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
+    orders(&ctx, seen, prefs, &mut session, &mut requests, height, hosted.is_some(), pause, coach, hints, thinking);
+    log(&ctx, seen, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
     Ok(())
 }
 
@@ -216,18 +205,14 @@ fn hover_tip_filled(
 
 /// At a host's table: where this window sits, a plain warning when the host runs on this
 /// machine, and the spectators' chat for a spectator.
-fn hosted_table<G: TableGame>(
-    ctx: &egui::Context,
-    table: &crate::engine::table::Table<G>,
-    r: &mut crate::table::remote::Remote,
-) {
+fn hosted_table<G: TableGame>(ctx: &egui::Context, game: &G, r: &mut crate::table::remote::Remote) {
     egui::Window::new("Host's table")
         .anchor(egui::Align2::CENTER_TOP, [0.0, 58.0])
         .resizable(false)
         .collapsible(true)
         .default_width(420.0)
         .show(ctx, |ui| {
-            ui.label(r.status(table.game.seat_names()));
+            ui.label(r.status(game.seat_names()));
             if r.host_is_here && r.seat.is_some() {
                 ui.colored_label(
                     egui::Color32::from_rgb(220, 160, 60),
@@ -242,7 +227,7 @@ fn hosted_table<G: TableGame>(
                 ui.label(format!("Finished: {}", f.display()));
             }
             if let Some(inv) = &r.invitations {
-                invitations(ui, table.game.seat_names(), r.seat, inv);
+                invitations(ui, game.seat_names(), r.seat, inv);
             }
             if r.seat.is_none() {
                 ui.separator();
@@ -285,7 +270,7 @@ fn invitations(ui: &mut egui::Ui, seats: &[&str], mine: Option<u8>, inv: &crate:
 fn resume_window<G: TableGame>(
     ctx: &egui::Context,
     save: &crate::engine::save::SaveFile<G::Action>,
-    table: &crate::engine::table::Table<G>,
+    moves: usize,
     session: &mut Session,
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
@@ -312,10 +297,10 @@ fn resume_window<G: TableGame>(
                     session.resume_offer = false;
                 }
                 // The table this window was opened on: a new game, or the save named to it.
-                let other = if table.records.is_empty() { "Start a new game" } else { "Open the save instead" };
+                let other = if moves == 0 { "Start a new game" } else { "Open the save instead" };
                 if ui.button(other).clicked() {
                     // The table as it is, with a fresh journal.
-                    requests.write(Request::Replace(Box::new(table.clone())));
+                    requests.write(Request::Restart);
                     offer.0 = None;
                     session.resume_offer = false;
                 }
@@ -323,11 +308,13 @@ fn resume_window<G: TableGame>(
         });
 }
 
+#[allow(clippy::too_many_arguments)]
 fn menu<G: TableGame>(
     ctx: &egui::Context,
-    table: &crate::engine::table::Table<G>,
+    seen: &Seen<G>,
+    game: &G,
     session: &mut Session,
-    state: &mut PanelState<G>,
+    (join, prefs): (&mut JoinForm, &mut crate::table::session::Preferences),
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
     hosted: Option<&[String]>,
@@ -345,22 +332,15 @@ fn menu<G: TableGame>(
                         ui.label("Save what this seat sees:");
                         ui.text_edit_singleline(&mut session.save_path);
                         if ui.button("Save my view").clicked() {
+                            // Written by the system that holds the table (`engine::plugin`).
                             let path = std::path::PathBuf::from(&session.save_path);
-                            let mut text = crate::engine::save::seat_save_of(table, session.viewer);
-                            text.push_str("\n// The log, as this seat read it:\n");
-                            for line in log {
-                                text.push_str(&format!("// {line}\n"));
-                            }
-                            match std::fs::write(&path, text) {
-                                Ok(()) => session.inform(format!("Your view saved to {}", path.display())),
-                                Err(e) => session.refuse(format!("Could not save {}: {e}", path.display())),
-                            }
+                            requests.write(Request::SaveView { path, viewer: session.viewer, log: log.to_vec() });
                             ui.close();
                         }
                         return;
                     }
                     if ui.button("Learn to play: a guided first turn").clicked() {
-                        match crate::table::lesson::start_lesson(table, session) {
+                        match crate::table::lesson::start_lesson(game, session) {
                             Ok(t) => {
                                 requests.write(Request::Replace(Box::new(t)));
                             }
@@ -374,9 +354,9 @@ fn menu<G: TableGame>(
                         .new_level
                         .or_else(|| session.computers.iter().flatten().next().copied())
                         .unwrap_or_else(G::normal_level);
-                    for new in G::new_games(table) {
+                    for new in G::new_games(game) {
                         if ui.button(&new.label).clicked() {
-                            match G::start(table, new.choice, clock_seed(), &session.computers, level) {
+                            match G::start(game, new.choice, clock_seed(), &session.computers, level) {
                                 Ok(started) => {
                                     session.lesson = None;
                                     if let Some(c) = started.computers {
@@ -397,7 +377,7 @@ fn menu<G: TableGame>(
                         .on_hover_text("Move, turn over and take off any piece; the rules come back when you ask")
                         .clicked()
                     {
-                        let file = table.game.scenario().path;
+                        let file = game.scenario().path;
                         match G::new_table(&file, clock_seed(), crate::engine::rules::Mode::Sandbox) {
                             Ok(t) => {
                                 session.lesson = None;
@@ -410,7 +390,7 @@ fn menu<G: TableGame>(
                         ui.close();
                     }
                     if G::FREE_COMPUTER_SEATS {
-                        computer_seats::<G>(ui, &table.game, session);
+                        computer_seats::<G>(ui, game, session);
                     } else if G::LEVELS.len() > 1 {
                         // The computer's seat comes with the new game: its level is chosen here.
                         let mut chosen = level;
@@ -426,11 +406,8 @@ fn menu<G: TableGame>(
                     ui.label("Save file:");
                     ui.text_edit_singleline(&mut session.save_path);
                     if ui.button("Save").clicked() {
-                        let path = std::path::PathBuf::from(&session.save_path);
-                        match crate::engine::save::save_of(table).write(&path) {
-                            Ok(()) => session.inform(format!("Saved to {}", path.display())),
-                            Err(e) => session.refuse(format!("Could not save {}: {e}", path.display())),
-                        }
+                        // Written by the system that holds the table (`engine::plugin`).
+                        requests.write(Request::Save(std::path::PathBuf::from(&session.save_path)));
                         ui.close();
                     }
                     if ui.button("Load").clicked() {
@@ -457,10 +434,10 @@ fn menu<G: TableGame>(
                     }
                     ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
                     ui.separator();
-                    across_machines(ui, table, session, &mut state.join);
+                    across_machines(ui, game, session, join);
                 });
                 ui.menu_button("View", |ui| {
-                    let mut viewers = if hosted.is_some() { Vec::new() } else { viewers(&table.game) };
+                    let mut viewers = if hosted.is_some() { Vec::new() } else { viewers(game) };
                     if session.spectator_only {
                         viewers.retain(|(_, v)| *v == Viewer::Spectator);
                     }
@@ -476,16 +453,16 @@ fn menu<G: TableGame>(
                         }
                     }
                     ui.separator();
-                    ui.add(egui::Slider::new(&mut state.prefs.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
-                    ui.checkbox(&mut state.prefs.show_help, "Controls (F1)");
+                    ui.add(egui::Slider::new(&mut prefs.ui_scale, 0.6..=2.5).step_by(0.05).text("panel size"));
+                    ui.checkbox(&mut prefs.show_help, "Controls (F1)");
                     ui.checkbox(&mut session.hand_in_clean_picture, "My hand in the clean picture (H)")
                         .on_hover_text("off: the clean picture shows the table as a spectator sees it, safe to broadcast");
-                    ui.checkbox(&mut state.prefs.sound, "Sound (dice, cards, pieces)");
+                    ui.checkbox(&mut prefs.sound, "Sound (dice, cards, pieces)");
                     ui.horizontal(|ui| {
                         ui.label("Dice:");
-                        ui.radio_value(&mut state.prefs.quick_dice, false, "thrown")
+                        ui.radio_value(&mut prefs.quick_dice, false, "thrown")
                             .on_hover_text("every roll the rules make tumbles in the tray; its result shows once the dice rest");
-                        ui.radio_value(&mut state.prefs.quick_dice, true, "quick")
+                        ui.radio_value(&mut prefs.quick_dice, true, "quick")
                             .on_hover_text("the result at once, no throw: for long sessions");
                     });
                     if hosted.is_none() {
@@ -503,7 +480,7 @@ fn menu<G: TableGame>(
                     }
                 });
                 ui.label(
-                    egui::RichText::new(if table.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" }).small(),
+                    egui::RichText::new(if seen.mode == Mode::Sandbox { "SANDBOX" } else { "rules enforced" }).small(),
                 );
             });
         });
@@ -514,22 +491,17 @@ fn menu<G: TableGame>(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct PanelState<'w, G: TableGame> {
     join: ResMut<'w, JoinForm>,
-    seen: Res<'w, crate::table::seen::Seen<G>>,
+    seen: Res<'w, crate::engine::seen::Seen<G>>,
     prefs: ResMut<'w, crate::table::session::Preferences>,
 }
 
 /// Game → Across machines: join a host's table (or watch it) in a new window, host this
 /// scenario here and sit at it, and the tables this machine holds seats at, with whose turn it is.
-fn across_machines<G: TableGame>(
-    ui: &mut egui::Ui,
-    table: &crate::engine::table::Table<G>,
-    session: &mut Session,
-    join_form: &mut JoinForm,
-) {
+fn across_machines<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Session, join_form: &mut JoinForm) {
     use crate::table::remote;
     ui.label("Across machines — a table's address:");
     ui.text_edit_singleline(&mut join_form.url);
-    let names = table.game.seat_names();
+    let names = game.seat_names();
     ui.horizontal_wrapped(|ui| {
         for (k, name) in names.iter().enumerate() {
             ui.radio_value(&mut join_form.seat, Some(k as u8), *name);
@@ -541,7 +513,7 @@ fn across_machines<G: TableGame>(
         ui.add(egui::TextEdit::singleline(&mut join_form.code).desired_width(200.0))
             .on_hover_text("A private table's code, as its opener handed it to you (empty: open a new private table)");
     });
-    let scenario = table.game.scenario().path.display().to_string();
+    let scenario = game.scenario().path.display().to_string();
     let join = |url: &str, seat: Option<u8>| -> Vec<String> {
         let mut args = vec!["play".to_string(), scenario.clone(), "--join".to_string(), url.to_string()];
         match seat {
@@ -623,8 +595,7 @@ fn computer_seats<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sessi
 #[allow(clippy::too_many_arguments)]
 fn orders<G: TableGame>(
     ctx: &egui::Context,
-    table: &crate::engine::table::Table<G>,
-    seen_legal: &[G::Action],
+    seen: &Seen<G>,
     prefs: &mut crate::table::session::Preferences,
     session: &mut Session,
     requests: &mut MessageWriter<Request<G>>,
@@ -635,7 +606,8 @@ fn orders<G: TableGame>(
     hints: Option<&mut crate::table::hint::Hints>,
     thinking: Option<&str>,
 ) {
-    let game = &table.game;
+    let Some(game) = seen.game() else { return };
+    let seen_legal = &seen.legal;
     let my_seat = session.seat();
     let pick = match coach {
         Some(Coach::Step(l)) => l.pick.as_ref(),
@@ -755,11 +727,11 @@ fn orders<G: TableGame>(
                     let seat = my_seat.unwrap_or(SeatId(0));
                     requests.write(Request::Act { seat, act: Act::RollDice(prefs.dice_count) });
                 }
-                if let Some(roll) = table.entries.iter().rev().find_map(|e| e.roll()) {
+                if let Some(roll) = seen.last_roll() {
                     let values: Vec<String> = roll.dice.iter().map(|v| v.to_string()).collect();
-                    ui.label(format!("last: {}", values.join(" "))).on_hover_text(roll.line(table.game.seat_names()));
+                    ui.label(format!("last: {}", values.join(" "))).on_hover_text(roll.line(game.seat_names()));
                 }
-                if ui.add_enabled(table.can_undo(), egui::Button::new("Undo")).clicked() {
+                if ui.add_enabled(seen.can_undo, egui::Button::new("Undo")).clicked() {
                     requests.write(Request::Undo);
                 }
             });
@@ -809,7 +781,7 @@ fn lesson_box<A>(ui: &mut egui::Ui, word: &Coach<A>, session: &mut Session) {
 
 fn log<G: TableGame>(
     ctx: &egui::Context,
-    table: &crate::engine::table::Table<G>,
+    seen: &Seen<G>,
     session: &mut Session,
     height: f32,
     hosted: Option<&[String]>,
@@ -821,7 +793,7 @@ fn log<G: TableGame>(
         .max_height(height * 0.38)
         .resizable(false)
         .show(ctx, |ui| {
-            let length = hosted.map_or(table.entries.len(), <[String]>::len);
+            let length = hosted.map_or(seen.log.len(), <[String]>::len);
             let grew = length != session.log_seen;
             session.log_seen = length;
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
@@ -829,19 +801,20 @@ fn log<G: TableGame>(
                 for line in hosted.unwrap_or(&[]).iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
                     ui.label(line);
                 }
-                // While dice tumble the table (and its log) is the one before the roll.
-                let local = if hosted.is_some() { &[][..] } else { &table.entries[..] };
-                for entry in local.iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
+                // While dice tumble the table (and its log) is the one before the roll. The
+                // lines were worded once, when they came (`engine::seen`).
+                let local = if hosted.is_some() { &[][..] } else { &seen.log[..] };
+                for line in &local[local.len().saturating_sub(200)..] {
                     ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 0.0;
-                        for span in table.game.log_spans(entry, session.viewer) {
+                        for span in &line.spans {
                             match span {
                                 Span::Text(t) => {
                                     ui.label(t);
                                 }
                                 Span::Link(name, at) => {
                                     if ui.link(name).clicked() {
-                                        session.focus = at;
+                                        session.focus = *at;
                                     }
                                 }
                             }

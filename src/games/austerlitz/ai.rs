@@ -156,13 +156,6 @@ impl crate::engine::search::Searched for Austerlitz {
     // `scripts/calibration.py`). Austerlitz (historical): the French won 76% of 200 beginner games;
     // Brier score on held-out games 0.170 → 0.159.
     const CALIBRATION: crate::engine::search::Platt = crate::engine::search::Platt { a: 0.242, b: 0.673 };
-    /// Austerlitz hides nothing: the view's table with a fresh future for the dice.
-    fn determinize(view: &AzView, rng: &mut TableRng) -> Austerlitz {
-        let mut g = view.game.clone();
-        g.rng = TableRng::from_seed(rng.below(u32::MAX as usize) as u64);
-        g
-    }
-
     fn evaluate(&self, seat: crate::engine::seats::SeatId) -> f32 {
         crate::engine::search::chance_of(self, seat, || self.margin(Side::French), EVALUATION_SCALE)
     }

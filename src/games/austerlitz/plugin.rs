@@ -6,8 +6,9 @@
 use super::data::Cell;
 use super::state::{Austerlitz, Step};
 use crate::engine::geometry::Facing;
-use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
 use crate::engine::rules::Game;
+use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
 /// The step of play, for systems that belong to one.
@@ -102,7 +103,7 @@ pub fn pieces_of(view: &Austerlitz) -> Vec<(Piece, PieceAt)> {
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
-    table: Option<Res<TableRes<Austerlitz>>>,
+    seen: Option<Res<Seen<Austerlitz>>>,
     version: Res<TableVersion>,
     eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
@@ -111,9 +112,9 @@ pub fn sync_entities(
     existing: Query<Entity, With<Piece>>,
     mut pieces: Query<(&Piece, &mut PieceAt)>,
 ) {
-    let Some(table) = table else { return };
-    let game = &table.0.game;
-    let need = sync_need(&game.sc.0, table.is_changed() || eyes.is_changed(), &version, &mut last);
+    let Some(seen) = seen else { return };
+    let Some(game) = seen.game() else { return };
+    let need = sync_need(&game.sc.0, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
     }

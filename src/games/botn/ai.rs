@@ -81,10 +81,6 @@ impl Searched for Botn {
     // `scripts/calibration.py`). Battle of the Nations (beginner game): the French won 12% of them;
     // Brier score on held-out games 0.186 → 0.117.
     const CALIBRATION: crate::engine::search::Platt = crate::engine::search::Platt { a: 0.372, b: -1.817 };
-    fn determinize(view: &BotnView, rng: &mut TableRng) -> Botn {
-        view.sample(rng)
-    }
-
     fn evaluate(&self, seat: SeatId) -> f32 {
         // Both sides' judgement of the position, the French's minus the Allies': what one side
         // gains for moving the game on, the other gains too, and cancels.

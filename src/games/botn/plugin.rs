@@ -8,8 +8,9 @@ use super::data::Side;
 use super::observe::BotnView;
 use super::state::{ArmyId, Botn, CardId, HandCard, MarkerId, MissionId, Step};
 use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
 use crate::engine::rules::Game;
+use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
 /// The step of the sequence of play, as a Bevy state (rules and panels run `in_state` of it).
@@ -143,7 +144,7 @@ impl Plugin for BotnPlugin {
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
-    table: Option<Res<TableRes<Botn>>>,
+    seen: Option<Res<Seen<Botn>>>,
     version: Res<TableVersion>,
     eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
@@ -170,9 +171,9 @@ pub fn sync_entities(
     mut vps: Query<&mut VictoryMarker>,
     figures: Query<(Entity, &MissionFigure)>,
 ) {
-    let Some(table) = table else { return };
-    let game = &table.0.game;
-    let need = sync_need(&game.sc, table.is_changed() || eyes.is_changed(), &version, &mut last);
+    let Some(seen) = seen else { return };
+    let Some(game) = seen.game() else { return };
+    let need = sync_need(&game.sc, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
     }

@@ -97,10 +97,6 @@ impl crate::engine::search::Searched for Leipzig {
     // 200 beginner games; Brier score on held-out games 0.064 → 0.051 (in scenario 7 the evaluation is
     // not monotone: a French lead in the first turns is no sign of a French win).
     const CALIBRATION: crate::engine::search::Platt = crate::engine::search::Platt { a: 0.402, b: -0.965 };
-    fn determinize(view: &LzView, rng: &mut TableRng) -> Leipzig {
-        view.sample(rng)
-    }
-
     fn evaluate(&self, seat: crate::engine::seats::SeatId) -> f32 {
         crate::engine::search::chance_of(self, seat, || self.margin(Side::French), EVALUATION_SCALE)
     }

@@ -5,8 +5,9 @@
 
 use super::data::Hex;
 use super::state::{Leipzig, Status, Step, UnitId, What};
-use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
 use crate::engine::rules::Game;
+use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
 /// The step of play, for systems that belong to one.
@@ -82,7 +83,7 @@ pub fn counters_of(view: &Leipzig) -> Vec<CounterAt> {
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
-    table: Option<Res<TableRes<Leipzig>>>,
+    seen: Option<Res<Seen<Leipzig>>>,
     version: Res<TableVersion>,
     eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
@@ -91,9 +92,9 @@ pub fn sync_entities(
     existing: Query<Entity, With<Counter>>,
     mut counters: Query<(&Counter, &mut CounterAt)>,
 ) {
-    let Some(table) = table else { return };
-    let game = &table.0.game;
-    let need = sync_need(&game.sc, table.is_changed() || eyes.is_changed(), &version, &mut last);
+    let Some(seen) = seen else { return };
+    let Some(game) = seen.game() else { return };
+    let need = sync_need(&game.sc, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
     }

@@ -79,10 +79,6 @@ impl Searched for Vg {
     // `scripts/calibration.py`). Victory & Glory: France won 94% of 200 beginner games, where the
     // evaluation often gave it less than a tenth; Brier score on held-out games 0.303 → 0.023.
     const CALIBRATION: crate::engine::search::Platt = crate::engine::search::Platt { a: 0.448, b: 3.227 };
-    fn determinize(view: &VgView, rng: &mut TableRng) -> Vg {
-        view.sample(rng)
-    }
-
     fn evaluate(&self, seat: SeatId) -> f32 {
         crate::engine::search::chance_of(self, seat, || self.margin(Player::France), EVALUATION_SCALE)
     }

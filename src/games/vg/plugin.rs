@@ -7,8 +7,9 @@
 use super::data::{NationId, Player};
 use super::observe::{UnitFace, VgView};
 use super::state::{Loc, Pending, Phase, UnitId, Vg};
-use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableRes, TableSet, TableVersion, sync_need};
+use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
 use crate::engine::rules::Game;
+use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
 /// The step of play.
@@ -100,7 +101,7 @@ impl Plugin for VgPlugin {
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn sync_entities(
     mut commands: Commands,
-    table: Option<Res<TableRes<Vg>>>,
+    seen: Option<Res<Seen<Vg>>>,
     version: Res<TableVersion>,
     eyes: Res<Eyes>,
     mut last: Local<Option<(u64, usize)>>,
@@ -110,9 +111,9 @@ pub fn sync_entities(
     mut nations: Query<(&NationSpace, &mut Influence, &mut AlliedTo)>,
     mut units: Query<(&UnitPiece, &mut UnitAt)>,
 ) {
-    let Some(table) = table else { return };
-    let game = &table.0.game;
-    let need = sync_need(&game.sc, table.is_changed() || eyes.is_changed(), &version, &mut last);
+    let Some(seen) = seen else { return };
+    let Some(game) = seen.game() else { return };
+    let need = sync_need(&game.sc, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
     }

@@ -372,17 +372,20 @@ impl Game for Austerlitz {
         super::observe::AzView::of(self, viewer)
     }
 
+    /// Austerlitz hides nothing: the view's table with a fresh future for the dice.
+    fn from_view(view: &super::observe::AzView, rng: &mut crate::engine::rng::TableRng) -> Self {
+        let mut g = view.game.clone();
+        g.rng = crate::engine::rng::TableRng::from_seed(rng.below(u32::MAX as usize) as u64);
+        g
+    }
+
     fn rebuilt_from_view(
         &self,
         view: &serde_json::Value,
         rng: &mut crate::engine::rng::TableRng,
     ) -> Result<Self, String> {
         let view: super::observe::AzView = crate::engine::rules::view_from_json(self.sc.0.clone(), view)?;
-        Ok({
-            let mut g = view.game;
-            g.rng = crate::engine::rng::TableRng::from_seed(rng.below(1 << 30) as u64);
-            g
-        })
+        Ok(Self::from_view(&view, rng))
     }
 
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: Viewer) -> String {

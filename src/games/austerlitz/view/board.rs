@@ -5,7 +5,7 @@
 use super::super::data::{Cell, Crossing, Terrain};
 use super::super::state::Austerlitz;
 use super::geometry::{BoardGeometry, Light, Lights, PITCH};
-use crate::engine::plugin::TableRes;
+use crate::engine::seen::Seen;
 use crate::table::octmap::{OCT_HALF, OctMapSpec, OctTerrain, SQUARE_HALF};
 use bevy::prelude::*;
 
@@ -105,12 +105,12 @@ pub struct BoardSheet;
 
 pub fn setup_board(
     mut commands: Commands,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let geo = BoardGeometry::of(&game.sc.board);
     let spec = board_spec(game);
     let started = std::time::Instant::now();

@@ -14,9 +14,10 @@ use super::super::plugin::{Piece, PieceAt};
 use super::super::state::{Austerlitz, Pending, Step};
 use super::geometry::{BoardGeometry, Light, Lights};
 use crate::engine::geometry::Facing;
-use crate::engine::plugin::{Request, TableRes};
+use crate::engine::plugin::Request;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::SeatId;
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
 use crate::table::printed::{CounterPrint, Prints, Symbol};
@@ -190,7 +191,7 @@ pub fn dress_pieces(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn place_pieces(
     mut commands: Commands,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     geo: Option<Res<BoardGeometry>>,
     dragging: Res<Dragging>,
     meshes: Option<Res<PieceMeshes>>,
@@ -206,7 +207,7 @@ pub fn place_pieces(
     if changed.is_empty() {
         return;
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     for (e, piece, at, children) in &changed {
         let face = prints.counter(&print_of(game, *piece, at.demoralised), &mut images, &mut materials);
         commands.entity(e).insert(MeshMaterial3d(face));
@@ -294,11 +295,11 @@ pub fn place_pieces(
 fn hover_piece(
     ev: On<Pointer<Over>>,
     pieces: Query<(&Piece, &PieceAt)>,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     mut session: ResMut<Session>,
 ) {
     let Ok((piece, at)) = pieces.get(ev.entity) else { return };
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return };
     let mut lines = Vec::new();
     match piece {
         Piece::Unit(u) => {
@@ -346,11 +347,10 @@ fn hover_piece(
 
 /// The spaces a piece may be put on now by the seat at the controls: (space, front, action, cost).
 pub fn piece_targets(
-    table: &crate::engine::table::Table<Austerlitz>,
+    game: &Austerlitz,
     seat: Option<SeatId>,
     piece: Piece,
 ) -> Vec<(Cell, Option<Facing>, Action, Option<u8>)> {
-    let game = &table.game;
     if seat.is_none() || game.active_seat() != seat || !game.pending.is_empty() {
         return Vec::new();
     }
@@ -416,7 +416,7 @@ pub fn hand_lights(
 fn drag_start(
     ev: On<Pointer<DragStart>>,
     pieces: Query<(&Piece, &PieceAt, &Transform)>,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     mut session: ResMut<Session>,
     mut dragging: ResMut<Dragging>,
     mut lights: ResMut<Lights>,
@@ -427,12 +427,12 @@ fn drag_start(
         return;
     }
     let Ok((piece, at, tf)) = pieces.get(ev.entity) else { return };
-    let targets = piece_targets(&table.0, session.seat(), *piece);
+    let Some(game) = seen.game() else { return };
+    let targets = piece_targets(game, session.seat(), *piece);
     // In a sandbox the deciding seat's hand picks up any piece (the rules may light none).
-    let by_hand =
-        table.0.mode == Mode::Sandbox && session.seat().is_some() && table.0.game.active_seat() == session.seat();
+    let by_hand = seen.mode == Mode::Sandbox && session.seat().is_some() && game.active_seat() == session.seat();
     if targets.is_empty() && !by_hand {
-        let g = &table.0.game;
+        let g = game;
         let why = match (session.seat(), piece) {
             (None, _) => "A spectator cannot move pieces".to_string(),
             (Some(_), _) if g.active_seat() != session.seat() => format!("Not your decision now: {}", g.prompt()),
@@ -461,7 +461,7 @@ pub fn turn_in_hand(
     keyboard: Res<ButtonInput<KeyCode>>,
     dragging: Res<Dragging>,
     mut hand: ResMut<Hand>,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     session: Res<Session>,
     pieces: Query<&Piece>,
     mut tfs: Query<&mut Transform, With<Piece>>,
@@ -489,7 +489,8 @@ pub fn turn_in_hand(
     if let Ok(mut tf) = tfs.get_mut(e) {
         tf.rotation = BoardGeometry::rotation(f);
     }
-    let targets = piece_targets(&table.0, session.seat(), *piece);
+    let Some(game) = seen.game() else { return };
+    let targets = piece_targets(game, session.seat(), *piece);
     lights.cells = hand_lights(&targets, hand.facing);
 }
 
@@ -500,7 +501,7 @@ fn drag_end(
     pieces: Query<(&Piece, &PieceAt)>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     geo: Option<Res<BoardGeometry>>,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     mut session: ResMut<Session>,
     mut lights: ResMut<Lights>,
     hand: Res<Hand>,
@@ -517,7 +518,8 @@ fn drag_end(
     if at.at == Some(cell) && hand.facing == Some(at.facing) {
         return; // put back as it was
     }
-    let targets = piece_targets(&table.0, session.seat(), *piece);
+    let Some(game) = seen.game() else { return };
+    let targets = piece_targets(game, session.seat(), *piece);
     let here: Vec<_> = targets.into_iter().filter(|(c, ..)| *c == cell).collect();
     // The way it is turned in the hand, or else the cheapest way it may stand there.
     let chosen = here
@@ -531,16 +533,16 @@ fn drag_end(
             requests.write(Request::Act { seat, act: Act::Game(action.clone()) });
         }
         // Where the rules offer nothing, a sandbox's hand puts the piece down all the same.
-        None if table.0.mode == Mode::Sandbox => {
+        None if seen.mode == Mode::Sandbox => {
             session.notice = None;
             let put = match *piece {
-                Piece::Unit(u) => table.0.game.hand_put(false, u, cell),
-                Piece::Command(k) => table.0.game.hand_put(true, k, cell),
+                Piece::Unit(u) => game.hand_put(false, u, cell),
+                Piece::Command(k) => game.hand_put(true, k, cell),
             };
             requests.write(Request::Act { seat, act: Act::Hand(put) });
         }
         None => {
-            let g = &table.0.game;
+            let g = game;
             let probe = match (piece, g.step) {
                 (Piece::Unit(u), Step::Setup) => {
                     Action::Deploy { unit: *u, at: cell, facing: hand.facing.unwrap_or(Facing::N) }
@@ -549,7 +551,7 @@ fn drag_end(
                 (Piece::Command(k), Step::Setup) => Action::PlaceCommand { command: *k, at: cell },
                 (Piece::Command(k), _) => Action::MoveCommand { command: *k, to: cell },
             };
-            let why = match g.check(table.0.mode, seat, &probe) {
+            let why = match g.check(seen.mode, seat, &probe) {
                 Err(e) => format!("{e}"),
                 Ok(()) => "not there".into(),
             };
@@ -563,7 +565,7 @@ fn drag_end(
 pub fn click_board(
     ev: On<Pointer<Click>>,
     geo: Option<Res<BoardGeometry>>,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     session: Res<Session>,
     requests: MessageWriter<Request<Austerlitz>>,
     hand: ResMut<Hand>,
@@ -574,13 +576,13 @@ pub fn click_board(
     }
     let (Some(geo), Some(pos)) = (geo, ev.hit.position) else { return };
     let Some(cell) = geo.cell_at(pos) else { return };
-    choose_cell(cell, None, &table, &session, requests, hand, pick);
+    choose_cell(cell, None, &seen, &session, requests, hand, pick);
 }
 
 fn click_piece(
     ev: On<Pointer<Click>>,
     pieces: Query<(&Piece, &PieceAt)>,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     session: Res<Session>,
     requests: MessageWriter<Request<Austerlitz>>,
     hand: ResMut<Hand>,
@@ -589,31 +591,33 @@ fn click_piece(
     if ev.button != PointerButton::Primary {
         return;
     }
-    if let Ok((piece, PieceAt { at: Some(cell), .. })) = pieces.get(ev.entity) {
+    if let Ok((piece, PieceAt { at: Some(cell), .. })) = pieces.get(ev.entity)
+        && let Some(game) = seen.game()
+    {
         let gun = match piece {
-            Piece::Unit(u) if table.0.game.kind(*u as usize).is_artillery() => Some(*u),
+            Piece::Unit(u) if game.kind(*u as usize).is_artillery() => Some(*u),
             _ => None,
         };
-        choose_cell(*cell, gun, &table, &session, requests, hand, pick);
+        choose_cell(*cell, gun, &seen, &session, requests, hand, pick);
     }
 }
 
 fn choose_cell(
     cell: Cell,
     gun: Option<u8>,
-    table: &TableRes<Austerlitz>,
+    seen: &Seen<Austerlitz>,
     session: &Session,
     mut requests: MessageWriter<Request<Austerlitz>>,
     mut hand: ResMut<Hand>,
     mut pick: ResMut<super::panels::CombatPick>,
 ) {
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return };
     let Some(seat) = session.seat() else { return };
     if g.active_seat() != Some(seat) {
         return;
     }
     let mut legal = Vec::new();
-    g.legal_actions(table.0.mode, &mut legal);
+    g.legal_actions(seen.mode, &mut legal);
     // A shot of the gun in hand at this space.
     if let Some(h) = hand.gun
         && let Some(a) = legal
@@ -638,7 +642,7 @@ fn choose_cell(
 
 /// Lights the field of fire of the gun in hand, the retreats waiting, and the combat target.
 pub fn fire_lights(
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     session: Res<Session>,
     dragging: Res<Dragging>,
     hand: Res<Hand>,
@@ -648,7 +652,7 @@ pub fn fire_lights(
     if dragging.entity.is_some() {
         return;
     }
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return };
     let mine = session.seat().is_some() && g.active_seat() == session.seat();
     let mut want: Vec<(Cell, Light, Option<String>)> = Vec::new();
     if let Some(gun) = hand.gun {
@@ -702,7 +706,7 @@ mod tests {
                 g.side_of(u) == super::super::super::Side::Allied && g.kind(u) == Kind::Line && !g.reach(u).is_empty()
             })
             .unwrap();
-        let targets = piece_targets(&t, Some(SeatId(1)), Piece::Unit(u as u8));
+        let targets = piece_targets(&t.game, Some(SeatId(1)), Piece::Unit(u as u8));
         assert!(!targets.is_empty());
         let lights = hand_lights(&targets, Some(Facing::W));
         for (c, light, cost) in &lights {

@@ -8,8 +8,9 @@ use super::super::data::{Cell, CrtResult, FireResult};
 use super::super::plugin::AzPhase;
 use super::super::state::{Austerlitz, Step};
 use super::geometry::{BoardGeometry, Lights};
-use crate::engine::plugin::{Request, TableRes};
+use crate::engine::plugin::Request;
 use crate::engine::rules::Game;
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::session::Session;
 use bevy::prelude::*;
@@ -85,7 +86,7 @@ pub fn cell_labels(
 /// The turn track and the points.
 pub fn track(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     session: Res<Session>,
     mut pick: ResMut<CombatPick>,
 ) -> Result {
@@ -93,7 +94,7 @@ pub fn track(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return Ok(()) };
     egui::Window::new("Austerlitz track")
         .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
         .title_bar(false)
@@ -155,12 +156,12 @@ fn fire_cell(r: FireResult) -> String {
 /// The combat panel: the attacks on the chosen space, each with its reckoning.
 pub fn combat_window(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Austerlitz>>,
+    seen: Res<Seen<Austerlitz>>,
     session: Res<Session>,
     mut pick: ResMut<CombatPick>,
     mut requests: MessageWriter<Request<Austerlitz>>,
 ) -> Result {
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return Ok(()) };
     let Some(target) = pick.target else { return Ok(()) };
     let Some(seat) = session.seat() else { return Ok(()) };
     if session.covered() || g.step != Step::Move || g.active_seat() != Some(seat) || !g.pending.is_empty() {
@@ -168,7 +169,7 @@ pub fn combat_window(
         return Ok(());
     }
     let mut legal = Vec::new();
-    g.legal_actions(table.0.mode, &mut legal);
+    g.legal_actions(seen.mode, &mut legal);
     let attacks: Vec<&Action> =
         legal.iter().filter(|a| matches!(a, Action::Attack { target: t, .. } if *t == target)).collect();
     if attacks.is_empty() {
@@ -229,16 +230,13 @@ pub fn combat_window(
 }
 
 /// The tables, each row marked with where it comes from.
-pub fn tables_window(
-    mut contexts: EguiContexts,
-    table: Res<TableRes<Austerlitz>>,
-    mut pick: ResMut<CombatPick>,
-) -> Result {
+pub fn tables_window(mut contexts: EguiContexts, seen: Res<Seen<Austerlitz>>, mut pick: ResMut<CombatPick>) -> Result {
     if !pick.show_tables {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let t = &table.0.game.sc.tables;
+    let Some(game) = seen.game() else { return Ok(()) };
+    let t = &game.sc.tables;
     let mut open = true;
     egui::Window::new("Austerlitz tables").open(&mut open).anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0]).show(
         &ctx,
@@ -296,7 +294,7 @@ pub fn tables_window(
             ui.label(egui::RichText::new("Numbers are spaces of retreat (5 also demoralises); E eliminated").small());
             ui.separator();
             ui.collapsing("Where the data comes from", |ui| {
-                for (what, p) in table.0.game.sc.provenance() {
+                for (what, p) in game.sc.provenance() {
                     ui.label(egui::RichText::new(format!("{what}: {}", p.label())).small());
                 }
             });
@@ -309,9 +307,9 @@ pub fn tables_window(
 }
 
 /// The final result, in the middle of the table.
-pub fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Austerlitz>>, session: Res<Session>) -> Result {
+pub fn final_score(mut contexts: EguiContexts, seen: Res<Seen<Austerlitz>>, session: Res<Session>) -> Result {
     // Scheduled in the GameOver phase only.
-    let g: &Austerlitz = &table.0.game;
+    let Some(g) = seen.game() else { return Ok(()) };
     if session.covered() {
         return Ok(());
     }

@@ -24,7 +24,9 @@ pub use super::actions::Event;
 use super::actions::{Action, BotnError, SandboxAction, no_such_thing, not_in_hand, rule};
 use super::data::{ActionCard, CardFace, District, Scenario, Side, Terrain, UnitType};
 use super::state::*;
+use super::text::Span as BotnSpan;
 use crate::engine::geometry::SpaceId;
+use crate::engine::log::Span;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Checked, Game, Mode};
 use crate::engine::seats::SeatId;
@@ -258,13 +260,45 @@ impl Game for Botn {
         self.view_for(viewer)
     }
 
+    fn from_view(view: &super::observe::BotnView, rng: &mut crate::engine::rng::TableRng) -> Self {
+        view.sample(rng)
+    }
+
     fn rebuilt_from_view(
         &self,
         view: &serde_json::Value,
         rng: &mut crate::engine::rng::TableRng,
     ) -> Result<Self, String> {
         let view: super::observe::BotnView = crate::engine::rules::view_from_json(self.sc.clone(), view)?;
-        Ok(view.sample(rng))
+        Ok(Self::from_view(&view, rng))
+    }
+
+    /// The fights' events, public by rule (the Fight of 16.10. and 18.10.): the window's summary of the last fight
+    /// reads them. Every other event is given to the panels in words only.
+    fn event_seen(&self, event: &Event, _viewer: crate::engine::seats::Viewer) -> Option<Event> {
+        matches!(
+            event,
+            Event::FightBegan { .. } | Event::ArmyDamaged { .. } | Event::ArmyRemoved { .. } | Event::FightEnded
+        )
+        .then(|| event.clone())
+    }
+
+    /// The log's names of fields and armies are links to them on the table.
+    fn log_spans(&self, entry: &crate::engine::table::Entry<Event>, viewer: crate::engine::seats::Viewer) -> Vec<Span> {
+        super::text::entry_spans(self, entry, viewer)
+            .into_iter()
+            .map(|s| match s {
+                BotnSpan::Text(t) => Span::Text(t),
+                BotnSpan::Field(f) => {
+                    let f = crate::engine::geometry::SpaceId(f);
+                    Span::Link(self.sc.field_name(f).to_string(), Some(f))
+                }
+                BotnSpan::Army(a) => {
+                    let at = self.armies[a as usize].at.or_else(|| self.markers_on_board(a).next().map(|(_, f)| f));
+                    Span::Link(self.army_name(a).to_string(), at)
+                }
+            })
+            .collect()
     }
 
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: crate::engine::seats::Viewer) -> String {

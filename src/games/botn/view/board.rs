@@ -6,7 +6,8 @@ use super::super::Botn;
 use super::super::data::Terrain;
 use super::super::plugin::Field;
 use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{TableRes, TableSet};
+use crate::engine::plugin::TableSet;
+use crate::engine::seen::Seen;
 use crate::table::session::Session;
 use bevy::prelude::*;
 
@@ -175,9 +176,9 @@ fn setup_board(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     // The places on the painted map: a faint wash of their terrain's colour inside a printed ring,
     // so that the painting shows through.
     let terrain = Terrain::ALL.map(|t| {
@@ -223,12 +224,12 @@ fn setup_board(
 fn dress_fields(
     mut commands: Commands,
     fields: Query<(Entity, &Field), Added<Field>>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mats: Res<BoardMaterials>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let disc = meshes.add(Cylinder::new(FIELD_RADIUS, 0.06));
     let ring = meshes.add(
         Annulus::new(FIELD_RADIUS - 0.07, FIELD_RADIUS)
@@ -262,10 +263,12 @@ fn dress_fields(
             .observe(
                 |over: On<Pointer<Over>>,
                  fields: Query<&Field>,
-                 table: Res<TableRes<Botn>>,
+                 seen: Res<Seen<Botn>>,
                  mut session: ResMut<Session>| {
-                    if let Ok(f) = fields.get(over.entity) {
-                        session.hovered = Some(describe_field(&table.0.game, f.0));
+                    if let Ok(f) = fields.get(over.entity)
+                        && let Some(game) = seen.game()
+                    {
+                        session.hovered = Some(describe_field(game, f.0));
                     }
                 },
             )
@@ -289,20 +292,21 @@ pub fn describe_field(game: &Botn, f: SpaceId) -> String {
 /// Lights the legal destinations of a dragged piece and a field picked in the log.
 fn light_fields(
     session: Res<Session>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mats: Res<BoardMaterials>,
     mut fields: Query<(&Field, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     if !session.is_changed() {
         return;
     }
+    let Some(game) = seen.game() else { return };
     for (f, mut m) in &mut fields {
         let want = if session.focus == Some(f.0) {
             mats.focus.clone()
         } else if session.highlight.contains(&f.0) {
             mats.highlight.clone()
         } else {
-            let t = table.0.game.sc.fields[f.0.0 as usize].terrain;
+            let t = game.sc.fields[f.0.0 as usize].terrain;
             mats.terrain[Terrain::ALL.iter().position(|x| *x == t).unwrap_or(0)].clone()
         };
         if m.0 != want {

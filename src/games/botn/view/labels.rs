@@ -6,8 +6,8 @@ use super::super::Botn;
 use super::super::plugin::*;
 use super::board::{time_bar_world, vp_bar_world};
 use super::pieces::side_color;
-use crate::engine::plugin::TableRes;
 use crate::engine::seats::Viewer;
+use crate::engine::seen::Seen;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -51,7 +51,7 @@ const READABLE_TRACK: f32 = 48.0;
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn labels(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     session: Res<Session>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     fields: Query<(&Field, &GlobalTransform)>,
@@ -63,7 +63,7 @@ pub fn labels(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("table-labels")));
     // egui's points are the window's pixels divided by the panel size setting.
     let zoom = ctx.zoom_factor();

@@ -13,14 +13,14 @@ pub mod score;
 use super::ai::{self, Player};
 use super::plugin::BotnPlugin;
 use super::state::Step;
-use super::text::{self, Span as BotnSpan};
-use super::{Action, Botn, Event, SandboxAction};
+use super::text::{self};
+use super::{Action, Botn, SandboxAction};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::standing::{Score, Standing};
-use crate::engine::table::{Act, Entry, Table};
-use crate::table::{NewGame, Span, Started, TableGame};
+use crate::engine::table::Act;
+use crate::table::{NewGame, Started, TableGame};
 use bevy::prelude::*;
 
 impl TableGame for Botn {
@@ -111,23 +111,6 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         Standing { turn: Some(("Turn", self.turn as u32)), score: Some(score) }
     }
 
-    fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
-        text::entry_spans(self, entry, viewer)
-            .into_iter()
-            .map(|s| match s {
-                BotnSpan::Text(t) => Span::Text(t),
-                BotnSpan::Field(f) => {
-                    let f = crate::engine::geometry::SpaceId(f);
-                    Span::Link(self.sc.field_name(f).to_string(), Some(f))
-                }
-                BotnSpan::Army(a) => {
-                    let at = self.armies[a as usize].at.or_else(|| self.markers_on_board(a).next().map(|(_, f)| f));
-                    Span::Link(self.army_name(a).to_string(), at)
-                }
-            })
-            .collect()
-    }
-
     fn hand_extras(ui: &mut bevy_egui::egui::Ui) -> Option<Action> {
         // The time marker and every army and marker are the kit's pieces; a blind draw is this
         // game's own (F flips the army under the pointer, and any piece may be dragged).
@@ -137,29 +120,29 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         ui.button("Draw a card blind").clicked().then_some(Action::Sandbox(super::actions::SandboxAction::DrawBlind))
     }
 
-    fn new_games(table: &Table<Botn>) -> Vec<NewGame> {
+    fn new_games(game: &Botn) -> Vec<NewGame> {
         // (Choice 2, the sandbox, is the menu's own for every game now.)
         let mut out: Vec<NewGame> = ["New beginner game", "New advanced game"]
             .iter()
             .enumerate()
             .map(|(choice, l)| NewGame { label: l.to_string(), choice })
             .collect();
-        if table.game.is_over() && table.game.grey_cannon.is_none() {
+        if game.is_over() && game.grey_cannon.is_none() {
             // Alternative conditions to win: the same players, roles swapped.
-            let first = table.game.vp[super::Side::French.index()];
+            let first = game.vp[super::Side::French.index()];
             out.push(NewGame { label: format!("Return game, roles swapped (grey cannon at {first})"), choice: 3 });
         }
         out
     }
 
     fn start(
-        table: &Table<Botn>,
+        game: &Botn,
         choice: usize,
         seed: u64,
         computers: &[Option<usize>],
         _level: usize,
     ) -> Result<Started<Botn>, String> {
-        let here = &table.game.sc.path;
+        let here = &game.sc.path;
         let (file, mode) = match choice {
             0 => (here.with_file_name("beginner.ron"), Mode::Enforced),
             1 => (here.with_file_name("advanced.ron"), Mode::Enforced),
@@ -169,7 +152,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         if choice != 3 {
             return Ok(Started { table: t, computers: None });
         }
-        let french_points = table.game.vp[super::Side::French.index()];
+        let french_points = game.vp[super::Side::French.index()];
         t.submit(SeatId(0), Act::Game(Action::SetGreyCannon { french_points }))
             .map_err(|e| format!("Return game: {e}"))?;
         let swapped = computers.iter().rev().copied().collect();

@@ -5,18 +5,18 @@ use super::super::data::Variant;
 use super::super::state::HandCard;
 use super::super::text::card_name;
 use super::super::{Botn, Side};
-use crate::engine::plugin::TableRes;
 use crate::engine::rules::Game;
+use crate::engine::seen::Seen;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-pub fn panels(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
+pub fn panels(mut contexts: EguiContexts, seen: Res<Seen<Botn>>, session: Res<Session>) -> Result {
     if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     // Everything about cards and missions comes through the gate: what this viewer may see.
     let view = game.observe(session.viewer);
     egui::Window::new("Hand")

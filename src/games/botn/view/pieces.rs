@@ -8,8 +8,9 @@ use super::super::state::MarkerId;
 use super::super::{Action, Botn, BotnError, SandboxAction, Side};
 use super::board::{FIELD_RADIUS, field_world, time_bar_world, vp_bar_world};
 use crate::engine::geometry::SpaceId;
-use crate::engine::plugin::{Request, TableRes, TableSet};
+use crate::engine::plugin::{Request, TableSet};
 use crate::engine::rules::{Game, Mode};
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, PlaceSet, Target};
 use crate::table::printed::{PrintedFace, Prints, print_sides};
@@ -44,12 +45,12 @@ pub struct SpreadPile(pub bool);
 fn hover_card(
     ev: On<Pointer<Over>>,
     cards: Query<(&Card, &CardPlace, &FaceShown)>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut session: ResMut<Session>,
     mut pile: ResMut<SpreadPile>,
 ) {
     let Ok((card, place, shown)) = cards.get(ev.entity) else { return };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     pile.0 = matches!(place, CardPlace::Discard(_));
     session.hovered = Some(match (place, shown.0) {
         (CardPlace::DrawPile(_), _) => format!("Draw pile: {} cards", game.draw_pile.len()),
@@ -75,7 +76,7 @@ struct PrintedBack(Entity);
 /// each army's standee at its strength.
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn print_faces(
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut prints: ResMut<Prints>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -87,7 +88,7 @@ fn print_faces(
     mut cues: MessageWriter<crate::table::sound::Cue>,
     mut commands: Commands,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     // A card the eyes already knew turning over is heard; the cards dealt at start are not.
     if turned.iter().any(|face| !face.is_added()) {
         cues.write(crate::table::sound::Cue::Flip);
@@ -157,7 +158,7 @@ fn dress_pieces(
     mut store: Local<Option<PieceMeshes>>,
     mut images: ResMut<Assets<Image>>,
     mut prints: ResMut<Prints>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     markers: Query<(Entity, &Owner, &TroopMarker), Added<TroopMarker>>,
     armies: Query<(Entity, &Owner, &ArmyPiece), Added<ArmyPiece>>,
     cards: Query<(Entity, &Card), Added<Card>>,
@@ -194,7 +195,7 @@ fn dress_pieces(
         grey: materials.add(Color::srgb(0.5, 0.5, 0.5)),
     });
     let side_mat = |s: Side| m.mats[s.index() * 2].clone();
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     // Markers and armies: a mesh, hover details and dragging; a printed face on each.
     let movable =
         markers.iter().map(|(e, o, t)| (e, o, Some(t.army))).chain(armies.iter().map(|(e, o, _)| (e, o, None)));
@@ -332,7 +333,7 @@ pub fn hand_fan(side: Side, i: u8, n: usize) -> (Vec3, f32) {
 /// Sets each piece's target from the table after every change.
 #[allow(clippy::type_complexity)]
 fn place_pieces(
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut q: ParamSet<(
         Query<(Entity, &TroopMarker, &At, Option<&mut Target>)>,
         Query<(Entity, &ArmyPiece, &At, &Strength, Option<&mut Target>)>,
@@ -346,7 +347,7 @@ fn place_pieces(
     spread: Res<SpreadPile>,
     mut commands: Commands,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let hidden = Transform::from_xyz(0.0, -5.0, 0.0);
     let set = |commands: &mut Commands, e: Entity, cur: Option<Mut<Target>>, want: Transform| match cur {
         Some(mut t) if t.0 != want => t.0 = want,
@@ -453,11 +454,11 @@ fn hover_piece(
     ev: On<Pointer<Over>>,
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut session: ResMut<Session>,
     mut hovered: ResMut<HoveredArmy>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let e = ev.entity;
     let army = markers.get(e).map(|m| m.army).or_else(|_| armies.get(e).map(|a| a.0));
     let Ok(army) = army else { return };
@@ -484,12 +485,12 @@ fn hover_piece(
 
 /// Legal destinations of a marker for the seat at the controls, from the legal-action list.
 pub fn marker_destinations(
-    table: &crate::engine::table::Table<Botn>,
+    game: &Botn,
+    mode: Mode,
     seat: Option<crate::engine::seats::SeatId>,
     marker: MarkerId,
 ) -> Vec<(SpaceId, Action)> {
-    let game = &table.game;
-    if table.mode == Mode::Sandbox {
+    if mode == Mode::Sandbox {
         return (0..game.sc.fields.len() as u16)
             .map(|f| (SpaceId(f), Action::Sandbox(SandboxAction::MoveMarker { marker, to: Some(SpaceId(f)) })))
             .collect();
@@ -498,7 +499,7 @@ pub fn marker_destinations(
         return Vec::new();
     }
     let mut legal = Vec::new();
-    game.legal_actions(table.mode, &mut legal);
+    game.legal_actions(mode, &mut legal);
     legal
         .into_iter()
         .filter_map(|a| match &a {
@@ -515,13 +516,14 @@ pub fn marker_destinations(
 
 /// Why a marker may not go to `to`: the rules' own refusal of the nearest possible move.
 pub fn refusal(
-    table: &crate::engine::table::Table<Botn>,
+    game: &Botn,
+    mode: Mode,
     seat: Option<crate::engine::seats::SeatId>,
     marker: MarkerId,
     to: Option<SpaceId>,
 ) -> String {
     let Some(seat) = seat else { return "A spectator cannot move pieces".into() };
-    let e = table.game.refuse_drop(table.mode, seat, marker, to);
+    let e = game.refuse_drop(mode, seat, marker, to);
     format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e))
 }
 
@@ -529,7 +531,7 @@ fn drag_start(
     ev: On<Pointer<DragStart>>,
     markers: Query<(&TroopMarker, &Transform)>,
     armies: Query<&Transform, With<ArmyPiece>>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut session: ResMut<Session>,
     mut dragging: ResMut<Dragging>,
     mut commands: Commands,
@@ -538,11 +540,13 @@ fn drag_start(
         return;
     }
     let e = ev.entity;
+    let Some(game) = seen.game() else { return };
     if let Ok((m, tf)) = markers.get(e) {
-        session.highlight = marker_destinations(&table.0, session.seat(), m.id).into_iter().map(|(f, _)| f).collect();
+        session.highlight =
+            marker_destinations(game, seen.mode, session.seat(), m.id).into_iter().map(|(f, _)| f).collect();
         dragging.origin = tf.translation;
     } else if let Ok(tf) = armies.get(e) {
-        if table.0.mode != Mode::Sandbox {
+        if seen.mode != Mode::Sandbox {
             let e = BotnError::new(
                 super::super::actions::rule::MOVEMENT_CARD,
                 "armies are never moved, only troop markers",
@@ -566,7 +570,7 @@ fn drag_end(
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut session: ResMut<Session>,
     mut requests: MessageWriter<Request<Botn>>,
     mut commands: Commands,
@@ -574,7 +578,7 @@ fn drag_end(
     if !crate::table::glide::let_go(&mut dragging, &mut commands, ev.entity) {
         return;
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     // Where the pointer let go, on the table.
     let pos = crate::table::glide::table_point(&cams, ev.pointer_location.position).unwrap_or(dragging.origin);
     // The field nearest the drop point, if the drop is on one.
@@ -587,14 +591,14 @@ fn drag_end(
     session.highlight.clear();
     let seat = session.seat().or(game.active_seat()).unwrap_or(crate::engine::seats::SeatId(0));
     let request = if let Ok(m) = markers.get(ev.entity) {
-        let legal = marker_destinations(&table.0, session.seat(), m.id);
+        let legal = marker_destinations(game, seen.mode, session.seat(), m.id);
         let home = game.markers[m.id as usize].at;
         match legal.into_iter().find(|(f, _)| Some(*f) == field) {
             Some((_, action)) => Some(action),
             // Put back where it was: nothing to say.
             None if field.is_some() && field == home => None,
             None => {
-                let why = refusal(&table.0, session.seat(), m.id, field);
+                let why = refusal(game, seen.mode, session.seat(), m.id, field);
                 session.refuse(why);
                 None
             }

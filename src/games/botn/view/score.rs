@@ -7,8 +7,7 @@ use super::super::plugin::BotnPhase;
 use super::super::state::Step;
 use super::super::{Botn, Event, Side};
 use super::board::{FIELD_RADIUS, field_world};
-use crate::engine::plugin::TableRes;
-use crate::engine::table::Entry;
+use crate::engine::seen::{Line, Seen};
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -39,8 +38,8 @@ impl Plugin for ScorePlugin {
 pub struct FightClosed(pub Option<usize>);
 
 /// Lights the fields of the hit being allocated: its attacker and the armies it may strike.
-fn light_fight(table: Res<TableRes<Botn>>, mut session: ResMut<Session>) {
-    let game = &table.0.game;
+fn light_fight(seen: Res<Seen<Botn>>, mut session: ResMut<Session>) {
+    let Some(game) = seen.game() else { return };
     let Some(hit) = game.hits.first() else { return };
     let fields: Vec<_> =
         hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
@@ -53,11 +52,11 @@ fn light_fight(table: Res<TableRes<Botn>>, mut session: ResMut<Session>) {
 /// the fight's state and go with it.
 fn ring_the_fight(
     mut commands: Commands,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let ring = meshes.add(Torus::new(FIELD_RADIUS * 0.95, FIELD_RADIUS * 1.12));
     let red = materials.add(StandardMaterial {
         base_color: Color::srgb(0.75, 0.08, 0.05),
@@ -83,7 +82,7 @@ fn ring_the_fight(
 /// needed no choice is seen too.
 fn last_fight_window(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Botn>>,
+    seen: Res<Seen<Botn>>,
     session: Res<Session>,
     mut closed: ResMut<FightClosed>,
 ) -> Result {
@@ -91,7 +90,8 @@ fn last_fight_window(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let Some((end, lines)) = last_fight(&table.0.entries, &table.0.game) else { return Ok(()) };
+    let Some(game) = seen.game() else { return Ok(()) };
+    let Some((end, lines)) = last_fight(&seen.log, game) else { return Ok(()) };
     if closed.0 == Some(end) {
         return Ok(());
     }
@@ -113,11 +113,8 @@ fn last_fight_window(
 }
 
 /// The last fight in the log: the index of its end, a title and one line per army that lost.
-fn last_fight(entries: &[Entry<Event>], game: &Botn) -> Option<(usize, Vec<String>)> {
-    let event = |e: &Entry<Event>| match e {
-        Entry::Game { event, .. } => Some(event.clone()),
-        Entry::Roll(_) | Entry::Hand { .. } => None,
-    };
+fn last_fight(entries: &[Line<Botn>], game: &Botn) -> Option<(usize, Vec<String>)> {
+    let event = |e: &Line<Botn>| e.event.clone();
     let end = entries.iter().rposition(|e| matches!(event(e), Some(Event::FightEnded)))?;
     let start = entries[..end].iter().rposition(|e| matches!(event(e), Some(Event::FightBegan { .. })))?;
     let mut lines = Vec::new();
@@ -146,11 +143,11 @@ fn last_fight(entries: &[Entry<Event>], game: &Botn) -> Option<(usize, Vec<Strin
     Some((end, lines))
 }
 
-fn fight_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
+fn fight_window(mut contexts: EguiContexts, seen: Res<Seen<Botn>>, session: Res<Session>) -> Result {
     if session.covered() {
         return Ok(());
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     // The step of play changes a frame before its Bevy state follows.
     if game.step != Step::Fight || game.hits.is_empty() {
         return Ok(());
@@ -192,8 +189,8 @@ fn fight_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session:
     Ok(())
 }
 
-fn score_window(mut contexts: EguiContexts, table: Res<TableRes<Botn>>, session: Res<Session>) -> Result {
-    let game = &table.0.game;
+fn score_window(mut contexts: EguiContexts, seen: Res<Seen<Botn>>, session: Res<Session>) -> Result {
+    let Some(game) = seen.game() else { return Ok(()) };
     if session.covered() || (game.step == Step::GameOver && game.results.is_empty()) {
         return Ok(());
     }

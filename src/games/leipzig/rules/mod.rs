@@ -294,13 +294,17 @@ impl Game for Leipzig {
         self.view_for(viewer)
     }
 
+    fn from_view(view: &super::observe::LzView, rng: &mut crate::engine::rng::TableRng) -> Self {
+        view.sample(rng)
+    }
+
     fn rebuilt_from_view(
         &self,
         view: &serde_json::Value,
         rng: &mut crate::engine::rng::TableRng,
     ) -> Result<Self, String> {
         let view: super::observe::LzView = crate::engine::rules::view_from_json(self.sc.clone(), view)?;
-        Ok(view.sample(rng))
+        Ok(Self::from_view(&view, rng))
     }
 
     fn entry_text(&self, entry: &crate::engine::table::Entry<Event>, viewer: Viewer) -> String {

@@ -6,7 +6,7 @@
 use super::super::data::{Hex, Hexside, Terrain};
 use super::super::state::Leipzig;
 use super::geometry::{Light, Lights, MapGeometry, RADIUS};
-use crate::engine::plugin::TableRes;
+use crate::engine::seen::Seen;
 use crate::table::hexmap::{HexMapSpec, HexTerrain};
 use bevy::prelude::*;
 
@@ -87,12 +87,12 @@ pub struct MapSheet;
 /// Lays the room, paints (or reads from the cache) the printed map and lays it on the table.
 pub fn setup_map(
     mut commands: Commands,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let geo = MapGeometry::of(&game.sc.board);
     let spec = map_spec(game);
     let started = std::time::Instant::now();
@@ -155,13 +155,13 @@ pub fn draw_lights(
     lights: Res<Lights>,
     overlay: Option<Res<Overlay>>,
     geo: Option<Res<MapGeometry>>,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<crate::table::session::Session>,
     old: Query<Entity, With<Lit>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
     let (Some(overlay), Some(geo)) = (overlay, geo) else { return };
-    if !lights.is_changed() && !table.is_changed() && !session.is_changed() {
+    if !lights.is_changed() && !seen.is_changed() && !session.is_changed() {
         return;
     }
     for e in &old {
@@ -171,7 +171,8 @@ pub fn draw_lights(
     if lights.show_zoc {
         // Only the zones the viewer may know of: a blank's zone would tell a combat unit from a
         // supply wagon.
-        let s = super::super::rules::zoc::Situation::seen_from(&table.0.game, session.viewer);
+        let Some(game) = seen.game() else { return };
+        let s = super::super::rules::zoc::Situation::seen_from(game, session.viewer);
         for side in 0..2 {
             for (i, z) in s.zoc[side].iter().enumerate() {
                 if *z != super::super::rules::zoc::Zoc::None {

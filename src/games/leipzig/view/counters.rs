@@ -10,10 +10,11 @@ use super::super::data::{Hex, Kind, Side, Size};
 use super::super::plugin::{Counter, CounterAt, Place};
 use super::super::state::{Leipzig, March, What};
 use super::geometry::{Light, Lights, MapGeometry};
-use crate::engine::plugin::{Request, TableRes};
+use crate::engine::plugin::Request;
 use crate::engine::rules::Section;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::seats::SeatId;
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
 use crate::table::printed::{CounterPrint, Prints, Symbol};
@@ -138,7 +139,7 @@ pub fn dress_counters(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn place_counters(
     mut commands: Commands,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     geo: Option<Res<MapGeometry>>,
     hovered: Res<HoveredHex>,
     dragging: Res<Dragging>,
@@ -150,7 +151,7 @@ pub fn place_counters(
     mut last: Local<Option<(Option<Hex>, usize)>>,
 ) {
     let Some(geo) = geo else { return };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let count = all.iter().count();
     let relayout = *last != Some((hovered.0, count)) || !q.is_empty();
     *last = Some((hovered.0, count));
@@ -240,12 +241,12 @@ pub fn keep_spread(
 fn hover_counter(
     ev: On<Pointer<Over>>,
     counters: Query<(&Counter, &CounterAt)>,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     mut session: ResMut<Session>,
     mut hovered: ResMut<HoveredHex>,
 ) {
     let Ok((c, at)) = counters.get(ev.entity) else { return };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let viewer = session.viewer;
     match at.place {
         Place::Map(h) => {
@@ -268,12 +269,7 @@ fn hover_counter(
 
 /// The hexes a counter may be put on now by the seat at the controls, each with its action and
 /// light: moves (by march), deployment, entry, retreat before combat.
-pub fn counter_targets(
-    table: &crate::engine::table::Table<Leipzig>,
-    seat: Option<SeatId>,
-    u: u16,
-) -> Vec<(Hex, Action, Light, Option<u8>)> {
-    let game = &table.game;
+pub fn counter_targets(game: &Leipzig, seat: Option<SeatId>, u: u16) -> Vec<(Hex, Action, Light, Option<u8>)> {
     if seat.is_none() || game.active_seat() != seat {
         return Vec::new();
     }
@@ -325,7 +321,7 @@ pub fn counter_targets(
 fn drag_start(
     ev: On<Pointer<DragStart>>,
     counters: Query<(&Counter, &Transform)>,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     mut session: ResMut<Session>,
     mut dragging: ResMut<Dragging>,
     mut lights: ResMut<Lights>,
@@ -335,12 +331,11 @@ fn drag_start(
         return;
     }
     let Ok((c, tf)) = counters.get(ev.entity) else { return };
-    let targets = counter_targets(&table.0, session.seat(), c.0);
+    let Some(game) = seen.game() else { return };
+    let targets = counter_targets(game, session.seat(), c.0);
     // In a sandbox the deciding seat's hand picks up any counter (the rules may light none).
-    let by_hand =
-        table.0.mode == Mode::Sandbox && session.seat().is_some() && table.0.game.active_seat() == session.seat();
+    let by_hand = seen.mode == Mode::Sandbox && session.seat().is_some() && game.active_seat() == session.seat();
     if targets.is_empty() && !by_hand {
-        let game = &table.0.game;
         let why = match session.seat() {
             None => "A spectator cannot move counters".to_string(),
             Some(_) if game.units[c.0 as usize].side != game.deciding().unwrap_or(Side::French) => {
@@ -353,7 +348,7 @@ fn drag_start(
                     march: March::Normal,
                     supply: None,
                 };
-                match game.check(table.0.mode, seat, &probe) {
+                match game.check(seen.mode, seat, &probe) {
                     Err(e) => format!("{e} (rule: {})", e.section.heading()),
                     Ok(()) => "That counter has nowhere to go".into(),
                 }
@@ -375,7 +370,7 @@ fn drag_end(
     counters: Query<&Counter>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     geo: Option<Res<MapGeometry>>,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     mut session: ResMut<Session>,
     mut lights: ResMut<Lights>,
     mut requests: MessageWriter<Request<Leipzig>>,
@@ -388,11 +383,11 @@ fn drag_end(
     let (Ok(c), Some(geo)) = (counters.get(ev.entity), geo) else { return };
     let pos = crate::table::glide::table_point(&cams, ev.pointer_location.position).unwrap_or(dragging.origin);
     let Some(hex) = geo.hex_at(pos) else { return };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     if game.hex_of(c.0) == Some(hex) {
         return; // put back where it was
     }
-    let targets = counter_targets(&table.0, session.seat(), c.0);
+    let targets = counter_targets(game, session.seat(), c.0);
     match targets.into_iter().find(|(h, ..)| *h == hex) {
         Some((_, action, ..)) => {
             session.notice = None;
@@ -400,7 +395,7 @@ fn drag_end(
             requests.write(Request::Act { seat, act: Act::Game(action) });
         }
         // Where the rules offer nothing, a sandbox's hand puts the counter down all the same.
-        None if table.0.mode == Mode::Sandbox
+        None if seen.mode == Mode::Sandbox
             && let Some(seat) = session.seat() =>
         {
             session.notice = None;
@@ -409,7 +404,7 @@ fn drag_end(
         None => {
             let seat = session.seat().unwrap_or(SeatId(0));
             let probe = Action::Move { unit: c.0, to: hex, march: March::Normal, supply: None };
-            let why = match game.check(table.0.mode, seat, &probe) {
+            let why = match game.check(seen.mode, seat, &probe) {
                 Err(e) => format!("{e} (rule: {})", e.section.heading()),
                 Ok(()) => "not there".into(),
             };
@@ -422,7 +417,7 @@ fn drag_end(
 pub fn click_map(
     ev: On<Pointer<Click>>,
     geo: Option<Res<MapGeometry>>,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     requests: MessageWriter<Request<Leipzig>>,
     combat: ResMut<super::panels::CombatPick>,
@@ -432,14 +427,14 @@ pub fn click_map(
     }
     let (Some(geo), Some(pos)) = (geo, ev.hit.position) else { return };
     let Some(hex) = geo.hex_at(pos) else { return };
-    choose_hex(hex, &table, &session, requests, combat);
+    choose_hex(hex, &seen, &session, requests, combat);
 }
 
 /// A click on a counter chooses its hex, as a click on the map there would.
 fn click_counter(
     ev: On<Pointer<Click>>,
     counters: Query<&CounterAt>,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     requests: MessageWriter<Request<Leipzig>>,
     combat: ResMut<super::panels::CombatPick>,
@@ -448,24 +443,24 @@ fn click_counter(
         return;
     }
     if let Ok(CounterAt { place: Place::Map(hex), .. }) = counters.get(ev.entity) {
-        choose_hex(*hex, &table, &session, requests, combat);
+        choose_hex(*hex, &seen, &session, requests, combat);
     }
 }
 
 fn choose_hex(
     hex: Hex,
-    table: &TableRes<Leipzig>,
+    seen: &Seen<Leipzig>,
     session: &Session,
     mut requests: MessageWriter<Request<Leipzig>>,
     mut combat: ResMut<super::panels::CombatPick>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let Some(seat) = session.seat() else { return };
     if game.active_seat() != Some(seat) {
         return;
     }
     let mut legal = Vec::new();
-    game.legal_actions(table.0.mode, &mut legal);
+    game.legal_actions(seen.mode, &mut legal);
     if let Some(a) = legal.iter().find(|a| matches!(a, Action::Retreat { to } if *to == hex)) {
         requests.write(Request::Act { seat, act: Act::Game(a.clone()) });
         return;
@@ -477,7 +472,7 @@ fn choose_hex(
 
 /// Lights the hexes a pending retreat may go to, and the combat panel's target.
 pub fn retreat_lights(
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     dragging: Res<Dragging>,
     combat: Res<super::panels::CombatPick>,
@@ -486,12 +481,12 @@ pub fn retreat_lights(
     if dragging.entity.is_some() {
         return;
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let mine = session.seat().is_some() && game.active_seat() == session.seat();
     let mut want: Vec<(Hex, Light, Option<u8>)> = Vec::new();
     if mine && !game.pending.is_empty() {
         let mut legal = Vec::new();
-        game.legal_actions(table.0.mode, &mut legal);
+        game.legal_actions(seen.mode, &mut legal);
         want.extend(legal.iter().filter_map(|a| match a {
             Action::Retreat { to } => Some((*to, Light::Retreat, None)),
             _ => None,
@@ -517,7 +512,7 @@ mod tests {
         t.submit(SeatId(1), Act::Game(Action::DeployRest)).unwrap();
         let game = &t.game;
         let mover = game.on_map(Side::French).find(|&u| game.can_move(u) && game.is_combat(u)).expect("a French corps");
-        let targets = counter_targets(&t, Some(SeatId(0)), mover);
+        let targets = counter_targets(&t.game, Some(SeatId(0)), mover);
         let forced: Vec<&(Hex, Action, Light, Option<u8>)> =
             targets.iter().filter(|(_, _, light, _)| *light != Light::Normal).collect();
         assert!(!forced.is_empty(), "hexes beyond the allowance are lit and take a drop");

@@ -8,7 +8,7 @@ use super::super::Leipzig;
 use super::super::plugin::{Counter, CounterAt, Place};
 use super::super::state::What;
 use super::geometry::MapGeometry;
-use crate::engine::plugin::TableRes;
+use crate::engine::seen::Seen;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -35,7 +35,7 @@ fn chip_text(game: &Leipzig, side: super::super::Side, what: What) -> String {
 #[allow(clippy::type_complexity)]
 pub fn labels(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     geo: Option<Res<MapGeometry>>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
@@ -48,7 +48,7 @@ pub fn labels(
     }
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     let zoom = ctx.zoom_factor();
     let to_screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok().map(|v| egui::pos2(v.x / zoom, v.y / zoom));
     // Near enough, the print speaks for itself.

@@ -10,7 +10,7 @@ pub mod labels;
 pub mod lesson;
 pub mod panels;
 
-use super::actions::{Action, Event};
+use super::actions::Action;
 use super::ai::{self, LzPlayer};
 use super::data;
 use super::plugin::{LzPhase, LzPlugin};
@@ -19,10 +19,9 @@ use crate::engine::plugin::TableSet;
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
-use crate::engine::table::{Entry, Table};
 use crate::table::camera::{HomeView, OrbitCamera};
 use crate::table::printed::Prints;
-use crate::table::{NewGame, Span, Started, TableGame};
+use crate::table::{NewGame, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 
@@ -104,14 +103,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
         Leipzig::standing(self)
     }
 
-    fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
-        match entry {
-            Entry::Game { event, .. } => vec![Span::Text(self.event_text(event, viewer))],
-            Entry::Roll(_) | Entry::Hand { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
-        }
-    }
-
-    fn new_games(_table: &Table<Leipzig>) -> Vec<NewGame> {
+    fn new_games(_game: &Leipzig) -> Vec<NewGame> {
         scenario_files()
             .into_iter()
             .enumerate()
@@ -120,7 +112,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
     }
 
     fn start(
-        _table: &Table<Leipzig>,
+        _game: &Leipzig,
         choice: usize,
         seed: u64,
         _computers: &[Option<usize>],

@@ -8,10 +8,11 @@ use super::super::data::{Hex, Side};
 use super::super::plugin::LzPhase;
 use super::super::state::{Leipzig, Step, UnitId};
 use super::geometry::{Lights, MapGeometry};
-use crate::engine::plugin::{Request, TableRes};
+use crate::engine::plugin::Request;
 use crate::engine::rules::Game;
 use crate::engine::rules::Section;
 use crate::engine::seats::Viewer;
+use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::session::Session;
 use bevy::prelude::*;
@@ -102,7 +103,7 @@ pub fn cost_labels(
 /// The turn record track, the victory points and the special rules in force.
 pub fn track(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     mut pick: ResMut<CombatPick>,
 ) -> Result {
@@ -110,7 +111,7 @@ pub fn track(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return Ok(()) };
     let vp = g.victory_points(g.step == Step::Over);
     egui::Window::new("Leipzig 1813 track")
         .anchor(egui::Align2::CENTER_TOP, [0.0, 6.0])
@@ -170,7 +171,7 @@ pub fn track(
 /// The Combat Results Table, the column of the chosen attack lit, the last result marked.
 pub fn crt_window(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     mut pick: ResMut<CombatPick>,
 ) -> Result {
@@ -178,11 +179,11 @@ pub fn crt_window(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return Ok(()) };
     let crt = &g.sc.charts.crt;
     let lit = chosen_odds(g, &pick, session.viewer).map(|(_, _, pct)| crt.column(pct));
     // The last combat's roll: its column (as the roll names it) and its die.
-    let last = table.0.entries.iter().rev().filter_map(|e| e.roll()).find_map(|r| {
+    let last = seen.log.iter().rev().filter_map(|l| l.roll.as_ref()).find_map(|r| {
         let t = r.table.as_ref().filter(|t| t.name == "Combat Results Table")?;
         let col = t.column.as_deref()?.trim_start_matches("column ").trim_start_matches('≤').trim_end_matches('%');
         let col = col.parse::<u16>().ok()?;
@@ -230,7 +231,7 @@ pub fn crt_window(
 /// Where each chart's values come from (rulebook or reconstruction, with the reason).
 pub fn data_window(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     session: Res<Session>,
     mut pick: ResMut<CombatPick>,
 ) -> Result {
@@ -238,7 +239,8 @@ pub fn data_window(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let sc = &table.0.game.sc;
+    let Some(game) = seen.game() else { return Ok(()) };
+    let sc = &game.sc;
     let mut open = pick.show_data;
     egui::Window::new("Where the charts come from").open(&mut open).default_width(520.0).show(&ctx, |ui| {
         egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
@@ -324,12 +326,12 @@ fn pick_units(g: &Leipzig, pick: &CombatPick) -> Vec<UnitId> {
 /// In the resolution segment, each declared attack with its odds, resolved in the order chosen.
 pub fn combat_window(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Leipzig>>,
+    seen: Res<Seen<Leipzig>>,
     mut session: ResMut<Session>,
     mut pick: ResMut<CombatPick>,
     mut requests: MessageWriter<Request<Leipzig>>,
 ) -> Result {
-    let g = &table.0.game;
+    let Some(g) = seen.game() else { return Ok(()) };
     if session.covered() || !matches!(g.step, Step::Declare | Step::Resolve) {
         if g.step != Step::Declare && pick.target.is_some() {
             pick.target = None;
@@ -369,7 +371,7 @@ pub fn combat_window(
             return;
         };
         let mut legal = Vec::new();
-        g.legal_actions(table.0.mode, &mut legal);
+        g.legal_actions(seen.mode, &mut legal);
         let froms = Action::attack_froms(&legal, target);
         ui.label(egui::RichText::new(format!("Target: {}", g.hex_name(target))).strong());
         if froms.is_empty() {
@@ -445,7 +447,7 @@ pub fn combat_window(
             pick.target = None;
             pick.from = None;
         }
-        if !ok && let Err(e) = g.check(table.0.mode, seat, &action) {
+        if !ok && let Err(e) = g.check(seen.mode, seat, &action) {
             ui.colored_label(egui::Color32::from_rgb(220, 80, 60), format!("{e} (rule: {})", e.section.heading()));
         }
         if ui.button("Clear").clicked() {
@@ -458,17 +460,17 @@ pub fn combat_window(
 }
 
 /// The final result.
-pub fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Leipzig>>, session: Res<Session>) -> Result {
+pub fn final_score(mut contexts: EguiContexts, seen: Res<Seen<Leipzig>>, session: Res<Session>) -> Result {
     // Scheduled in the GameOver phase only.
     if session.panels_hidden || session.resume_offer {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
+    let Some(g) = seen.game() else { return Ok(()) };
     egui::Window::new("Final result").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).resizable(false).show(
         &ctx,
         |ui| {
-            ui.heading(table.0.game.prompt());
-            let g = &table.0.game;
+            ui.heading(g.prompt());
             ui.label(format!(
                 "Divisions and leaders destroyed: French {} · Allied {}",
                 g.unit_vp[Side::French.index()],

@@ -5,7 +5,7 @@
 use super::super::Player;
 use super::super::data::NationKind;
 use super::super::state::Vg;
-use crate::engine::plugin::TableRes;
+use crate::engine::seen::Seen;
 use crate::engine::tablemap::TableMap;
 use crate::table::paint::{Fill, MapSpec, Region};
 use bevy::prelude::*;
@@ -131,9 +131,9 @@ pub fn setup_map(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
-    table: Res<TableRes<Vg>>,
+    seen: Res<Seen<Vg>>,
 ) {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let geo = Geo::of(game);
     let (table, felt) = (((60.0, 46.0), (2.0, 0.0)), ((38.0, 38.0), (2.0, 0.0)));
     crate::table::paint::spawn_room(&mut commands, &mut meshes, &mut materials, &mut images, table, felt);

@@ -10,22 +10,22 @@ use super::ai::{self, VgPlayer};
 use super::miniatures;
 use super::observe::UnitFace;
 use super::plugin::{UnitAt, UnitPiece, VgPhase, VgPlugin};
-use super::rules::Event;
 use super::rules::seat_of;
 use super::state::{Loc, Pending, Phase, Vg};
 use super::text::{action_label, card_text, prompt};
 use super::{Action, Player};
 use crate::engine::plugin::Eyes;
-use crate::engine::plugin::{Request, TableRes, TableSet, TableVersion};
+use crate::engine::plugin::{Request, TableSet, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::seen::Seen;
 use crate::engine::standing::{Score, Standing};
-use crate::engine::table::{Act, Entry, Table};
+use crate::engine::table::Act;
 use crate::table::camera::{HomeView, OrbitCamera};
 use crate::table::printed::{BackPrint, CardPrint, CounterPrint, Prints, Symbol, fan, print_sides};
 use crate::table::session::Session;
-use crate::table::{NewGame, Span, Started, TableGame};
+use crate::table::{NewGame, Started, TableGame};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use map::{Geo, Palette, army_world, nation_color};
@@ -136,15 +136,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
             .then_some("Fight the battle with the battle sheet, then enter its result there.")
     }
 
-    fn log_spans(&self, entry: &Entry<Event>, viewer: Viewer) -> Vec<Span> {
-        // Every event is public: one line, worded alike for every seat.
-        match entry {
-            Entry::Game { event, .. } => vec![Span::Text(self.event_text(event))],
-            Entry::Roll(_) | Entry::Hand { .. } => vec![Span::Text(self.entry_text(entry, viewer))],
-        }
-    }
-
-    fn new_games(_table: &Table<Vg>) -> Vec<NewGame> {
+    fn new_games(_game: &Vg) -> Vec<NewGame> {
         ["New: you play France, the computer Britain", "New: you play Britain, the computer France", "New: two players"]
             .iter()
             .enumerate()
@@ -153,7 +145,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
     }
 
     fn start(
-        table: &Table<Vg>,
+        game: &Vg,
         choice: usize,
         seed: u64,
         _computers: &[Option<usize>],
@@ -162,7 +154,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
         let computer = [Some(Player::Britain), Some(Player::France), None].get(choice).copied().flatten();
         // The solo AI (level 0) plays the solo game of section XV; a level plays a table of two.
         let solo = computer.filter(|_| level == 0);
-        let t = super::table_on(table.game.sc.clone(), seed, solo);
+        let t = super::table_on(game.sc.clone(), seed, solo);
         let computers = Player::BOTH.iter().map(|&p| (Some(p) == computer).then_some(level)).collect();
         Ok(Started { table: t, computers: Some(computers) })
     }
@@ -296,13 +288,13 @@ fn unit_print(game: &Vg, u: u8) -> CounterPrint {
 /// Gives each unit entity of the rules plugin its block, in its nation's colour, with a sticker.
 fn dress_units(
     mut commands: Commands,
-    table: Res<TableRes<Vg>>,
+    seen: Res<Seen<Vg>>,
     palette: Option<Res<Palette>>,
     units: Query<(Entity, &UnitPiece), Without<Mesh3d>>,
 ) {
-    let Some(palette) = palette else { return };
+    let (Some(palette), Some(game)) = (palette, seen.game()) else { return };
     for (e, u) in &units {
-        let n = table.0.game.unit_nation(u.0) as usize;
+        let n = game.unit_nation(u.0) as usize;
         let sticker = commands
             .spawn((
                 Mesh3d(palette.sticker.clone()),
@@ -326,7 +318,7 @@ fn dress_units(
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn rebuild_pieces(
     mut commands: Commands,
-    table: Res<TableRes<Vg>>,
+    seen: Res<Seen<Vg>>,
     version: Res<TableVersion>,
     palette: Option<Res<Palette>>,
     geo: Option<Res<Geo>>,
@@ -340,14 +332,14 @@ fn rebuild_pieces(
 ) {
     let (Some(palette), Some(geo)) = (palette, geo) else { return };
     let dressed = units.iter().count();
-    if *done == Some((version.0, dressed, eyes.0)) && !table.is_changed() {
+    if *done == Some((version.0, dressed, eyes.0)) && !seen.is_changed() {
         return;
     }
     *done = Some((version.0, dressed, eyes.0));
     for e in &pieces {
         commands.entity(e).despawn();
     }
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return };
     let mut mirror = vec![(Loc::Pool, false); game.sc.units.len()];
     for (u, at, _, _, _) in &units {
         if let Some(slot) = mirror.get_mut(u.0 as usize) {
@@ -466,7 +458,7 @@ fn card_print(game: &Vg, c: u16) -> CardPrint {
 /// Names, victory points and cube counts on the map; unit values the viewer may see.
 fn labels(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Vg>>,
+    seen: Res<Seen<Vg>>,
     session: Res<Session>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     blocks: Query<(&UnitPiece, &UnitAt, &GlobalTransform, &Visibility)>,
@@ -475,7 +467,7 @@ fn labels(
     let Some(geo) = geo else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let Ok((cam, cam_tf)) = cams.single() else { return Ok(()) };
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("vg-labels")));
     // egui's points are the window's pixels divided by the panel size setting.
     let zoom = ctx.zoom_factor();
@@ -546,17 +538,12 @@ fn labels(
 }
 
 /// The tracks, the hand and the campaigns, read through the viewer's eyes.
-fn panels(
-    mut contexts: EguiContexts,
-    table: Res<TableRes<Vg>>,
-    session: Res<Session>,
-    windows: Query<&Window>,
-) -> Result {
+fn panels(mut contexts: EguiContexts, seen: Res<Seen<Vg>>, session: Res<Session>, windows: Query<&Window>) -> Result {
     if session.covered() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     let view = game.observe(session.viewer);
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     // The computer's seat says who plays it: the solo AI, or a level.
@@ -681,15 +668,16 @@ fn panels(
     Ok(())
 }
 
-fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Vg>>, session: Res<Session>) -> Result {
+fn final_score(mut contexts: EguiContexts, seen: Res<Seen<Vg>>, session: Res<Session>) -> Result {
     if session.panels_hidden || session.resume_offer {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
+    let Some(game) = seen.game() else { return Ok(()) };
     egui::Window::new("Final score").anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).resizable(false).show(
         &ctx,
         |ui| {
-            ui.heading(prompt(&table.0.game));
+            ui.heading(prompt(game));
         },
     );
     Ok(())
@@ -698,12 +686,12 @@ fn final_score(mut contexts: EguiContexts, table: Res<TableRes<Vg>>, session: Re
 /// The miniatures battle sheet of the campaign being fought on the tabletop, and its result.
 fn battle_window(
     mut contexts: EguiContexts,
-    table: Res<TableRes<Vg>>,
+    seen: Res<Seen<Vg>>,
     mut session: ResMut<Session>,
     mut entry: ResMut<BattleEntry>,
     mut requests: MessageWriter<Request<Vg>>,
 ) -> Result {
-    let game = &table.0.game;
+    let Some(game) = seen.game() else { return Ok(()) };
     let Some(Pending::TabletopResult { campaign: c, entries, .. }) = game.pending.first().cloned() else {
         return Ok(());
     };
