@@ -135,7 +135,6 @@ fn open<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ope
         session.computers = setup.computers.clone();
     }
     session.pace = setup.pace;
-    session.broadcast_delay = setup.stream.delay;
     if setup.stream.clean {
         session.panels_hidden = true;
     }
@@ -155,7 +154,6 @@ fn build<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ap
     let director = super::broadcast::DirectorMode::parse(&setup.stream.director, table.game.seat_names())?;
     if broadcast.is_some() {
         session.panels_hidden = true;
-        session.broadcast = true;
     }
     let table_path = table.game.scenario().path;
     let local = remote.is_none() && setup.screenshot.is_none();
@@ -181,6 +179,7 @@ fn build<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ap
         .insert_resource(session)
         .insert_resource(super::session::Preferences { ui_scale: setup.ui_scale, ..default() })
         .insert_resource(ResumeOffer::<G>(offer))
+        .insert_resource(super::broadcast::BroadcastAsk { asked: false, delay: setup.stream.delay })
         .add_plugins(TablePlugin::<G>::default());
     if let Some(path) = shot {
         app.add_plugins(ScreenshotPlugin(path));

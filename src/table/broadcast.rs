@@ -183,15 +183,16 @@ pub fn broadcast_on_request<G: TableGame>(
     mut commands: Commands,
     table: Res<TableRes<G>>,
     mut session: ResMut<Session>,
+    mut ask: ResMut<BroadcastAsk>,
     b: Option<ResMut<Broadcaster>>,
     stream: Res<StreamSettings>,
 ) {
-    if !session.broadcast_request {
+    if !ask.asked {
         return;
     }
-    session.broadcast_request = false;
+    ask.asked = false;
     let mut opts = stream.0.clone();
-    opts.delay = session.broadcast_delay;
+    opts.delay = ask.delay;
     match b {
         Some(mut b) => {
             if let Err(e) = b.open_window(&table.0, &opts) {
@@ -214,7 +215,15 @@ pub struct StreamSettings(pub StreamOptions);
 
 // ---- The broadcast window ----
 
-/// Present in the broadcast window: its size and its director.
+/// View → Broadcast window: whether it was asked for, and the delay it is to keep (the menu's
+/// slider, from `--delay`).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct BroadcastAsk {
+    pub asked: bool,
+    pub delay: crate::net::proto::Delay,
+}
+
+/// Present in the broadcast window (no panels, only the overlay): its size and its director.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct BroadcastWindow {
     pub size: (u32, u32),

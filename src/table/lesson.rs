@@ -16,6 +16,7 @@ use crate::engine::rules::Game;
 use crate::engine::seats::SeatId;
 use crate::engine::seen::Seen;
 use crate::engine::table::Table;
+use crate::table::session::Pointing;
 use bevy::prelude::*;
 
 /// The seed of every lesson: the same first hand each time, so that what the lesson says of
@@ -123,7 +124,7 @@ fn light_places<G: TableGame>(
     mut commands: Commands,
     seen: Res<Seen<G>>,
     coached: Res<Coached<G>>,
-    session: Res<Session>,
+    pointing: Res<Pointing>,
     beacons: Query<Entity, With<Beacon>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -134,7 +135,7 @@ fn light_places<G: TableGame>(
         Some(Coach::Step(l)) => l.at.clone(),
         _ => Vec::new(),
     };
-    want.extend(session.focus.filter(|f| !want.contains(f)));
+    want.extend(pointing.focus.filter(|f| !want.contains(f)));
     let Some(game) = seen.game() else { return };
     if *lit == want && !seen.is_changed() {
         return;

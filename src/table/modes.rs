@@ -38,6 +38,9 @@ game_plugin! {
 impl<G: TableGame> Plugin for TablePlugin<G> {
     fn build(&self, app: &mut App) {
         app.init_resource::<super::computer::Thinking>()
+            .init_resource::<super::session::Pointing>()
+            .init_resource::<super::session::PanelMemory>()
+            .init_resource::<super::broadcast::BroadcastAsk>()
             .add_plugins((
                 super::camera::CameraPlugin,
                 super::framing::FramingPlugin,
@@ -73,7 +76,7 @@ game_plugin! {
 
 impl<G: TableGame> Plugin for StreamPlugin<G> {
     fn build(&self, app: &mut App) {
-        app.add_systems(
+        app.init_resource::<super::broadcast::BroadcastAsk>().add_systems(
             Update,
             (super::broadcast::broadcast_on_request::<G>, super::broadcast::feed_table::<G>)
                 .chain()

@@ -157,6 +157,7 @@ pub fn follow<G: TableGame>(
     mut table: ResMut<TableRes<G>>,
     mut version: ResMut<TableVersion>,
     mut session: ResMut<Session>,
+    memory: Option<ResMut<super::session::PanelMemory>>,
 ) {
     let Some(mut replay) = replay else { return };
     if replay.at == replay.shown {
@@ -167,7 +168,10 @@ pub fn follow<G: TableGame>(
             table.0 = t;
             version.0 += 1;
             replay.shown = replay.at;
-            session.log_seen = 0;
+            // The log follows its newest line.
+            if let Some(mut m) = memory {
+                m.log_seen = 0;
+            }
         }
         Err(e) => {
             session.refuse(e);

@@ -23,15 +23,6 @@ pub struct Session {
     pub notice: Option<String>,
     /// Whether the notice is news (a save written) rather than a refusal (shown in red).
     pub notice_is_news: bool,
-    /// The log's length when last shown, so the log follows its newest line.
-    pub log_seen: usize,
-    /// The digit key of each listed order (by its label), kept while its list is open.
-    pub order_keys: Vec<(String, u8)>,
-    pub hovered: Option<String>,
-    /// Spaces lit up (the legal destinations of a dragged piece, a fight's armies).
-    pub highlight: Vec<SpaceId>,
-    /// A space whose name was clicked in the log, lit for a moment.
-    pub focus: Option<SpaceId>,
     /// The clean picture (H): no panels, and the table through a spectator's eyes, so a picture
     /// made for a stream shows no hand and no secret mission...
     pub panels_hidden: bool,
@@ -47,11 +38,29 @@ pub struct Session {
     pub pace: f32,
     /// The View menu offers the spectator's eyes only (the replay of an unfinished game).
     pub spectator_only: bool,
-    /// This is the broadcast window: no panels, only the overlay.
-    pub broadcast: bool,
-    /// View → Broadcast window was asked for, and the delay it is to keep.
-    pub broadcast_request: bool,
-    pub broadcast_delay: crate::net::proto::Delay,
+    /// Learn to play: the learner's seat, while the lesson lasts.
+    pub lesson: Option<SeatId>,
+}
+
+/// What the pointer and the table's lights show: kept apart from the `Session`, so that a piece
+/// hovered changes this alone and the systems that follow the session (the eyes, the lights of a
+/// hand-over) are not woken by every movement of the mouse.
+#[derive(Resource, Default)]
+pub struct Pointing {
+    /// What is under the pointer, in words (a tip beside it; Alt shows it large).
+    pub hovered: Option<String>,
+    /// Spaces lit up (the legal destinations of a dragged piece, a fight's armies).
+    pub highlight: Vec<SpaceId>,
+    /// A space whose name was clicked in the log, lit for a moment.
+    pub focus: Option<SpaceId>,
+}
+
+/// What the panels keep from one frame to the next: the frames counted (every frame, which is why
+/// it is not the `Session`: the systems that follow the session would wake in every frame), the
+/// Orders list as it was on screen, the digit keys of its orders, the order on its way, and how
+/// long the log was.
+#[derive(Resource, Default)]
+pub struct PanelMemory {
     /// The panels' frames, counted, and the frame of the last press of a mouse button.
     pub frame: u64,
     pub press_frame: u64,
@@ -60,8 +69,41 @@ pub struct Session {
     pub orders_since: (u64, u64, u64),
     /// An order sent from the panels and not answered yet: its words and when it left (seconds).
     pub order_sent: Option<(String, f32)>,
-    /// Learn to play: the learner's seat, while the lesson lasts.
-    pub lesson: Option<SeatId>,
+    /// The digit key of each listed order (by its label), kept while its list is open.
+    pub order_keys: Vec<(String, u8)>,
+    /// The log's length when last shown, so the log follows its newest line.
+    pub log_seen: usize,
+}
+
+/// Why a click on the Orders list ordered nothing, for the player.
+pub const CLICK_BEFORE_LIST: &str =
+    "The list changed before your click reached it: nothing was ordered. Look, and click again.";
+
+impl PanelMemory {
+    /// Takes a click on the Orders list's button `label` if the press that made it was made on
+    /// the list as it was on screen (not on one laid out after it, in a frame not yet shown) and
+    /// no other order is on its way: then it is sent (Ok(true)). An order on its way: Ok(false),
+    /// nothing to say; a press made on another list: the words to tell the player.
+    pub fn take_order_click(&mut self, label: &str, now: f32) -> Result<bool, &'static str> {
+        if self.order_sent.is_some() {
+            return Ok(false);
+        }
+        if self.press_frame < self.orders_since.1 + FRAMES_TO_SCREEN {
+            return Err(CLICK_BEFORE_LIST);
+        }
+        self.order_sent = Some((label.to_string(), now));
+        Ok(true)
+    }
+
+    /// The Orders list drawn this frame, as the digest of its buttons' words.
+    pub fn orders_drawn(&mut self, digest: u64) {
+        // A list that comes back after frames without it is new on screen too.
+        if self.orders_since.0 != digest || self.orders_since.2 + 1 < self.frame {
+            self.orders_since.0 = digest;
+            self.orders_since.1 = self.frame;
+        }
+        self.orders_since.2 = self.frame;
+    }
 }
 
 /// The player's settings of the window (View menu, F1): the panels' size, the controls shown, the
@@ -128,11 +170,6 @@ impl Session {
             resume_offer: false,
             notice: None,
             notice_is_news: false,
-            log_seen: 0,
-            order_keys: Vec::new(),
-            hovered: None,
-            highlight: Vec::new(),
-            focus: None,
             panels_hidden: false,
             hand_in_clean_picture: false,
             save_path: "grognard-save.ron".to_string(),
@@ -140,13 +177,6 @@ impl Session {
             new_level: None,
             pace: 0.7,
             spectator_only: false,
-            broadcast: false,
-            broadcast_request: false,
-            broadcast_delay: Default::default(),
-            frame: 0,
-            press_frame: 0,
-            orders_since: (0, 0, 0),
-            order_sent: None,
             lesson: None,
         }
     }
@@ -155,32 +185,6 @@ impl Session {
     pub fn refuse(&mut self, text: impl Into<String>) {
         self.notice = Some(text.into());
         self.notice_is_news = false;
-    }
-
-    /// Takes a click on the Orders list's button `label` if the press that made it was made on
-    /// the list as it was on screen (not on one laid out after it, in a frame not yet shown) and
-    /// no other order is on its way: then it is sent. Otherwise nothing is ordered, and the
-    /// player is told why.
-    pub fn take_order_click(&mut self, label: &str, now: f32) -> bool {
-        if self.order_sent.is_some() {
-            return false;
-        }
-        if self.press_frame < self.orders_since.1 + FRAMES_TO_SCREEN {
-            self.refuse("The list changed before your click reached it: nothing was ordered. Look, and click again.");
-            return false;
-        }
-        self.order_sent = Some((label.to_string(), now));
-        true
-    }
-
-    /// The Orders list drawn this frame, as the digest of its buttons' words.
-    pub fn orders_drawn(&mut self, digest: u64) {
-        // A list that comes back after frames without it is new on screen too.
-        if self.orders_since.0 != digest || self.orders_since.2 + 1 < self.frame {
-            self.orders_since.0 = digest;
-            self.orders_since.1 = self.frame;
-        }
-        self.orders_since.2 = self.frame;
     }
 
     /// The colour a panel writes the notice in: green for news, red for a refusal.
@@ -282,8 +286,8 @@ mod tests {
 
     #[test]
     fn a_click_acts_only_on_the_list_that_was_on_screen_and_one_at_a_time() {
-        let mut s = Session::new(2, PathBuf::from("journal.ron"));
-        let draw = |s: &mut Session, digest: u64| {
+        let mut s = PanelMemory::default();
+        let draw = |s: &mut PanelMemory, digest: u64| {
             s.frame += 1;
             s.orders_drawn(digest);
         };
@@ -292,27 +296,27 @@ mod tests {
         }
         // A press on the list shown for frames: taken; the next waits for its answer.
         s.press_frame = s.frame;
-        assert!(s.take_order_click("Second mission from North", 1.0));
-        assert!(!s.take_order_click("Second mission from North", 1.1), "one order at a time");
+        assert_eq!(s.take_order_click("Second mission from North", 1.0), Ok(true));
+        assert_eq!(s.take_order_click("Second mission from North", 1.1), Ok(false), "one order at a time");
         s.order_sent = None; // the answer came
         // The list changes (the order applied) in a frame the screen has not shown yet: a press
         // in that frame or the next was made looking at the old list.
         draw(&mut s, 2);
         s.press_frame = s.frame;
-        assert!(!s.take_order_click("KeepMission(1)", 2.0));
-        assert!(s.notice.as_deref().is_some_and(|n| n.contains("nothing was ordered")));
+        assert_eq!(s.take_order_click("KeepMission(1)", 2.0), Err(CLICK_BEFORE_LIST));
+        assert!(CLICK_BEFORE_LIST.contains("nothing was ordered"));
         draw(&mut s, 2);
         s.press_frame = s.frame;
-        assert!(!s.take_order_click("KeepMission(1)", 2.1));
+        assert!(s.take_order_click("KeepMission(1)", 2.1).is_err());
         draw(&mut s, 2);
         s.press_frame = s.frame;
-        assert!(s.take_order_click("KeepMission(1)", 2.2), "two frames on, the new list is on screen");
+        assert_eq!(s.take_order_click("KeepMission(1)", 2.2), Ok(true), "two frames on, the new list is on screen");
         // A list back after frames without it (the other seat's turn) is new on screen again.
         s.order_sent = None;
         s.frame += 10;
         draw(&mut s, 2);
         s.press_frame = s.frame;
-        assert!(!s.take_order_click("KeepMission(1)", 3.0));
+        assert!(s.take_order_click("KeepMission(1)", 3.0).is_err());
     }
 }
 

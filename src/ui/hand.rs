@@ -46,13 +46,14 @@ pub fn hand_panel<G: TableGame>(
     mut contexts: EguiContexts,
     seen: Res<Seen<G>>,
     session: Res<Session>,
+    window: Option<Res<crate::table::broadcast::BroadcastWindow>>,
     offer: Res<crate::table::session::ResumeOffer<G>>,
     mut requests: MessageWriter<Request<G>>,
     mut choice: Local<HandChoice>,
 ) -> Result {
     if seen.mode != Mode::Sandbox
         || session.panels_hidden
-        || session.broadcast
+        || window.is_some()
         || session.handover_to.is_some()
         || offer.0.is_some()
         || seen.pieces.is_empty()

@@ -106,6 +106,7 @@ fn hotkeys<G: TableGame>(
 fn number_keys<G: TableGame>(
     keys: Res<ButtonInput<KeyCode>>,
     session: Res<Session>,
+    memory: Res<crate::table::session::PanelMemory>,
     seen: Res<crate::engine::seen::Seen<G>>,
     mut requests: MessageWriter<Request<G>>,
 ) {
@@ -135,7 +136,7 @@ fn number_keys<G: TableGame>(
     }
     // The key the orders panel shows for each order (kept while its list is open).
     let key = i as u8 + 1;
-    let Some((label, _)) = session.order_keys.iter().find(|(_, k)| *k == key) else { return };
+    let Some((label, _)) = memory.order_keys.iter().find(|(_, k)| *k == key) else { return };
     if let Some(a) = seen.legal.iter().find(|a| game.action_label(a) == *label).cloned() {
         requests.write(Request::Act { seat, act: Act::Game(a) });
     }
@@ -183,10 +184,14 @@ fn settle_after_input(
 }
 
 /// A refused request is shown to the player with its rule.
-fn remember_refusals(mut outcomes: MessageReader<Outcome>, mut session: ResMut<Session>) {
+fn remember_refusals(
+    mut outcomes: MessageReader<Outcome>,
+    mut session: ResMut<Session>,
+    mut memory: ResMut<crate::table::session::PanelMemory>,
+) {
     for o in outcomes.read() {
         // The order on its way has its answer: the list takes the next.
-        session.order_sent = None;
+        memory.order_sent = None;
         if o.accepted && o.message.is_empty() {
             session.notice = None;
         } else if o.accepted {

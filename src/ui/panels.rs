@@ -55,16 +55,17 @@ pub fn panels<G: TableGame>(
     }
     crate::table::layout::add_serif(&ctx);
     let pointer = ctx.input(|i| i.pointer.hover_pos());
-    session.frame += 1;
+    let memory = &mut *state.memory;
+    memory.frame += 1;
     if ctx.input(|i| i.pointer.any_pressed()) {
-        session.press_frame = session.frame;
+        memory.press_frame = memory.frame;
     }
     // An order unanswered for long (a host gone quiet) no longer holds the list.
-    if session.order_sent.as_ref().is_some_and(|(_, at)| ctx.input(|i| i.time) as f32 - at > ORDER_PATIENCE) {
-        session.order_sent = None;
+    if memory.order_sent.as_ref().is_some_and(|(_, at)| ctx.input(|i| i.time) as f32 - at > ORDER_PATIENCE) {
+        memory.order_sent = None;
     }
 
-    let PanelState { join, seen, prefs } = &mut state;
+    let PanelState { join, seen, prefs, pointing, ask, window, memory } = &mut state;
     let seen: &Seen<G> = seen;
     let Some(game) = seen.game() else { return Ok(()) };
     if let Some(save) = offer.0.clone() {
@@ -86,7 +87,7 @@ pub fn panels<G: TableGame>(
             },
         );
     }
-    if session.broadcast {
+    if window.is_some() {
         // The broadcast window's overlay is all it shows (`table::broadcast::overlay`).
         return Ok(());
     }
@@ -120,7 +121,7 @@ pub fn panels<G: TableGame>(
         hover_tip_filled(&ctx, egui::Id::new("notice").with(&n), p, Some(fill), |ui| {
             ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
         });
-    } else if let (Some(h), true) = (session.hovered.clone(), ctx.input(|i| i.modifiers.alt)) {
+    } else if let (Some(h), true) = (pointing.hovered.clone(), ctx.input(|i| i.modifiers.alt)) {
         // Alt: a large preview of what is under the pointer, the accessible way to read it.
         egui::Area::new(egui::Id::new("preview"))
             .order(egui::Order::Tooltip)
@@ -131,7 +132,7 @@ pub fn panels<G: TableGame>(
                 });
             });
     } else if let (Some(h), Some(p), false) =
-        (session.hovered.clone(), pointer, dragging.is_some_and(|d| d.entity.is_some()))
+        (pointing.hovered.clone(), pointer, dragging.is_some_and(|d| d.entity.is_some()))
     {
         // Not while a piece is carried: the tooltip would lie over the lit destinations.
         hover_tip(&ctx, egui::Id::new("hover").with(&h), p, |ui| {
@@ -140,7 +141,7 @@ pub fn panels<G: TableGame>(
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
-    menu(&ctx, seen, game, &mut session, (join, prefs), &mut offer, &mut requests, hosted);
+    menu(&ctx, seen, game, &mut session, (join, prefs, ask), &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
     // Nothing to order while the dice roll, or before a host's table has started (the window
     // shows its own setting-up until the host's first update).
@@ -153,8 +154,24 @@ pub fn panels<G: TableGame>(
     };
     let hints = hints.as_deref_mut().filter(|_| G::HINTS && hosted.is_none());
     let thinking = thinking.as_deref().and_then(|t| t.0.as_deref());
-    orders(&ctx, seen, prefs, &mut session, &mut requests, height, hosted.is_some(), pause, coach, hints, thinking);
-    log(&ctx, seen, &mut session, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active);
+    orders(
+        &ctx,
+        seen,
+        (prefs, memory),
+        &mut session,
+        &mut requests,
+        height,
+        hosted.is_some(),
+        pause,
+        coach,
+        hints,
+        thinking,
+    );
+    // A name clicked in the log lights its space (the pointing changes only then, so that what
+    // follows it is not woken in every frame).
+    if let Some(at) = log(&ctx, seen, memory, height, remote.as_deref().map(|r| r.log.as_slice()), settling.active) {
+        pointing.focus = at;
+    }
     Ok(())
 }
 
@@ -314,7 +331,11 @@ fn menu<G: TableGame>(
     seen: &Seen<G>,
     game: &G,
     session: &mut Session,
-    (join, prefs): (&mut JoinForm, &mut crate::table::session::Preferences),
+    (join, prefs, ask): (
+        &mut JoinForm,
+        &mut crate::table::session::Preferences,
+        &mut crate::table::broadcast::BroadcastAsk,
+    ),
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
     hosted: Option<&[String]>,
@@ -468,13 +489,13 @@ fn menu<G: TableGame>(
                     if hosted.is_none() {
                         ui.separator();
                         ui.label("For streaming: the spectator's table, behind");
-                        ui.add(egui::Slider::new(&mut session.broadcast_delay.actions, 0..=20).text("actions"));
+                        ui.add(egui::Slider::new(&mut ask.delay.actions, 0..=20).text("actions"));
                         if ui
                             .button("Broadcast window")
                             .on_hover_text("A second window for the broadcasting software: what a spectator sees, no panels, a director camera and an overlay")
                             .clicked()
                         {
-                            session.broadcast_request = true;
+                            ask.asked = true;
                             ui.close();
                         }
                     }
@@ -493,6 +514,11 @@ pub struct PanelState<'w, G: TableGame> {
     join: ResMut<'w, JoinForm>,
     seen: Res<'w, crate::engine::seen::Seen<G>>,
     prefs: ResMut<'w, crate::table::session::Preferences>,
+    pointing: ResMut<'w, crate::table::session::Pointing>,
+    /// Present in the broadcast window, which shows its overlay alone.
+    window: Option<Res<'w, crate::table::broadcast::BroadcastWindow>>,
+    ask: ResMut<'w, crate::table::broadcast::BroadcastAsk>,
+    memory: ResMut<'w, crate::table::session::PanelMemory>,
 }
 
 /// Game → Across machines: join a host's table (or watch it) in a new window, host this
@@ -596,7 +622,7 @@ fn computer_seats<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sessi
 fn orders<G: TableGame>(
     ctx: &egui::Context,
     seen: &Seen<G>,
-    prefs: &mut crate::table::session::Preferences,
+    (prefs, memory): (&mut crate::table::session::Preferences, &mut crate::table::session::PanelMemory),
     session: &mut Session,
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
@@ -668,25 +694,25 @@ fn orders<G: TableGame>(
                 let keys = if G::DIGIT_ORDERS { " — keys 1-9 take the numbered ones" } else { "" };
                 ui.label(egui::RichText::new(format!("{} legal actions{keys}", legal.len())).small());
                 let labels: Vec<String> = legal.iter().map(|a| game.action_label(a)).collect();
-                session.orders_drawn({
+                memory.orders_drawn({
                     use std::hash::{Hash, Hasher};
                     let mut h = std::hash::DefaultHasher::new();
                     (game.prompt(), &labels).hash(&mut h);
                     h.finish()
                 });
-                if let Some((what, _)) = &session.order_sent {
+                if let Some((what, _)) = &memory.order_sent {
                     ui.label(egui::RichText::new(format!("Sent: {what} — waiting for the table")).italics());
                 }
-                let sending = session.order_sent.is_some();
+                let sending = memory.order_sent.is_some();
                 if G::DIGIT_ORDERS {
-                    let keys = crate::table::session::order_keys(&session.order_keys, &labels);
-                    if keys != session.order_keys {
-                        session.order_keys = keys;
+                    let keys = crate::table::session::order_keys(&memory.order_keys, &labels);
+                    if keys != memory.order_keys {
+                        memory.order_keys = keys;
                     }
                 }
                 egui::ScrollArea::vertical().max_height(height * 0.4).show(ui, |ui| {
                     for (a, label) in legal.into_iter().zip(labels) {
-                        let key = session.order_keys.iter().find(|(l, _)| *l == label).map(|(_, k)| *k);
+                        let key = memory.order_keys.iter().find(|(l, _)| *l == label).map(|(_, k)| *k);
                         let label = match key {
                             Some(k) if G::DIGIT_ORDERS => format!("{k}. {label}"),
                             _ => label,
@@ -697,7 +723,12 @@ fn orders<G: TableGame>(
                             button = button.stroke(egui::Stroke::new(2.0, LESSON_GOLD));
                         }
                         // While an order is on its way the list takes no other.
-                        if ui.add_enabled(!sending, button).clicked() && session.take_order_click(&label, now) {
+                        let taken = ui.add_enabled(!sending, button).clicked()
+                            && memory.take_order_click(&label, now).unwrap_or_else(|why| {
+                                session.refuse(why);
+                                false
+                            });
+                        if taken {
                             requests.write(Request::Act { seat, act: Act::Game(a) });
                         }
                     }
@@ -782,11 +813,13 @@ fn lesson_box<A>(ui: &mut egui::Ui, word: &Coach<A>, session: &mut Session) {
 fn log<G: TableGame>(
     ctx: &egui::Context,
     seen: &Seen<G>,
-    session: &mut Session,
+    memory: &mut crate::table::session::PanelMemory,
     height: f32,
     hosted: Option<&[String]>,
     rolling: bool,
-) {
+) -> Option<Option<crate::engine::geometry::SpaceId>> {
+    // The space of a name clicked in the log, if one was.
+    let mut clicked = None;
     egui::Window::new("Log")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
         .default_width(320.0)
@@ -794,8 +827,8 @@ fn log<G: TableGame>(
         .resizable(false)
         .show(ctx, |ui| {
             let length = hosted.map_or(seen.log.len(), <[String]>::len);
-            let grew = length != session.log_seen;
-            session.log_seen = length;
+            let grew = length != memory.log_seen;
+            memory.log_seen = length;
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(height * 0.34).show(ui, |ui| {
                 // At a host's table: the log in this seat's words, as the host sent it.
                 for line in hosted.unwrap_or(&[]).iter().rev().take(200).collect::<Vec<_>>().into_iter().rev() {
@@ -814,7 +847,7 @@ fn log<G: TableGame>(
                                 }
                                 Span::Link(name, at) => {
                                     if ui.link(name).clicked() {
-                                        session.focus = *at;
+                                        clicked = Some(*at);
                                     }
                                 }
                             }
@@ -830,6 +863,7 @@ fn log<G: TableGame>(
                 }
             });
         });
+    clicked
 }
 
 /// Hot-seat: covers the whole table so the leaving player's hand is not seen by the next, until

@@ -21,6 +21,7 @@ use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
 use crate::table::printed::{CounterPrint, Prints, Symbol};
+use crate::table::session::Pointing;
 use crate::table::session::Session;
 use bevy::prelude::*;
 
@@ -167,7 +168,7 @@ pub fn dress_pieces(
                 crate::table::grip::Grip(size * 0.5),
             ))
             .observe(hover_piece)
-            .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| session.hovered = None)
+            .observe(|_: On<Pointer<Out>>, mut pointing: ResMut<Pointing>| pointing.hovered = None)
             .observe(drag_start)
             .observe(crate::table::glide::carry)
             .observe(drag_end)
@@ -296,7 +297,7 @@ fn hover_piece(
     ev: On<Pointer<Over>>,
     pieces: Query<(&Piece, &PieceAt)>,
     seen: Res<Seen<Austerlitz>>,
-    mut session: ResMut<Session>,
+    mut pointing: ResMut<Pointing>,
 ) {
     let Ok((piece, at)) = pieces.get(ev.entity) else { return };
     let Some(g) = seen.game() else { return };
@@ -342,7 +343,7 @@ fn hover_piece(
             ));
         }
     }
-    session.hovered = Some(lines.join("\n"));
+    pointing.hovered = Some(lines.join("\n"));
 }
 
 /// The spaces a piece may be put on now by the seat at the controls: (space, front, action, cost).

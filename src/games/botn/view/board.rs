@@ -8,7 +8,7 @@ use super::super::plugin::Field;
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::TableSet;
 use crate::engine::seen::Seen;
-use crate::table::session::Session;
+use crate::table::session::Pointing;
 use bevy::prelude::*;
 
 /// World units per kilometre of the map.
@@ -264,15 +264,15 @@ fn dress_fields(
                 |over: On<Pointer<Over>>,
                  fields: Query<&Field>,
                  seen: Res<Seen<Botn>>,
-                 mut session: ResMut<Session>| {
+                 mut pointing: ResMut<Pointing>| {
                     if let Ok(f) = fields.get(over.entity)
                         && let Some(game) = seen.game()
                     {
-                        session.hovered = Some(describe_field(game, f.0));
+                        pointing.hovered = Some(describe_field(game, f.0));
                     }
                 },
             )
-            .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| session.hovered = None);
+            .observe(|_: On<Pointer<Out>>, mut pointing: ResMut<Pointing>| pointing.hovered = None);
     }
 }
 
@@ -291,19 +291,19 @@ pub fn describe_field(game: &Botn, f: SpaceId) -> String {
 
 /// Lights the legal destinations of a dragged piece and a field picked in the log.
 fn light_fields(
-    session: Res<Session>,
+    pointing: Res<Pointing>,
     seen: Res<Seen<Botn>>,
     mats: Res<BoardMaterials>,
     mut fields: Query<(&Field, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
-    if !session.is_changed() {
+    if !pointing.is_changed() && !seen.is_changed() {
         return;
     }
     let Some(game) = seen.game() else { return };
     for (f, mut m) in &mut fields {
-        let want = if session.focus == Some(f.0) {
+        let want = if pointing.focus == Some(f.0) {
             mats.focus.clone()
-        } else if session.highlight.contains(&f.0) {
+        } else if pointing.highlight.contains(&f.0) {
             mats.highlight.clone()
         } else {
             let t = game.sc.fields[f.0.0 as usize].terrain;

@@ -14,6 +14,7 @@ use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, PlaceSet, Target};
 use crate::table::printed::{PrintedFace, Prints, print_sides};
+use crate::table::session::Pointing;
 use crate::table::session::Session;
 use bevy::prelude::*;
 
@@ -46,13 +47,13 @@ fn hover_card(
     ev: On<Pointer<Over>>,
     cards: Query<(&Card, &CardPlace, &FaceShown)>,
     seen: Res<Seen<Botn>>,
-    mut session: ResMut<Session>,
+    mut pointing: ResMut<Pointing>,
     mut pile: ResMut<SpreadPile>,
 ) {
     let Ok((card, place, shown)) = cards.get(ev.entity) else { return };
     let Some(game) = seen.game() else { return };
     pile.0 = matches!(place, CardPlace::Discard(_));
-    session.hovered = Some(match (place, shown.0) {
+    pointing.hovered = Some(match (place, shown.0) {
         (CardPlace::DrawPile(_), _) => format!("Draw pile: {} cards", game.draw_pile.len()),
         (_, false) => "A card face down".to_string(),
         (_, true) => {
@@ -214,7 +215,7 @@ fn dress_pieces(
                 crate::table::grip::Grip(grip),
             ))
             .observe(hover_piece)
-            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>, mut army: ResMut<HoveredArmy>| {
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Pointing>, mut army: ResMut<HoveredArmy>| {
                 s.hovered = None;
                 army.0 = None;
             })
@@ -251,7 +252,7 @@ fn dress_pieces(
             .entity(e)
             .insert((Mesh3d(m.card.clone()), MeshMaterial3d(m.card_face.clone()), Transform::from_xyz(0.0, -5.0, 0.0)))
             .observe(hover_card)
-            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Session>, mut pile: ResMut<SpreadPile>| {
+            .observe(|_: On<Pointer<Out>>, mut s: ResMut<Pointing>, mut pile: ResMut<SpreadPile>| {
                 s.hovered = None;
                 pile.0 = false;
             });
@@ -455,7 +456,7 @@ fn hover_piece(
     markers: Query<&TroopMarker>,
     armies: Query<&ArmyPiece>,
     seen: Res<Seen<Botn>>,
-    mut session: ResMut<Session>,
+    mut pointing: ResMut<Pointing>,
     mut hovered: ResMut<HoveredArmy>,
 ) {
     let Some(game) = seen.game() else { return };
@@ -480,7 +481,7 @@ fn hover_piece(
     if let Some(f) = markers.get(e).ok().and_then(|m| game.markers[m.id as usize].at) {
         s += &format!("\nOn {}", game.sc.field_name(f));
     }
-    session.hovered = Some(s);
+    pointing.hovered = Some(s);
 }
 
 /// Legal destinations of a marker for the seat at the controls, from the legal-action list.
@@ -527,11 +528,13 @@ pub fn refusal(
     format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn drag_start(
     ev: On<Pointer<DragStart>>,
     markers: Query<(&TroopMarker, &Transform)>,
     armies: Query<&Transform, With<ArmyPiece>>,
     seen: Res<Seen<Botn>>,
+    mut pointing: ResMut<Pointing>,
     mut session: ResMut<Session>,
     mut dragging: ResMut<Dragging>,
     mut commands: Commands,
@@ -542,7 +545,7 @@ fn drag_start(
     let e = ev.entity;
     let Some(game) = seen.game() else { return };
     if let Ok((m, tf)) = markers.get(e) {
-        session.highlight =
+        pointing.highlight =
             marker_destinations(game, seen.mode, session.seat(), m.id).into_iter().map(|(f, _)| f).collect();
         dragging.origin = tf.translation;
     } else if let Ok(tf) = armies.get(e) {
@@ -571,6 +574,7 @@ fn drag_end(
     armies: Query<&ArmyPiece>,
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     seen: Res<Seen<Botn>>,
+    mut pointing: ResMut<Pointing>,
     mut session: ResMut<Session>,
     mut requests: MessageWriter<Request<Botn>>,
     mut commands: Commands,
@@ -588,7 +592,7 @@ fn drag_end(
         .filter(|(_, d)| *d < FIELD_RADIUS * 1.4)
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(f, _)| f);
-    session.highlight.clear();
+    pointing.highlight.clear();
     let seat = session.seat().or(game.active_seat()).unwrap_or(crate::engine::seats::SeatId(0));
     let request = if let Ok(m) = markers.get(ev.entity) {
         let legal = marker_destinations(game, seen.mode, session.seat(), m.id);

@@ -8,6 +8,7 @@ use super::super::state::Step;
 use super::super::{Botn, Event, Side};
 use super::board::{FIELD_RADIUS, field_world};
 use crate::engine::seen::{Line, Seen};
+use crate::table::session::Pointing;
 use crate::table::session::Session;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -20,7 +21,7 @@ impl Plugin for ScorePlugin {
         app.init_resource::<FightClosed>()
             .add_systems(Update, light_fight.run_if(in_state(BotnPhase::Fight)))
             .add_systems(OnEnter(BotnPhase::Fight), ring_the_fight)
-            .add_systems(OnExit(BotnPhase::Fight), |mut session: ResMut<Session>| session.highlight.clear())
+            .add_systems(OnExit(BotnPhase::Fight), |mut pointing: ResMut<Pointing>| pointing.highlight.clear())
             .add_systems(
                 EguiPrimaryContextPass,
                 (
@@ -38,13 +39,13 @@ impl Plugin for ScorePlugin {
 pub struct FightClosed(pub Option<usize>);
 
 /// Lights the fields of the hit being allocated: its attacker and the armies it may strike.
-fn light_fight(seen: Res<Seen<Botn>>, mut session: ResMut<Session>) {
+fn light_fight(seen: Res<Seen<Botn>>, mut pointing: ResMut<Pointing>) {
     let Some(game) = seen.game() else { return };
     let Some(hit) = game.hits.first() else { return };
     let fields: Vec<_> =
         hit.targets.iter().chain([&hit.attacker]).filter_map(|&a| game.armies[a as usize].at).collect();
-    if session.highlight != fields {
-        session.highlight = fields;
+    if pointing.highlight != fields {
+        pointing.highlight = fields;
     }
 }
 

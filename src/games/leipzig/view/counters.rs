@@ -18,6 +18,7 @@ use crate::engine::seen::Seen;
 use crate::engine::table::Act;
 use crate::table::glide::{Dragging, Target};
 use crate::table::printed::{CounterPrint, Prints, Symbol};
+use crate::table::session::Pointing;
 use crate::table::session::Session;
 use bevy::prelude::*;
 
@@ -124,8 +125,8 @@ pub fn dress_counters(
             // Leaving a counter does not close its spread stack (the pointer crosses the gaps
             // between the spread counters on its way to one): `keep_spread` closes it when the
             // pointer leaves the ring.
-            .observe(|_: On<Pointer<Out>>, mut session: ResMut<Session>| {
-                session.hovered = None;
+            .observe(|_: On<Pointer<Out>>, mut pointing: ResMut<Pointing>| {
+                pointing.hovered = None;
             })
             .observe(drag_start)
             .observe(crate::table::glide::carry)
@@ -242,7 +243,8 @@ fn hover_counter(
     ev: On<Pointer<Over>>,
     counters: Query<(&Counter, &CounterAt)>,
     seen: Res<Seen<Leipzig>>,
-    mut session: ResMut<Session>,
+    mut pointing: ResMut<Pointing>,
+    session: Res<Session>,
     mut hovered: ResMut<HoveredHex>,
 ) {
     let Ok((c, at)) = counters.get(ev.entity) else { return };
@@ -261,9 +263,9 @@ fn hover_counter(
                     ));
                 }
             }
-            session.hovered = Some(lines.join("\n"));
+            pointing.hovered = Some(lines.join("\n"));
         }
-        _ => session.hovered = Some(format!("{} (waiting to enter)", game.unit_name(c.0, viewer))),
+        _ => pointing.hovered = Some(format!("{} (waiting to enter)", game.unit_name(c.0, viewer))),
     }
 }
 
