@@ -274,7 +274,10 @@ fn directed(mode: DirectorMode) -> (App, Vec<Entity>) {
         .init_resource::<grognard::engine::plugin::Settling>()
         .init_resource::<ButtonInput<KeyCode>>()
         // The rules' plugin works out what the eyes see (`engine::seen`), which the director reads.
-        .add_plugins(grognard::engine::plugin::EnginePlugin::<botn::Botn>::default())
+        .add_plugins((
+            grognard::engine::plugin::EnginePlugin::<botn::Botn>::default(),
+            grognard::engine::seen::SeenPlugin::<botn::Botn>::default(),
+        ))
         .add_plugins(BroadcastWindowPlugin::<botn::Botn>::default());
     let face = app.world_mut().resource_mut::<Assets<StandardMaterial>>().add(StandardMaterial::default());
     let pieces = (0..6)

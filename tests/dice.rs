@@ -101,6 +101,7 @@ fn dice_app(quick: bool) -> bevy::app::App {
         .init_resource::<Synced>()
         .add_plugins((
             EnginePlugin::<grognard::games::botn::Botn>::default(),
+            grognard::engine::seen::SeenPlugin::<grognard::games::botn::Botn>::default(),
             grognard::table::dice::DicePlugin::<grognard::games::botn::Botn>::default(),
         ))
         .add_systems(Update, (|mut s: ResMut<Synced>| s.0 += 1).in_set(TableSet::Sync));

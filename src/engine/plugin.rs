@@ -219,12 +219,9 @@ impl<G: Game> Plugin for EnginePlugin<G> {
             .init_resource::<Eyes>()
             .init_resource::<Settling>()
             .init_resource::<Held<G>>()
-            .init_resource::<crate::engine::seen::Seen<G>>()
             .configure_sets(Update, (TableSet::Apply, TableSet::See, TableSet::Sync, TableSet::Present).chain())
             .configure_sets(Update, TableSet::Sync.run_if(settled))
-            .add_systems(Update, (release_held::<G>, apply_requests::<G>).chain().in_set(TableSet::Apply))
-            .add_systems(PreStartup, crate::engine::seen::see::<G>)
-            .add_systems(Update, crate::engine::seen::see::<G>.in_set(TableSet::See));
+            .add_systems(Update, (release_held::<G>, apply_requests::<G>).chain().in_set(TableSet::Apply));
     }
 }
 

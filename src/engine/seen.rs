@@ -17,6 +17,25 @@ use crate::engine::sandbox::HandPiece;
 use crate::engine::seats::{SeatId, Viewer};
 use bevy::prelude::*;
 
+/// Keeps `Seen<G>` worked out: once before the first frame, then in `TableSet::See` of every frame
+/// (it does nothing unless the table or the eyes changed). A game's rules plugin adds it beside
+/// the `EnginePlugin`.
+pub struct SeenPlugin<G>(std::marker::PhantomData<G>);
+
+impl<G> Default for SeenPlugin<G> {
+    fn default() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<G: Game> Plugin for SeenPlugin<G> {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Seen<G>>()
+            .add_systems(PreStartup, see::<G>)
+            .add_systems(Update, see::<G>.in_set(crate::engine::plugin::TableSet::See));
+    }
+}
+
 /// One line of the log as the eyes may read it.
 #[derive(Clone, Debug)]
 pub struct Line<G: Game> {

@@ -58,7 +58,8 @@ fn open<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ope
     let mut session = Session::new(seats, journal_path.clone());
     let table = match setup.learn {
         false => table,
-        true => super::lesson::start_lesson(&table.game, &mut session).map_err(|e| format!("--learn: {e}"))?,
+        true => super::lesson::start_lesson(&table.game, &mut session, &mut super::session::Notice::default())
+            .map_err(|e| format!("--learn: {e}"))?,
     };
     // The replay view: the save on a timeline, from its start.
     let (table, replay) = match &setup.stream.replay {

@@ -10,7 +10,6 @@ use super::TableGame;
 use super::camera::{HomeView, OrbitCamera};
 pub use super::director::{Director, DirectorMode, Shot};
 use super::glide::Target;
-use super::session::Session;
 use crate::engine::entry::StreamOptions;
 use crate::engine::plugin::{Aside, TableRes, TableVersion};
 use crate::engine::rng::TableRng;
@@ -182,7 +181,7 @@ pub fn feed_table<G: TableGame>(table: Res<TableRes<G>>, version: Res<TableVersi
 pub fn broadcast_on_request<G: TableGame>(
     mut commands: Commands,
     table: Res<TableRes<G>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
     mut ask: ResMut<BroadcastAsk>,
     b: Option<ResMut<Broadcaster>>,
     stream: Res<StreamSettings>,
@@ -196,15 +195,15 @@ pub fn broadcast_on_request<G: TableGame>(
     match b {
         Some(mut b) => {
             if let Err(e) = b.open_window(&table.0, &opts) {
-                session.refuse(e);
+                notice.refuse(e);
             }
         }
         None => match Broadcaster::start(&table.0, &opts, true) {
             Ok(b) => {
-                session.inform(format!("Broadcast window opened; stream tools may read {}", b.url()));
+                notice.inform(format!("Broadcast window opened; stream tools may read {}", b.url()));
                 commands.insert_resource(b);
             }
-            Err(e) => session.refuse(e),
+            Err(e) => notice.refuse(e),
         },
     }
 }

@@ -54,7 +54,11 @@ impl<G: TableGame> Plugin for LessonPlugin<G> {
 
 /// A new table for the lesson, and the session set for it: the learner is the seat of the first
 /// decision, the computer plays the others.
-pub fn start_lesson<G: TableGame>(game: &G, session: &mut Session) -> Result<Table<G>, String> {
+pub fn start_lesson<G: TableGame>(
+    game: &G,
+    session: &mut Session,
+    notice: &mut super::session::Notice,
+) -> Result<Table<G>, String> {
     let started = G::start(game, 0, LESSON_SEED, &[], 0)?;
     let seats = started.table.game.seat_names().len();
     // A game that sets its own computer seats (a solo AI) leaves the learner the seat it does not
@@ -73,7 +77,7 @@ pub fn start_lesson<G: TableGame>(game: &G, session: &mut Session) -> Result<Tab
     session.set_computers(computers);
     session.lesson = Some(learner);
     session.last_active = Some(learner);
-    session.notice = None;
+    notice.clear();
     Ok(started.table)
 }
 

@@ -40,6 +40,7 @@ impl<G: TableGame> Plugin for TablePlugin<G> {
         app.init_resource::<super::computer::Thinking>()
             .init_resource::<super::session::Pointing>()
             .init_resource::<super::session::PanelMemory>()
+            .init_resource::<super::session::Notice>()
             .init_resource::<super::broadcast::BroadcastAsk>()
             .add_plugins((
                 super::camera::CameraPlugin,
@@ -76,7 +77,7 @@ game_plugin! {
 
 impl<G: TableGame> Plugin for StreamPlugin<G> {
     fn build(&self, app: &mut App) {
-        app.init_resource::<super::broadcast::BroadcastAsk>().add_systems(
+        app.init_resource::<super::broadcast::BroadcastAsk>().init_resource::<super::session::Notice>().add_systems(
             Update,
             (super::broadcast::broadcast_on_request::<G>, super::broadcast::feed_table::<G>)
                 .chain()
@@ -94,6 +95,7 @@ game_plugin! {
 impl<G: TableGame> Plugin for RemoteSeatPlugin<G> {
     fn build(&self, app: &mut App) {
         app.insert_resource(HostsTable)
+            .init_resource::<super::session::Notice>()
             .add_systems(Startup, super::remote::connect)
             .add_systems(Update, (super::remote::receive::<G>, super::remote::send::<G>).in_set(TableSet::Apply));
     }
@@ -108,6 +110,7 @@ game_plugin! {
 impl<G: TableGame> Plugin for ReplayPlugin<G> {
     fn build(&self, app: &mut App) {
         app.insert_resource(HostsTable)
+            .init_resource::<super::session::Notice>()
             .add_systems(Update, (super::replay::refuse::<G>, super::replay::follow::<G>).in_set(TableSet::Apply))
             .add_systems(bevy_egui::EguiPrimaryContextPass, super::replay::timeline::<G>.after(crate::ui::GamePanels));
     }

@@ -6,7 +6,6 @@
 
 use super::TableGame;
 pub use super::session::MyTable;
-use super::session::Session;
 use crate::engine::plugin::{Outcome, Request, TableRes, TableVersion};
 use crate::engine::rng::TableRng;
 use crate::engine::table::Act;
@@ -448,7 +447,7 @@ pub fn send<G: TableGame>(
 pub fn receive<G: TableGame>(
     remote: Option<ResMut<Remote>>,
     table: Option<ResMut<TableRes<G>>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
     mut version: ResMut<TableVersion>,
     mut outcomes: MessageWriter<Outcome>,
     mut logged: MessageWriter<crate::engine::plugin::Logged<G>>,
@@ -543,13 +542,13 @@ pub fn receive<G: TableGame>(
                         .with_file_name(format!("{table_name}.hosted-save.ron"));
                     match std::fs::write(&path, save) {
                         Ok(()) => {
-                            session.inform(format!(
+                            notice.inform(format!(
                                 "The game is over: its whole save is {} (grognard verify checks every roll)",
                                 path.display()
                             ));
                             remote.finished = Some(path);
                         }
-                        Err(e) => session.refuse(format!("Could not write the finished save {}: {e}", path.display())),
+                        Err(e) => notice.refuse(format!("Could not write the finished save {}: {e}", path.display())),
                     }
                 }
                 ToSeat::Tables(_) => {}

@@ -156,7 +156,7 @@ pub fn follow<G: TableGame>(
     replay: Option<ResMut<Replay<G>>>,
     mut table: ResMut<TableRes<G>>,
     mut version: ResMut<TableVersion>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
     memory: Option<ResMut<super::session::PanelMemory>>,
 ) {
     let Some(mut replay) = replay else { return };
@@ -174,7 +174,7 @@ pub fn follow<G: TableGame>(
             }
         }
         Err(e) => {
-            session.refuse(e);
+            notice.refuse(e);
             replay.at = replay.shown;
         }
     }

@@ -19,10 +19,6 @@ pub struct Session {
     pub journal_path: PathBuf,
     /// An unfinished game was found in the journal: offered for resuming before anything else.
     pub resume_offer: bool,
-    /// Something to tell the player at the pointer and in the prompt (a refusal, a save).
-    pub notice: Option<String>,
-    /// Whether the notice is news (a save written) rather than a refusal (shown in red).
-    pub notice_is_news: bool,
     /// The clean picture (H): no panels, and the table through a spectator's eyes, so a picture
     /// made for a stream shows no hand and no secret mission...
     pub panels_hidden: bool,
@@ -40,6 +36,43 @@ pub struct Session {
     pub spectator_only: bool,
     /// Learn to play: the learner's seat, while the lesson lasts.
     pub lesson: Option<SeatId>,
+}
+
+/// Something to tell the player at the pointer and in the prompt: a refusal with its rule, or news
+/// (a save written). Any system may say it without holding the `Session`.
+#[derive(Resource, Default, Debug)]
+pub struct Notice {
+    pub text: Option<String>,
+    /// Whether it is news rather than a refusal (shown in green, not red).
+    pub news: bool,
+}
+
+impl Notice {
+    /// Tells the player something that went wrong (a refusal, a file not written): shown in red.
+    pub fn refuse(&mut self, text: impl Into<String>) {
+        self.text = Some(text.into());
+        self.news = false;
+    }
+
+    /// Tells the player news (a save written, a screenshot taken).
+    pub fn inform(&mut self, text: impl Into<String>) {
+        self.text = Some(text.into());
+        self.news = true;
+    }
+
+    /// Nothing to tell any more (an order taken, a new game).
+    pub fn clear(&mut self) {
+        self.text = None;
+    }
+
+    /// The colour a panel writes the notice in: green for news, red for a refusal.
+    pub fn colour(&self) -> bevy_egui::egui::Color32 {
+        if self.news {
+            bevy_egui::egui::Color32::from_rgb(90, 180, 110)
+        } else {
+            bevy_egui::egui::Color32::from_rgb(200, 60, 50)
+        }
+    }
 }
 
 /// What the pointer and the table's lights show: kept apart from the `Session`, so that a piece
@@ -168,8 +201,6 @@ impl Session {
             last_active: None,
             journal_path,
             resume_offer: false,
-            notice: None,
-            notice_is_news: false,
             panels_hidden: false,
             hand_in_clean_picture: false,
             save_path: "grognard-save.ron".to_string(),
@@ -179,27 +210,6 @@ impl Session {
             spectator_only: false,
             lesson: None,
         }
-    }
-
-    /// Tells the player something that went wrong (a refusal, a file not written): shown in red.
-    pub fn refuse(&mut self, text: impl Into<String>) {
-        self.notice = Some(text.into());
-        self.notice_is_news = false;
-    }
-
-    /// The colour a panel writes the notice in: green for news, red for a refusal.
-    pub fn notice_colour(&self) -> bevy_egui::egui::Color32 {
-        if self.notice_is_news {
-            bevy_egui::egui::Color32::from_rgb(90, 180, 110)
-        } else {
-            bevy_egui::egui::Color32::from_rgb(200, 60, 50)
-        }
-    }
-
-    /// Tells the player news (a save written, a screenshot taken).
-    pub fn inform(&mut self, text: impl Into<String>) {
-        self.notice = Some(text.into());
-        self.notice_is_news = true;
     }
 
     /// The computer takes these seats; a person at a seat left keeps the view there, so no

@@ -63,6 +63,7 @@ impl<G: TableGame> Plugin for UiPlugin<G> {
 
 fn hotkeys<G: TableGame>(
     keys: Res<ButtonInput<KeyCode>>,
+    mut notice: ResMut<crate::table::session::Notice>,
     mut session: ResMut<Session>,
     mut prefs: ResMut<crate::table::session::Preferences>,
     mut requests: MessageWriter<Request<G>>,
@@ -80,10 +81,10 @@ fn hotkeys<G: TableGame>(
         let path = dir.join(format!("grognard-{stamp}-{:03}.png", *shots));
         match std::fs::create_dir_all(&dir) {
             Ok(()) => {
-                session.inform(format!("Screenshot saved to {}", path.display()));
+                notice.inform(format!("Screenshot saved to {}", path.display()));
                 commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
             }
-            Err(e) => session.refuse(format!("Could not make {}: {e}", dir.display())),
+            Err(e) => notice.refuse(format!("Could not make {}: {e}", dir.display())),
         }
     }
     if keys.any_just_pressed([KeyCode::KeyH, KeyCode::F11]) {
@@ -186,19 +187,19 @@ fn settle_after_input(
 /// A refused request is shown to the player with its rule.
 fn remember_refusals(
     mut outcomes: MessageReader<Outcome>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
     mut memory: ResMut<crate::table::session::PanelMemory>,
 ) {
     for o in outcomes.read() {
         // The order on its way has its answer: the list takes the next.
         memory.order_sent = None;
         if o.accepted && o.message.is_empty() {
-            session.notice = None;
+            notice.clear();
         } else if o.accepted {
             // Done, with a word for the player (a save written).
-            session.inform(o.message.clone());
+            notice.inform(o.message.clone());
         } else {
-            session.refuse(o.message.clone());
+            notice.refuse(o.message.clone());
         }
     }
 }

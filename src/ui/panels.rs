@@ -65,11 +65,12 @@ pub fn panels<G: TableGame>(
         memory.order_sent = None;
     }
 
-    let PanelState { join, seen, prefs, pointing, ask, window, memory } = &mut state;
+    let PanelState { join, seen, prefs, pointing, ask, window, memory, notice } = &mut state;
+    let notice: &mut crate::table::session::Notice = notice;
     let seen: &Seen<G> = seen;
     let Some(game) = seen.game() else { return Ok(()) };
     if let Some(save) = offer.0.clone() {
-        resume_window(&ctx, &save, seen.moves, &mut session, &mut offer, &mut requests);
+        resume_window(&ctx, &save, seen.moves, &mut session, notice, &mut offer, &mut requests);
         return Ok(());
     }
     if let Some(seat) = session.handover_to {
@@ -104,20 +105,16 @@ pub fn panels<G: TableGame>(
         return Ok(());
     }
     // A new notice shows at the pointer for a few seconds, then only in the Orders panel.
-    if notice_seen.0 != session.notice {
-        *notice_seen = (session.notice.clone(), time.elapsed_secs());
+    if notice_seen.0 != notice.text {
+        *notice_seen = (notice.text.clone(), time.elapsed_secs());
     }
     let fresh = time.elapsed_secs() - notice_seen.1 < 4.0;
-    if fresh && session.notice.is_some() {
+    if fresh && notice.text.is_some() {
         // Frames until the notice has had its time, so that it goes away on its own.
         redraw.write(bevy::window::RequestRedraw);
     }
-    if let (Some(n), Some(p), true) = (session.notice.clone(), pointer, fresh) {
-        let fill = if session.notice_is_news {
-            egui::Color32::from_rgb(30, 80, 45)
-        } else {
-            egui::Color32::from_rgb(110, 30, 25)
-        };
+    if let (Some(n), Some(p), true) = (notice.text.clone(), pointer, fresh) {
+        let fill = if notice.news { egui::Color32::from_rgb(30, 80, 45) } else { egui::Color32::from_rgb(110, 30, 25) };
         hover_tip_filled(&ctx, egui::Id::new("notice").with(&n), p, Some(fill), |ui| {
             ui.label(egui::RichText::new(n).color(egui::Color32::WHITE));
         });
@@ -141,7 +138,7 @@ pub fn panels<G: TableGame>(
     }
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     let hosted = remote.as_deref().map(|r| r.log.as_slice());
-    menu(&ctx, seen, game, &mut session, (join, prefs, ask), &mut offer, &mut requests, hosted);
+    menu(&ctx, seen, game, &mut session, notice, (join, prefs, ask), &mut offer, &mut requests, hosted);
     let coach = coached.as_ref().and_then(|c| c.0.as_ref());
     // Nothing to order while the dice roll, or before a host's table has started (the window
     // shows its own setting-up until the host's first update).
@@ -159,6 +156,7 @@ pub fn panels<G: TableGame>(
         seen,
         (prefs, memory),
         &mut session,
+        notice,
         &mut requests,
         height,
         hosted.is_some(),
@@ -289,6 +287,7 @@ fn resume_window<G: TableGame>(
     save: &crate::engine::save::SaveFile<G::Action>,
     moves: usize,
     session: &mut Session,
+    notice: &mut crate::table::session::Notice,
     offer: &mut ResumeOffer<G>,
     requests: &mut MessageWriter<Request<G>>,
 ) {
@@ -308,7 +307,7 @@ fn resume_window<G: TableGame>(
                         Ok(t) => {
                             requests.write(Request::Replace(Box::new(t)));
                         }
-                        Err(e) => session.refuse(format!("Cannot resume: {e}")),
+                        Err(e) => notice.refuse(format!("Cannot resume: {e}")),
                     }
                     offer.0 = None;
                     session.resume_offer = false;
@@ -331,6 +330,7 @@ fn menu<G: TableGame>(
     seen: &Seen<G>,
     game: &G,
     session: &mut Session,
+    notice: &mut crate::table::session::Notice,
     (join, prefs, ask): (
         &mut JoinForm,
         &mut crate::table::session::Preferences,
@@ -361,11 +361,11 @@ fn menu<G: TableGame>(
                         return;
                     }
                     if ui.button("Learn to play: a guided first turn").clicked() {
-                        match crate::table::lesson::start_lesson(game, session) {
+                        match crate::table::lesson::start_lesson(game, session, notice) {
                             Ok(t) => {
                                 requests.write(Request::Replace(Box::new(t)));
                             }
-                            Err(e) => session.refuse(format!("Cannot start the lesson: {e}")),
+                            Err(e) => notice.refuse(format!("Cannot start the lesson: {e}")),
                         }
                         ui.close();
                     }
@@ -384,10 +384,10 @@ fn menu<G: TableGame>(
                                         session.set_computers(c);
                                     }
                                     session.last_active = started.table.game.active_seat();
-                                    session.notice = None;
+                                    notice.clear();
                                     requests.write(Request::Replace(Box::new(started.table)));
                                 }
-                                Err(e) => session.refuse(format!("Cannot start: {e}")),
+                                Err(e) => notice.refuse(format!("Cannot start: {e}")),
                             }
                             ui.close();
                         }
@@ -403,10 +403,10 @@ fn menu<G: TableGame>(
                             Ok(t) => {
                                 session.lesson = None;
                                 session.last_active = t.game.active_seat();
-                                session.notice = None;
+                                notice.clear();
                                 requests.write(Request::Replace(Box::new(t)));
                             }
-                            Err(e) => session.refuse(format!("Cannot start: {e}")),
+                            Err(e) => notice.refuse(format!("Cannot start: {e}")),
                         }
                         ui.close();
                     }
@@ -435,11 +435,11 @@ fn menu<G: TableGame>(
                         let path = std::path::PathBuf::from(&session.save_path);
                         match G::load(&path, clock_seed(), Mode::Enforced) {
                             Ok(t) => {
-                                session.notice = None;
+                                notice.clear();
                                 session.lesson = None;
                                 requests.write(Request::Replace(Box::new(t)));
                             }
-                            Err(e) => session.refuse(format!("Not loaded: {e}")),
+                            Err(e) => notice.refuse(format!("Not loaded: {e}")),
                         }
                         ui.close();
                     }
@@ -449,13 +449,13 @@ fn menu<G: TableGame>(
                                 offer.0 = Some(save);
                                 session.resume_offer = true;
                             }
-                            Err(e) => session.refuse(format!("No journal to resume: {e}")),
+                            Err(e) => notice.refuse(format!("No journal to resume: {e}")),
                         }
                         ui.close();
                     }
                     ui.label(egui::RichText::new("A save opens with: grognard play <file>").small());
                     ui.separator();
-                    across_machines(ui, game, session, join);
+                    across_machines(ui, game, notice, join);
                 });
                 ui.menu_button("View", |ui| {
                     let mut viewers = if hosted.is_some() { Vec::new() } else { viewers(game) };
@@ -519,11 +519,17 @@ pub struct PanelState<'w, G: TableGame> {
     window: Option<Res<'w, crate::table::broadcast::BroadcastWindow>>,
     ask: ResMut<'w, crate::table::broadcast::BroadcastAsk>,
     memory: ResMut<'w, crate::table::session::PanelMemory>,
+    notice: ResMut<'w, crate::table::session::Notice>,
 }
 
 /// Game → Across machines: join a host's table (or watch it) in a new window, host this
 /// scenario here and sit at it, and the tables this machine holds seats at, with whose turn it is.
-fn across_machines<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Session, join_form: &mut JoinForm) {
+fn across_machines<G: TableGame>(
+    ui: &mut egui::Ui,
+    game: &G,
+    notice: &mut crate::table::session::Notice,
+    join_form: &mut JoinForm,
+) {
     use crate::table::remote;
     ui.label("Across machines — a table's address:");
     ui.text_edit_singleline(&mut join_form.url);
@@ -551,8 +557,8 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sess
     if ui.button("Join that table (a new window)").clicked() {
         let code = Some(join_form.code.trim().to_string()).filter(|c| !c.is_empty());
         match remote::spawn_with_code(&join(&join_form.url, join_form.seat), code) {
-            Ok(()) => session.inform(format!("Joining {}", join_form.url)),
-            Err(e) => session.refuse(format!("Could not open a window: {e}")),
+            Ok(()) => notice.inform(format!("Joining {}", join_form.url)),
+            Err(e) => notice.refuse(format!("Could not open a window: {e}")),
         }
         ui.close();
     }
@@ -565,12 +571,12 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sess
             // The host takes a moment to listen; the window keeps trying until it answers.
             remote::spawn(&join(&url, join_form.seat))
         }) {
-            Ok(()) => session.inform(format!(
+            Ok(()) => notice.inform(format!(
                 "Hosting on this machine: the other player joins ws://<this machine's address>:7813/{name} \
                  with the code the table's window shows (start the host with --address 0.0.0.0 to be \
                  reached from other machines)"
             )),
-            Err(e) => session.refuse(format!("Could not start the host: {e}")),
+            Err(e) => notice.refuse(format!("Could not start the host: {e}")),
         }
         ui.close();
     }
@@ -588,7 +594,7 @@ fn across_machines<G: TableGame>(ui: &mut egui::Ui, game: &G, session: &mut Sess
             if ui.small_button("Open").clicked()
                 && let Err(e) = remote::spawn(&join(&t.url, Some(t.seat)))
             {
-                session.refuse(format!("Could not open a window: {e}"));
+                notice.refuse(format!("Could not open a window: {e}"));
             }
         });
     }
@@ -624,6 +630,7 @@ fn orders<G: TableGame>(
     seen: &Seen<G>,
     (prefs, memory): (&mut crate::table::session::Preferences, &mut crate::table::session::PanelMemory),
     session: &mut Session,
+    notice: &mut crate::table::session::Notice,
     requests: &mut MessageWriter<Request<G>>,
     height: f32,
     hosted: bool,
@@ -647,8 +654,8 @@ fn orders<G: TableGame>(
         .resizable(false)
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(game.prompt()).strong());
-            if let Some(n) = &session.notice {
-                ui.colored_label(session.notice_colour(), n);
+            if let Some(n) = &notice.text {
+                ui.colored_label(notice.colour(), n);
             }
             let hinting = hints.as_ref().is_some_and(|h| h.on) && session.lesson.is_none();
             // Offered to a person's seat only (not while the computer plays every seat).
@@ -725,7 +732,7 @@ fn orders<G: TableGame>(
                         // While an order is on its way the list takes no other.
                         let taken = ui.add_enabled(!sending, button).clicked()
                             && memory.take_order_click(&label, now).unwrap_or_else(|why| {
-                                session.refuse(why);
+                                notice.refuse(why);
                                 false
                             });
                         if taken {

@@ -56,9 +56,12 @@ pub struct AzPlugin;
 
 impl Plugin for AzPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(EnginePlugin::<Austerlitz>::default())
-            .init_state::<AzPhase>()
-            .add_systems(Update, sync_entities.in_set(TableSet::Sync));
+        app.add_plugins((
+            EnginePlugin::<Austerlitz>::default(),
+            crate::engine::seen::SeenPlugin::<Austerlitz>::default(),
+        ))
+        .init_state::<AzPhase>()
+        .add_systems(Update, sync_entities.in_set(TableSet::Sync));
     }
 }
 

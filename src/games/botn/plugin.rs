@@ -133,7 +133,7 @@ pub struct BotnPlugin;
 
 impl Plugin for BotnPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(EnginePlugin::<Botn>::default())
+        app.add_plugins((EnginePlugin::<Botn>::default(), crate::engine::seen::SeenPlugin::<Botn>::default()))
             .init_state::<BotnPhase>()
             .add_systems(Update, sync_entities.in_set(TableSet::Sync));
     }

@@ -56,7 +56,7 @@ pub struct LzPlugin;
 
 impl Plugin for LzPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(EnginePlugin::<Leipzig>::default())
+        app.add_plugins((EnginePlugin::<Leipzig>::default(), crate::engine::seen::SeenPlugin::<Leipzig>::default()))
             .init_state::<LzPhase>()
             .add_systems(Update, sync_entities.in_set(TableSet::Sync));
     }

@@ -90,7 +90,7 @@ pub struct VgPlugin;
 
 impl Plugin for VgPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(EnginePlugin::<Vg>::default())
+        app.add_plugins((EnginePlugin::<Vg>::default(), crate::engine::seen::SeenPlugin::<Vg>::default()))
             .init_state::<VgPhase>()
             .add_systems(Update, sync_entities.in_set(TableSet::Sync));
     }

@@ -418,7 +418,8 @@ fn drag_start(
     ev: On<Pointer<DragStart>>,
     pieces: Query<(&Piece, &PieceAt, &Transform)>,
     seen: Res<Seen<Austerlitz>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut dragging: ResMut<Dragging>,
     mut lights: ResMut<Lights>,
     mut hand: ResMut<Hand>,
@@ -443,7 +444,7 @@ fn drag_start(
             },
             (Some(_), Piece::Command(_)) => format!("Commands move in step 4: {}", g.prompt()),
         };
-        session.refuse(why);
+        notice.refuse(why);
         return;
     }
     hand.facing = Some(at.facing);
@@ -503,7 +504,8 @@ fn drag_end(
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     geo: Option<Res<BoardGeometry>>,
     seen: Res<Seen<Austerlitz>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut lights: ResMut<Lights>,
     hand: Res<Hand>,
     mut requests: MessageWriter<Request<Austerlitz>>,
@@ -530,12 +532,12 @@ fn drag_end(
     let seat = session.seat().unwrap_or(SeatId(0));
     match chosen {
         Some((_, _, action, _)) => {
-            session.notice = None;
+            notice.clear();
             requests.write(Request::Act { seat, act: Act::Game(action.clone()) });
         }
         // Where the rules offer nothing, a sandbox's hand puts the piece down all the same.
         None if seen.mode == Mode::Sandbox => {
-            session.notice = None;
+            notice.clear();
             let put = match *piece {
                 Piece::Unit(u) => game.hand_put(false, u, cell),
                 Piece::Command(k) => game.hand_put(true, k, cell),
@@ -556,7 +558,7 @@ fn drag_end(
                 Err(e) => format!("{e}"),
                 Ok(()) => "not there".into(),
             };
-            session.refuse(why);
+            notice.refuse(why);
         }
     }
 }

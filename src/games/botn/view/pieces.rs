@@ -535,7 +535,8 @@ fn drag_start(
     armies: Query<&Transform, With<ArmyPiece>>,
     seen: Res<Seen<Botn>>,
     mut pointing: ResMut<Pointing>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut dragging: ResMut<Dragging>,
     mut commands: Commands,
 ) {
@@ -554,7 +555,7 @@ fn drag_start(
                 super::super::actions::rule::MOVEMENT_CARD,
                 "armies are never moved, only troop markers",
             );
-            session.refuse(format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)));
+            notice.refuse(format!("{e} (rule: {})", crate::engine::rules::NamesRule::rule(&e)));
             return;
         }
         dragging.origin = tf.translation;
@@ -575,7 +576,8 @@ fn drag_end(
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     seen: Res<Seen<Botn>>,
     mut pointing: ResMut<Pointing>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut requests: MessageWriter<Request<Botn>>,
     mut commands: Commands,
 ) {
@@ -603,7 +605,7 @@ fn drag_end(
             None if field.is_some() && field == home => None,
             None => {
                 let why = refusal(game, seen.mode, session.seat(), m.id, field);
-                session.refuse(why);
+                notice.refuse(why);
                 None
             }
         }
@@ -615,7 +617,7 @@ fn drag_end(
     // Without a request the piece snaps back: with the drag over, it glides from the drop point
     // to where the rules still have it.
     if let Some(action) = request {
-        session.notice = None;
+        notice.clear();
         requests.write(Request::Act { seat, act: Act::Game(action) });
     }
 }

@@ -320,11 +320,13 @@ pub fn counter_targets(game: &Leipzig, seat: Option<SeatId>, u: u16) -> Vec<(Hex
     out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn drag_start(
     ev: On<Pointer<DragStart>>,
     counters: Query<(&Counter, &Transform)>,
     seen: Res<Seen<Leipzig>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut dragging: ResMut<Dragging>,
     mut lights: ResMut<Lights>,
     mut commands: Commands,
@@ -356,7 +358,7 @@ fn drag_start(
                 }
             }
         };
-        session.refuse(why);
+        notice.refuse(why);
         return;
     }
     lights.hexes = targets.into_iter().map(|(h, _, l, c)| (h, l, c)).collect();
@@ -373,7 +375,8 @@ fn drag_end(
     cams: Query<(&Camera, &GlobalTransform), Without<crate::table::dice::TrayView>>,
     geo: Option<Res<MapGeometry>>,
     seen: Res<Seen<Leipzig>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut lights: ResMut<Lights>,
     mut requests: MessageWriter<Request<Leipzig>>,
     mut commands: Commands,
@@ -392,7 +395,7 @@ fn drag_end(
     let targets = counter_targets(game, session.seat(), c.0);
     match targets.into_iter().find(|(h, ..)| *h == hex) {
         Some((_, action, ..)) => {
-            session.notice = None;
+            notice.clear();
             let seat = session.seat().unwrap_or(SeatId(0));
             requests.write(Request::Act { seat, act: Act::Game(action) });
         }
@@ -400,7 +403,7 @@ fn drag_end(
         None if seen.mode == Mode::Sandbox
             && let Some(seat) = session.seat() =>
         {
-            session.notice = None;
+            notice.clear();
             requests.write(Request::Act { seat, act: Act::Hand(Leipzig::hand_put(c.0, hex)) });
         }
         None => {
@@ -410,7 +413,7 @@ fn drag_end(
                 Err(e) => format!("{e} (rule: {})", e.section.heading()),
                 Ok(()) => "not there".into(),
             };
-            session.refuse(why);
+            notice.refuse(why);
         }
     }
 }

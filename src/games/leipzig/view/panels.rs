@@ -327,7 +327,8 @@ fn pick_units(g: &Leipzig, pick: &CombatPick) -> Vec<UnitId> {
 pub fn combat_window(
     mut contexts: EguiContexts,
     seen: Res<Seen<Leipzig>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut pick: ResMut<CombatPick>,
     mut requests: MessageWriter<Request<Leipzig>>,
 ) -> Result {
@@ -453,7 +454,7 @@ pub fn combat_window(
         if ui.button("Clear").clicked() {
             pick.target = None;
             pick.from = None;
-            session.notice = None;
+            notice.clear();
         }
     });
     Ok(())

@@ -687,7 +687,8 @@ fn final_score(mut contexts: EguiContexts, seen: Res<Seen<Vg>>, session: Res<Ses
 fn battle_window(
     mut contexts: EguiContexts,
     seen: Res<Seen<Vg>>,
-    mut session: ResMut<Session>,
+    mut notice: ResMut<crate::table::session::Notice>,
+    session: Res<Session>,
     mut entry: ResMut<BattleEntry>,
     mut requests: MessageWriter<Request<Vg>>,
 ) -> Result {
@@ -735,8 +736,8 @@ fn battle_window(
                 // the program happened to be started.
                 let dir = session.journal_path.parent().map(|d| d.join("battle-sheets")).unwrap_or("battle-sheets".into());
                 match miniatures::export(&sheet, &dir, &stem) {
-                    Ok([h, r]) => session.inform(format!("Battle sheet written: {} and {}", h.display(), r.display())),
-                    Err(e) => session.refuse(format!("Could not write the battle sheet: {e}")),
+                    Ok([h, r]) => notice.inform(format!("Battle sheet written: {} and {}", h.display(), r.display())),
+                    Err(e) => notice.refuse(format!("Could not write the battle sheet: {e}")),
                 }
             }
             ui.separator();
@@ -769,7 +770,7 @@ fn battle_window(
                 });
             }
             if (entry.winner, entry.convert, entry.lost) != before {
-                session.notice = None; // an old refusal no longer applies to the changed entry
+                notice.clear(); // an old refusal no longer applies to the changed entry
             }
             if ui.button("Enter the result").clicked() {
                 let lost = entry.convert.then_some(entry.lost);
@@ -778,8 +779,8 @@ fn battle_window(
                     act: Act::Game(Action::TabletopResult { campaign: c, winner: entry.winner, lost }),
                 });
             }
-            if let Some(n) = &session.notice {
-                ui.colored_label(session.notice_colour(), n);
+            if let Some(n) = &notice.text {
+                ui.colored_label(notice.colour(), n);
             }
         });
     Ok(())
