@@ -393,8 +393,9 @@ fn a_refused_join_opens_no_table_and_a_tables_log_is_for_its_owner_only() {
         };
         assert!(refusal.contains("cannot have seen action 5"), "{refusal}");
         assert!(Client::list(&format!("{url}/")).await.unwrap().is_empty(), "no table opened");
-        assert!(!data.join("ghost.log").exists(), "no log written");
-        // A table opened: its log readable and writable by its owner only.
+        let kept = grognard::net::store::SqliteStore::open_in(&data).unwrap().0;
+        assert!(grognard::net::store::Store::load(&kept).unwrap().is_empty(), "no log kept");
+        // A table opened: the store readable and writable by its owner only.
         let _seat = Client::join(&format!("{url}/kept"), Some(0), Some([1; 32])).await.unwrap();
         while Client::list(&format!("{url}/")).await.unwrap().is_empty() {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
@@ -403,7 +404,7 @@ fn a_refused_join_opens_no_table_and_a_tables_log_is_for_its_owner_only() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let log = data.join("kept.log");
+        let log = data.join("grognard.sqlite");
         let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&log), 0o600);
         std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
@@ -416,7 +417,8 @@ fn a_refused_join_opens_no_table_and_a_tables_log_is_for_its_owner_only() {
 }
 
 #[test]
-fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
+fn an_older_hosts_log_moves_into_the_store_once_and_a_line_cut_short_by_a_stop_stays_out() {
+    use grognard::net::store::{MOVED_IN, SqliteStore, Store};
     let data = std::env::temp_dir().join(format!("grognard-torn-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let none = grognard::net::proto::Delay::default();
@@ -431,25 +433,40 @@ fn a_log_cut_short_by_a_stop_mid_write_reopens_at_its_last_whole_action() {
         let mut conns = [french, allied];
         let mut index = 0;
         play_some(&mut conns, &mut index, 12).await;
-        // The 12th action's update read: it is on disk.
+        // The 12th action's update read: it is kept.
         assert_eq!(next_update(&mut conns[0]).await.index, 12);
         (h.digest("torn").unwrap(), index)
     });
-    let log = data.join("torn.log");
-    let whole = std::fs::read_to_string(&log).unwrap();
+    // The table's lines as the store keeps them: what an older host wrote to `torn.log`.
+    let lines = SqliteStore::open_in(&data).unwrap().0.load().unwrap();
+    assert_eq!(lines.len(), 1);
+    let whole: String = lines[0].1.iter().map(|l| format!("{l}\n")).collect();
     assert_eq!(whole.lines().count(), 1 + 2 + 2 + index as usize, "the opening, two seats, two values, every action");
-    // A stop in the middle of writing a 13th action.
-    std::fs::write(&log, format!("{whole}{{\"Accepted\":{{\"link\":{{\"index\":12,\"se")).unwrap();
+    // An older host's folder: the log, stopped in the middle of writing a 13th action.
+    let older = |log: &str| {
+        let _ = std::fs::remove_dir_all(&data);
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(data.join("torn.log"), log).unwrap();
+    };
+    older(&format!("{whole}{{\"Accepted\":{{\"link\":{{\"index\":12,\"se"));
     let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(h.digest("torn").unwrap(), digest, "the same table as before the stop");
-    assert_eq!(std::fs::read_to_string(&log).unwrap(), whole, "the torn line cut away");
+    assert!(!data.join("torn.log").exists(), "moved out of the way");
+    assert!(data.join(MOVED_IN).join("torn.log").exists(), "kept aside, not deleted");
+    drop(h);
+    // Read once: opened again, the host finds the table in the store, the torn line left out.
+    let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(h.digest("torn").unwrap(), digest);
+    let kept: String =
+        SqliteStore::open_in(&data).unwrap().0.load().unwrap()[0].1.iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(kept, whole, "the torn line never kept");
     // A line spoiled in the middle is not silently skipped: the table is named and not served.
-    let spoiled = whole.replacen("\"Accepted\"", "\"Acepted\"", 1);
-    std::fs::write(&log, spoiled).unwrap();
+    older(&whole.replacen("\"Accepted\"", "\"Acepted\"", 1));
     let (h, problems) = Host::open(tables(), none, Some(&data)).unwrap();
     assert_eq!(problems.len(), 1);
-    assert!(problems[0].contains("torn.log: line 6"), "{}", problems[0]);
+    assert!(problems[0].contains("grognard.sqlite, table torn: line 6"), "{}", problems[0]);
     assert!(h.digest("torn").is_none());
     let _ = std::fs::remove_dir_all(&data);
 }

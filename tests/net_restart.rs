@@ -160,9 +160,9 @@ fn a_host_killed_at_random_moments_restarts_with_every_accepted_action() {
         assert_eq!(alone.table.digest(), verified.digest(), "{t}: the same final table");
         // The host's own copy of the finished save, written beside its log.
         assert!(data.join(format!("{t}.save.ron")).exists());
-        // The log and the save hold the secret and every seat's value and token: the owner's only.
+        // The store and the save hold the secret and every seat's value and token: the owner's only.
         #[cfg(unix)]
-        for file in [format!("{t}.log"), format!("{t}.save.ron")] {
+        for file in ["grognard.sqlite".to_string(), format!("{t}.save.ron")] {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(data.join(&file)).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600, "{file}");

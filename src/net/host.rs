@@ -13,11 +13,11 @@ use super::hosted::FairRecord;
 use super::limits::{self, Closer, Limits, Outbox, Reason};
 use super::play::{HostedGame, Refusal, host_refusal};
 use super::proto::{Delay, Invitations, MySeat, TableInfo, ToHost, ToSeat};
+use super::store::Store;
 use crate::engine::seats::{SeatId, Viewer};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -173,7 +173,8 @@ struct HostTable {
     /// restart).
     accepted: Vec<SystemTime>,
     conns: Vec<Conn>,
-    file: Option<std::fs::File>,
+    /// Where its log is kept (None: a host that keeps nothing, or a table gone).
+    store: Option<Arc<dyn Store>>,
     private: Option<Private>,
     /// Taken off the host (it expired): a join that found it a moment before is refused.
     gone: bool,
@@ -197,12 +198,10 @@ impl HostTable {
         }
     }
 
-    fn append(&mut self, line: &DiskLine) -> std::io::Result<()> {
-        let Some(f) = &mut self.file else { return Ok(()) };
-        let mut text = serde_json::to_string(line).expect("plain data");
-        text.push('\n');
-        f.write_all(text.as_bytes())?;
-        f.sync_data()
+    /// The line kept in the table's log, on stable storage, before anything it says is told.
+    fn append(&mut self, line: &DiskLine) -> Result<(), String> {
+        let Some(store) = &self.store else { return Ok(()) };
+        store.append(&self.id, &serde_json::to_string(line).expect("plain data"))
     }
 
     /// Brings what the list shows up to date: what a spectator sees, never ahead of the host's
@@ -227,7 +226,9 @@ impl HostTable {
 pub struct Host {
     tables_of: Tables,
     delay: Delay,
+    /// The folder of the host's data: its store and the finished games' saves.
     data: Option<PathBuf>,
+    store: Option<Arc<dyn Store>>,
     /// The tables by name. Held only to find, add or remove a table, never while one is at work.
     tables: Mutex<BTreeMap<String, Entry>>,
     next_conn: std::sync::atomic::AtomicU64,
@@ -290,14 +291,16 @@ impl Host {
             tables_of,
             delay,
             data,
+            store: None,
             tables: Mutex::new(BTreeMap::new()),
             next_conn: Default::default(),
             limits: Limits::for_this_process(),
         }
     }
 
-    /// A host keeping its tables' logs in `data` (made if missing), every table found there
-    /// reopened as it was; spectators kept `delay` behind. What could not be reopened is named.
+    /// A host keeping its tables in `data` (made if missing: `grognard.sqlite`, and the finished
+    /// games' saves), every table kept there reopened as it was, the logs of an older host moved
+    /// in; spectators kept `delay` behind. What could not be reopened is named.
     pub fn open(tables_of: Tables, delay: Delay, data: Option<&Path>) -> Result<(Arc<Host>, Vec<String>), String> {
         Self::open_with_limits(tables_of, delay, data, Limits::for_this_process())
     }
@@ -309,31 +312,21 @@ impl Host {
         data: Option<&Path>,
         limits: Limits,
     ) -> Result<(Arc<Host>, Vec<String>), String> {
-        let host = Host { limits, ..Self::with(tables_of, delay, data.map(Path::to_path_buf)) };
+        let mut host = Host { limits, ..Self::with(tables_of, delay, data.map(Path::to_path_buf)) };
         let mut problems = Vec::new();
         if let Some(dir) = data {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-                .map_err(|e| format!("{}: {e}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "log"))
-                .collect();
-            names.sort();
+            let (store, moved) = super::store::SqliteStore::open_in(dir)?;
+            problems.extend(moved);
+            let store: Arc<dyn Store> = Arc::new(store);
+            host.store = Some(store.clone());
             let mut tables = host.tables.lock().expect("not poisoned");
-            for path in names {
-                let Some(id) = path.file_stem().and_then(|s| s.to_str()).and_then(table_name) else { continue };
-                // A log without one whole line was cut off as its table opened: nothing in it was
-                // ever told to anyone (a seat is welcomed only after the opening line is on disk),
-                // so it goes, and a seat may open that table again.
-                if std::fs::read(&path).is_ok_and(|bytes| !bytes.contains(&b'\n')) {
-                    let _ = std::fs::remove_file(&path);
-                    continue;
-                }
-                match host.reopen(&id, &path) {
+            for (id, lines) in store.load()? {
+                let Some(id) = table_name(&id) else { continue };
+                match host.reopen(&id, &lines) {
                     Ok(t) => {
                         tables.insert(id, host.entry(t));
                     }
-                    Err(e) => problems.push(format!("{}: {e}", path.display())),
+                    Err(e) => problems.push(format!("{}, table {id}: {e}", store.place())),
                 }
             }
         }
@@ -346,29 +339,11 @@ impl Host {
         Entry { table: Arc::new(Mutex::new(t)), listing }
     }
 
-    /// A table from its log on disk. A last line cut short (the host killed while writing it)
-    /// was never acknowledged: it is dropped and the file cut back to the last whole line.
-    fn reopen(&self, id: &str, path: &Path) -> Result<HostTable, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        let mut lines = Vec::new();
-        let mut good = 0;
-        for (n, line) in text.split_inclusive('\n').enumerate() {
-            match serde_json::from_str::<DiskLine>(line.trim_end()) {
-                Ok(l) if line.ends_with('\n') => {
-                    lines.push(l);
-                    good += line.len();
-                }
-                _ if good + line.len() == text.len() => break,
-                Err(e) => return Err(format!("line {}: {e}", n + 1)),
-                Ok(_) => unreachable!("only the last line lacks its end"),
-            }
-        }
-        let file = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| e.to_string())?;
-        // A log an older host wrote readable by all is made its owner's only.
-        #[cfg(unix)]
-        file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600)).map_err(|e| e.to_string())?;
-        if good < text.len() {
-            file.set_len(good as u64).map_err(|e| e.to_string())?;
+    /// A table from its kept log, every line replayed as it was accepted.
+    fn reopen(&self, id: &str, kept: &[String]) -> Result<HostTable, String> {
+        let mut lines = Vec::with_capacity(kept.len());
+        for (n, line) in kept.iter().enumerate() {
+            lines.push(serde_json::from_str::<DiskLine>(line).map_err(|e| format!("line {}: {e}", n + 1))?);
         }
         let mut it = lines.into_iter();
         let Some(DiskLine::Open { scenario_hash, secret, private }) = it.next() else {
@@ -380,7 +355,7 @@ impl Host {
         if private.as_ref().is_some_and(|p| p.seats.len() != self.tables_of.seats.len()) {
             return Err("line 1: the invitation codes are not one per seat".into());
         }
-        let mut t = self.blank(id, secret, Some(file), private);
+        let mut t = self.blank(id, secret, self.store.clone(), private);
         let seats = t.values.len();
         let seat_of = |seat: u8| (seat as usize) < seats;
         for (n, line) in it.enumerate() {
@@ -431,7 +406,7 @@ impl Host {
         }
     }
 
-    fn blank(&self, id: &str, secret: Hash, file: Option<std::fs::File>, private: Option<Private>) -> HostTable {
+    fn blank(&self, id: &str, secret: Hash, store: Option<Arc<dyn Store>>, private: Option<Private>) -> HostTable {
         let seats = self.tables_of.seats.len();
         let listing = Listing {
             public: private.is_none(),
@@ -457,7 +432,7 @@ impl Host {
             behind: None,
             accepted: Vec::new(),
             conns: Vec::new(),
-            file,
+            store,
             private,
             gone: false,
             listing: Arc::new(Mutex::new(listing)),
@@ -554,23 +529,15 @@ impl Host {
 
     fn new_table(&self, id: &str, private: Option<Private>) -> Result<HostTable, String> {
         let secret = fresh_secret();
-        let file = match &self.data {
-            None => None,
-            Some(dir) => {
-                let path = dir.join(format!("{id}.log"));
-                // The log holds the host's secret, every seat's value and token: its owner's only.
-                let mut options = std::fs::OpenOptions::new();
-                options.create_new(true).append(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-                let f = options.open(&path);
-                Some(f.map_err(|e| format!("{}: {e}", path.display()))?)
-            }
-        };
-        let mut t = self.blank(id, secret, file, private.clone());
-        let open = DiskLine::Open { scenario_hash: self.tables_of.scenario_hash.clone(), secret, private };
-        t.append(&open).map_err(|e| format!("the table's log: {e}"))?;
-        Ok(t)
+        let open =
+            DiskLine::Open { scenario_hash: self.tables_of.scenario_hash.clone(), secret, private: private.clone() };
+        if let Some(store) = &self.store {
+            // The opening line holds the host's secret: kept before any seat is welcomed.
+            store
+                .open(id, &serde_json::to_string(&open).expect("plain data"))
+                .map_err(|e| format!("the table's log: {e}"))?;
+        }
+        Ok(self.blank(id, secret, self.store.clone(), private))
     }
 
     /// The table `id`, opened for `j`'s seat when there is none yet (within the host's limits);
@@ -863,9 +830,8 @@ impl Host {
                 let _ = c.tx.send(refused(None, host_refusal(m)));
                 c.tx.close(limits::EXPIRED);
             }
-            t.file = None;
-            if let Some(dir) = &self.data {
-                let _ = std::fs::remove_file(dir.join(format!("{id}.log")));
+            if let Some(store) = t.store.take() {
+                store.forget(&id);
             }
         }
     }

@@ -14,3 +14,4 @@ pub mod limits;
 pub mod play;
 pub mod proto;
 pub mod sim;
+pub mod store;

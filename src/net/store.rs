@@ -1,0 +1,180 @@
+//! Where a host keeps its tables: each table's log, a line at a time, on stable storage before
+//! anything the line says is announced. The embedded default is one SQLite file
+//! (`SqliteStore`: `DIR/grognard.sqlite`, write-ahead log, synced at every commit); the logs an
+//! older host kept (one `TABLE.log` a table) are read once and moved in. The host sees only the
+//! `Store` trait, so that another database can stand behind it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A host's tables, kept: each a name and its lines in order (the host writes and reads what a
+/// line says; the store keeps the text).
+pub trait Store: Send + Sync {
+    /// Every table kept, by name, with its lines in order.
+    fn load(&self) -> Result<Vec<(String, Vec<String>)>, String>;
+    /// Starts table `id` with its first line (refused when a table of that name is kept).
+    fn open(&self, id: &str, first: &str) -> Result<(), String>;
+    /// Adds a line to table `id`: on stable storage when this returns.
+    fn append(&self, id: &str, line: &str) -> Result<(), String>;
+    /// Forgets table `id` (a table that expired before it started).
+    fn forget(&self, id: &str);
+    /// Where the tables are kept, for the messages that name it.
+    fn place(&self) -> String;
+}
+
+/// The host's tables in one SQLite file.
+pub struct SqliteStore {
+    path: PathBuf,
+    db: Mutex<rusqlite::Connection>,
+}
+
+/// The folder the logs of an older host go to once their lines are in the database.
+pub const MOVED_IN: &str = "logs-moved-in";
+
+impl SqliteStore {
+    /// The store in `dir/grognard.sqlite` (the folder and the file made if missing, the file its
+    /// owner's only: it holds every table's secret and every seat's token), with any `*.log` an
+    /// older host left in `dir` moved in. Also returns what could not be moved in, by file.
+    pub fn open_in(dir: &Path) -> Result<(SqliteStore, Vec<String>), String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let path = dir.join("grognard.sqlite");
+        let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
+        let db = rusqlite::Connection::open(&path).map_err(named)?;
+        #[cfg(unix)]
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        // WAL: readers never wait for the writer; FULL: a commit is on disk when it returns, as
+        // the log files' `sync_data` was.
+        db.pragma_update(None, "journal_mode", "WAL").map_err(named)?;
+        db.pragma_update(None, "synchronous", "FULL").map_err(named)?;
+        db.execute_batch(
+            "CREATE TABLE IF NOT EXISTS host_tables (id TEXT PRIMARY KEY NOT NULL) STRICT;
+             CREATE TABLE IF NOT EXISTS lines (
+                 id TEXT NOT NULL,
+                 n INTEGER NOT NULL,
+                 line TEXT NOT NULL,
+                 PRIMARY KEY (id, n)
+             ) STRICT;",
+        )
+        .map_err(named)?;
+        let store = SqliteStore { path, db: Mutex::new(db) };
+        let problems = store.move_in_logs(dir)?;
+        Ok((store, problems))
+    }
+
+    /// Reads each `TABLE.log` of `dir` into the database and moves the file into `MOVED_IN`. A
+    /// last line cut short (the host killed while writing it) was never acknowledged and is left
+    /// out; a log without one whole line never welcomed anyone and goes. A table already in the
+    /// database (moved in before a crash kept the file from moving) is not read twice.
+    fn move_in_logs(&self, dir: &Path) -> Result<Vec<String>, String> {
+        let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "log"))
+            .collect();
+        logs.sort();
+        let mut problems = Vec::new();
+        for log in logs {
+            let Some(id) = log.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { continue };
+            let text = match std::fs::read_to_string(&log) {
+                Ok(t) => t,
+                Err(e) => {
+                    problems.push(format!("{}: {e}", log.display()));
+                    continue;
+                }
+            };
+            let lines: Vec<&str> =
+                text.split_inclusive('\n').filter(|l| l.ends_with('\n')).map(str::trim_end).collect();
+            if lines.is_empty() {
+                let _ = std::fs::remove_file(&log);
+                continue;
+            }
+            if let Err(e) = self.insert_table(&id, &lines) {
+                problems.push(format!("{}: {e}", log.display()));
+                continue;
+            }
+            let moved = dir.join(MOVED_IN);
+            let to = moved.join(log.file_name().expect("a file"));
+            if let Err(e) = std::fs::create_dir_all(&moved).and_then(|()| std::fs::rename(&log, &to)) {
+                problems.push(format!("{}: moved in, but not out of the way: {e}", log.display()));
+            }
+        }
+        Ok(problems)
+    }
+
+    /// Table `id` with all its lines, in one transaction; nothing when it is kept already.
+    fn insert_table(&self, id: &str, lines: &[&str]) -> Result<(), String> {
+        let mut db = self.db.lock().expect("not poisoned");
+        let tx = db.transaction().map_err(|e| e.to_string())?;
+        let fresh =
+            tx.execute("INSERT OR IGNORE INTO host_tables (id) VALUES (?1)", [id]).map_err(|e| e.to_string())? == 1;
+        if fresh {
+            for (n, line) in lines.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO lines (id, n, line) VALUES (?1, ?2, ?3)",
+                    rusqlite::params![id, n as i64, line],
+                )
+                .map_err(|e| e.to_string())?;
+            }
+        }
+        tx.commit().map_err(|e| e.to_string())
+    }
+
+    fn err(&self, e: rusqlite::Error) -> String {
+        format!("{}: {e}", self.path.display())
+    }
+}
+
+impl Store for SqliteStore {
+    fn load(&self) -> Result<Vec<(String, Vec<String>)>, String> {
+        let db = self.db.lock().expect("not poisoned");
+        let mut ids = db.prepare("SELECT id FROM host_tables ORDER BY id").map_err(|e| self.err(e))?;
+        let ids: Vec<String> = ids
+            .query_map([], |r| r.get(0))
+            .map_err(|e| self.err(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.err(e))?;
+        let mut lines = db.prepare("SELECT line FROM lines WHERE id = ?1 ORDER BY n").map_err(|e| self.err(e))?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let l: Vec<String> = lines
+                .query_map([&id], |r| r.get(0))
+                .map_err(|e| self.err(e))?
+                .collect::<Result<_, _>>()
+                .map_err(|e| self.err(e))?;
+            out.push((id, l));
+        }
+        Ok(out)
+    }
+
+    fn open(&self, id: &str, first: &str) -> Result<(), String> {
+        let mut db = self.db.lock().expect("not poisoned");
+        let tx = db.transaction().map_err(|e| self.err(e))?;
+        tx.execute("INSERT INTO host_tables (id) VALUES (?1)", [id]).map_err(|e| self.err(e))?;
+        tx.execute("INSERT INTO lines (id, n, line) VALUES (?1, 0, ?2)", [id, first]).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    fn append(&self, id: &str, line: &str) -> Result<(), String> {
+        let db = self.db.lock().expect("not poisoned");
+        db.execute(
+            "INSERT INTO lines (id, n, line) VALUES (?1, (SELECT COALESCE(MAX(n), -1) + 1 FROM lines WHERE id = ?1), ?2)",
+            [id, line],
+        )
+        .map(|_| ())
+        .map_err(|e| self.err(e))
+    }
+
+    fn forget(&self, id: &str) {
+        let mut db = self.db.lock().expect("not poisoned");
+        if let Ok(tx) = db.transaction() {
+            let _ = tx.execute("DELETE FROM lines WHERE id = ?1", [id]);
+            let _ = tx.execute("DELETE FROM host_tables WHERE id = ?1", [id]);
+            let _ = tx.commit();
+        }
+    }
+
+    fn place(&self) -> String {
+        self.path.display().to_string()
+    }
+}
