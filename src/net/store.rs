@@ -178,3 +178,55 @@ impl Store for SqliteStore {
         self.path.display().to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("grognard-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn lines_come_back_in_order_and_a_forgotten_table_is_gone() {
+        let dir = folder("order");
+        let (store, problems) = SqliteStore::open_in(&dir).unwrap();
+        assert!(problems.is_empty());
+        store.open("b", "b0").unwrap();
+        store.open("a", "a0").unwrap();
+        for k in 1..=12 {
+            store.append("a", &format!("a{k}")).unwrap();
+        }
+        store.append("b", "b1").unwrap();
+        assert!(store.open("a", "again").is_err(), "a table is opened once");
+        let a: Vec<String> = (0..=12).map(|k| format!("a{k}")).collect();
+        let b = vec!["b0".to_string(), "b1".to_string()];
+        assert_eq!(store.load().unwrap(), vec![("a".to_string(), a.clone()), ("b".to_string(), b)]);
+        store.forget("b");
+        drop(store);
+        // Kept across a reopening.
+        assert_eq!(SqliteStore::open_in(&dir).unwrap().0.load().unwrap(), vec![("a".to_string(), a)]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_log_moved_in_before_a_crash_kept_it_in_place_is_not_read_twice() {
+        let dir = folder("twice");
+        std::fs::write(dir.join("t.log"), "one\ntwo\nthr").unwrap();
+        let (store, problems) = SqliteStore::open_in(&dir).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        let once = vec![("t".to_string(), vec!["one".to_string(), "two".to_string()])];
+        assert_eq!(store.load().unwrap(), once, "the line cut short left out");
+        drop(store);
+        // The host stopped after the commit, before the file moved: it is found again.
+        std::fs::copy(dir.join(MOVED_IN).join("t.log"), dir.join("t.log")).unwrap();
+        let (store, problems) = SqliteStore::open_in(&dir).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(store.load().unwrap(), once, "not read twice");
+        assert!(!dir.join("t.log").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
