@@ -14,7 +14,7 @@ use crate::engine::rng::TableRng;
 use crate::engine::roll::Roll;
 use crate::engine::rules::{Game, Mode};
 use crate::engine::sandbox::HandPiece;
-use crate::engine::seats::{SeatId, Viewer};
+use crate::engine::seats::Viewer;
 use bevy::prelude::*;
 
 /// Keeps `Seen<G>` worked out: once before the first frame, then in `TableSet::See` of every frame
@@ -119,11 +119,6 @@ impl<G: Game> Seen<G> {
     /// The last roll in the log.
     pub fn last_roll(&self) -> Option<&Roll> {
         self.log.iter().rev().find_map(|l| l.roll.as_ref())
-    }
-
-    /// Whether the decision is `seat`'s now.
-    pub fn decides(&self, seat: Option<SeatId>) -> bool {
-        seat.is_some() && self.game().is_some_and(|g| g.active_seat() == seat)
     }
 }
 

@@ -7,7 +7,6 @@ use super::data::Cell;
 use super::state::{Austerlitz, Step};
 use crate::engine::geometry::Facing;
 use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
-use crate::engine::rules::Game;
 use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
@@ -116,7 +115,7 @@ pub fn sync_entities(
     mut pieces: Query<(&Piece, &mut PieceAt)>,
 ) {
     let Some(seen) = seen else { return };
-    let Some(game) = seen.game() else { return };
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return };
     let need = sync_need(&game.sc.0, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
@@ -125,8 +124,7 @@ pub fn sync_entities(
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
-    let view = game.observe(eyes.0).game;
-    let places = pieces_of(&view);
+    let places = pieces_of(&view.game);
     if need == SyncNeed::Respawn || existing.is_empty() {
         for e in &existing {
             commands.entity(e).despawn();

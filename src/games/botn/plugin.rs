@@ -9,7 +9,6 @@ use super::observe::BotnView;
 use super::state::{ArmyId, Botn, CardId, HandCard, MarkerId, MissionId, Step};
 use crate::engine::geometry::SpaceId;
 use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
-use crate::engine::rules::Game;
 use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
@@ -172,7 +171,7 @@ pub fn sync_entities(
     figures: Query<(Entity, &MissionFigure)>,
 ) {
     let Some(seen) = seen else { return };
-    let Some(game) = seen.game() else { return };
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return };
     let need = sync_need(&game.sc, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
@@ -185,9 +184,8 @@ pub fn sync_entities(
         for e in &existing {
             commands.entity(e).despawn();
         }
-        let view = game.observe(eyes.0);
-        spawn_all(&mut commands, game, &view);
-        *dealt = Some((eyes.0, CardPlaces::of(&view)));
+        spawn_all(&mut commands, game, view);
+        *dealt = Some((eyes.0, CardPlaces::of(view)));
         return;
     }
     for (m, mut at) in &mut markers {
@@ -208,12 +206,12 @@ pub fn sync_entities(
         }
     }
     // The cards the eyes cannot tell apart stay where they lay (other eyes deal them afresh).
-    let seen = match dealt.take() {
-        Some((viewer, before)) if viewer == eyes.0 => CardPlaces::of(&game.observe(eyes.0)).keeping(&before),
-        _ => CardPlaces::of(&game.observe(eyes.0)),
+    let placed = match dealt.take() {
+        Some((viewer, before)) if viewer == eyes.0 => CardPlaces::of(view).keeping(&before),
+        _ => CardPlaces::of(view),
     };
     for (card, mut place, mut face) in &mut cards {
-        let (want, shown) = seen.get(*card);
+        let (want, shown) = placed.get(*card);
         if *place != want {
             *place = want;
         }
@@ -221,7 +219,7 @@ pub fn sync_entities(
             face.0 = shown;
         }
     }
-    *dealt = Some((eyes.0, seen));
+    *dealt = Some((eyes.0, placed));
     for mut t in &mut time {
         if t.0 != game.time {
             t.0 = game.time;

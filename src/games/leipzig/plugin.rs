@@ -6,7 +6,6 @@
 use super::data::Hex;
 use super::state::{Leipzig, Status, Step, UnitId, What};
 use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
-use crate::engine::rules::Game;
 use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
@@ -93,7 +92,7 @@ pub fn sync_entities(
     mut counters: Query<(&Counter, &mut CounterAt)>,
 ) {
     let Some(seen) = seen else { return };
-    let Some(game) = seen.game() else { return };
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return };
     let need = sync_need(&game.sc, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
@@ -102,8 +101,7 @@ pub fn sync_entities(
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
-    let view = game.observe(eyes.0).game;
-    let places = counters_of(&view);
+    let places = counters_of(&view.game);
     let mut have = 0;
     if need == SyncNeed::Respawn {
         for e in &existing {

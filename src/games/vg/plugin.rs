@@ -8,7 +8,6 @@ use super::data::{NationId, Player};
 use super::observe::{UnitFace, VgView};
 use super::state::{Loc, Pending, Phase, UnitId, Vg};
 use crate::engine::plugin::{EnginePlugin, Eyes, SyncNeed, TableSet, TableVersion, sync_need};
-use crate::engine::rules::Game;
 use crate::engine::seen::Seen;
 use bevy::prelude::*;
 
@@ -112,7 +111,7 @@ pub fn sync_entities(
     mut units: Query<(&UnitPiece, &mut UnitAt)>,
 ) {
     let Some(seen) = seen else { return };
-    let Some(game) = seen.game() else { return };
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return };
     let need = sync_need(&game.sc, seen.is_changed() || eyes.is_changed(), &version, &mut last);
     if need == SyncNeed::Nothing {
         return;
@@ -121,7 +120,7 @@ pub fn sync_entities(
     if *phase.get() != wanted {
         next_phase.set(wanted);
     }
-    let places = unit_places(&game.observe(eyes.0));
+    let places = unit_places(view);
     if need == SyncNeed::Respawn {
         for e in &existing {
             commands.entity(e).despawn();

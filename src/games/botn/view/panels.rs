@@ -5,7 +5,6 @@ use super::super::data::Variant;
 use super::super::state::HandCard;
 use super::super::text::card_name;
 use super::super::{Botn, Side};
-use crate::engine::rules::Game;
 use crate::engine::seen::Seen;
 use crate::table::session::Session;
 use bevy::prelude::*;
@@ -16,9 +15,8 @@ pub fn panels(mut contexts: EguiContexts, seen: Res<Seen<Botn>>, session: Res<Se
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let Some(game) = seen.game() else { return Ok(()) };
-    // Everything about cards and missions comes through the gate: what this viewer may see.
-    let view = game.observe(session.viewer);
+    // Everything about cards and missions comes through the gate: what these eyes may see.
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return Ok(()) };
     egui::Window::new("Hand")
         .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
         .default_width(290.0)

@@ -339,7 +339,7 @@ fn rebuild_pieces(
     for e in &pieces {
         commands.entity(e).despawn();
     }
-    let Some(game) = seen.game() else { return };
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return };
     let mut mirror = vec![(Loc::Pool, false); game.sc.units.len()];
     for (u, at, _, _, _) in &units {
         if let Some(slot) = mirror.get_mut(u.0 as usize) {
@@ -408,7 +408,6 @@ fn rebuild_pieces(
     }
     // The hands, through the eyes: printed cards fanned in front of their seat where the eyes may
     // read them, backs otherwise.
-    let view = game.observe(eyes.0);
     let back = prints.card_back(
         &BackPrint { title: "Victory & Glory".into(), colour: [40, 60, 100] },
         &mut images,
@@ -543,8 +542,8 @@ fn panels(mut contexts: EguiContexts, seen: Res<Seen<Vg>>, session: Res<Session>
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?.clone();
-    let Some(game) = seen.game() else { return Ok(()) };
-    let view = game.observe(session.viewer);
+    // Everything through the gate: the eyes' view (the session's viewer, the panel being drawn).
+    let (Some(game), Some(view)) = (seen.game(), seen.view.as_ref()) else { return Ok(()) };
     let height = windows.iter().next().map(|w| w.height()).unwrap_or(800.0);
     // The computer's seat says who plays it: the solo AI, or a level.
     let ai = |p: Player| match session.computer_at(seat_of(p)) {
