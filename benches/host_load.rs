@@ -200,7 +200,16 @@ async fn refused_flood(url: String, stop: Arc<std::sync::atomic::AtomicBool>) ->
     use tokio_tungstenite::tungstenite::Message;
     let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
     let (mut sink, mut stream) = ws.split();
-    let join = ToHost::Join { seat: Some(0), token: Some(chain::to_hex(&[7; 32])), since: 0, code: None, public: true };
+    let join = ToHost::Join {
+        seat: Some(0),
+        token: Some(chain::to_hex(&[7; 32])),
+        since: 0,
+        code: None,
+        public: true,
+        scenario: None,
+        notify: None,
+        clock: None,
+    };
     sink.send(Message::text(serde_json::to_string(&join).unwrap())).await.unwrap();
     let refusals = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let counted = refusals.clone();
@@ -255,7 +264,7 @@ fn flood() {
                     let mut actions = 0;
                     let mut g = 0;
                     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        let played = play_table(&format!("{base}/busy-{n}-{g}"), g).await.unwrap();
+                        let played = play_table(&format!("{base}/busy-{n}-{g}"), "battle-of-the-nations/beginner", g).await.unwrap();
                         actions += played.index;
                         g += 1;
                     }

@@ -109,10 +109,12 @@ pub enum Command {
         against: Option<PathBuf>,
     },
     /// Keep tables for play across machines: the headless rules build, serving
-    /// ws://ADDRESS:PORT/TABLE (a table opens when its first seat joins and starts when every
-    /// seat has joined).
+    /// ws://ADDRESS:PORT/TABLE (a table opens when its first seat joins, on the scenario it
+    /// names, and starts when every seat has joined).
     Host {
-        scenario: PathBuf,
+        /// The scenarios it serves, the first the default (none: every shipped scenario of every
+        /// game, Battle of the Nations' beginner game the default).
+        scenarios: Vec<PathBuf>,
         #[arg(long, default_value_t = 7813)]
         port: u16,
         /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).
@@ -400,11 +402,11 @@ pub fn run() -> i32 {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Verify { save, commitment, against }) => verify(&save, commitment.as_deref(), against.as_deref()),
-        Some(Command::Host { scenario, port, address, data, delay_actions, delay_minutes, unstarted_per_address }) => {
+        Some(Command::Host { scenarios, port, address, data, delay_actions, delay_minutes, unstarted_per_address }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
             // Its connections are counted in `host`, once the limit of open files is raised.
             let limits = crate::net::limits::Limits { unstarted_per_address, ..Default::default() };
-            host(&scenario, (&address, port), data.as_deref(), delay, limits)
+            host(&scenarios, (&address, port), data.as_deref(), delay, limits)
         }
         Some(Command::Tables { host }) => tables(&host),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
@@ -421,7 +423,10 @@ pub fn run() -> i32 {
                 return 2;
             }
             match game_of(&scenario) {
-                Ok(_) => crate::net::sim::simulate_via(&via, games, seed, save_dir.as_deref(), at_once),
+                Ok(game) => {
+                    let name = crate::net::host::scenario_key(game.id(), &scenario);
+                    crate::net::sim::simulate_via(&via, &name, games, seed, save_dir.as_deref(), at_once)
+                }
                 Err(code) => code,
             }
         }
@@ -544,8 +549,31 @@ pub fn seat_save(path: &Path, seat: &str, out: Option<&Path>) -> i32 {
     }
 }
 
+/// The scenarios a host serves: those named, each found its game, or every shipped scenario of
+/// every game (the default game's default scenario first).
+pub fn catalogue(named: &[PathBuf]) -> Result<crate::net::host::Catalogue, String> {
+    let files: Vec<PathBuf> = if named.is_empty() {
+        let mut files = Vec::new();
+        for game in registry::GAMES {
+            let first = game.default_scenario();
+            let mut beside = entry::scenarios_beside(&first, game.id())?;
+            // The game's default first, so that the host's default is the program's.
+            beside.sort_by_key(|p| p.file_name() != first.file_name());
+            files.extend(beside);
+        }
+        files
+    } else {
+        named.to_vec()
+    };
+    let tables = files
+        .iter()
+        .map(|f| registry::open(f).and_then(|(game, _)| game.host_tables(f)))
+        .collect::<Result<Vec<_>, String>>()?;
+    crate::net::host::Catalogue::new(tables)
+}
+
 pub fn host(
-    scenario: &Path,
+    scenarios: &[PathBuf],
     (address, port): (&str, u16),
     data: Option<&Path>,
     delay: crate::net::proto::Delay,
@@ -558,9 +586,10 @@ pub fn host(
         connections: crate::net::limits::Limits::for_this_process().connections,
         ..limits
     };
-    let made = registry::open(scenario).and_then(|(game, _)| game.host_tables(scenario));
-    let seats = made.as_ref().map(|t| t.seats.join(", ")).unwrap_or_default();
-    let opened = made.and_then(|tables| crate::net::host::Host::open_with_limits(tables, delay, data, limits));
+    let made = catalogue(scenarios);
+    let served: Vec<String> =
+        made.as_ref().map(|c| c.scenarios().map(|t| t.scenario.clone()).collect()).unwrap_or_default();
+    let opened = made.and_then(|c| crate::net::host::Host::open_with_limits(c, delay, data, limits));
     let (host, problems) = match opened {
         Ok(m) => m,
         Err(e) => {
@@ -589,8 +618,12 @@ pub fn host(
         let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
         let reopened = host.list().len();
         println!(
-            "hosting {} for seats {seats} at ws://{at}/TABLE{}",
-            scenario.display(),
+            "hosting {} at ws://{at}/TABLE (the default {}){}",
+            match served.len() {
+                1 => served[0].clone(),
+                n => format!("{n} scenarios"),
+            },
+            served[0],
             if reopened == 0 { String::new() } else { format!("; {reopened} tables reopened") }
         );
         if delay.actions > 0 || delay.seconds > 0 {

@@ -24,7 +24,14 @@ fn tables() -> Tables {
     let make: MakeTable =
         Arc::new(|id, secret, values| Ok(Box::new(Hosted::start(id, secret, values, austerlitz_table)) as _));
     let scenario_hash = austerlitz_table(0).game.scenario().hash;
-    Tables { seats: vec!["French".into(), "Allied".into()], scenario_hash, make }
+    Tables {
+        game: "austerlitz".into(),
+        scenario: "austerlitz/1-historical".into(),
+        title: "Austerlitz".into(),
+        seats: vec!["French".into(), "Allied".into()],
+        scenario_hash,
+        make,
+    }
 }
 
 fn host() -> Arc<Host> {
@@ -382,6 +389,9 @@ fn a_refused_join_opens_no_table_and_a_tables_log_is_for_its_owner_only() {
             since: 5,
             code: None,
             public: false,
+            scenario: None,
+            notify: None,
+            clock: None,
         };
         let text = serde_json::to_string(&join).unwrap();
         ws.send(tokio_tungstenite::tungstenite::Message::text(text)).await.unwrap();

@@ -66,7 +66,7 @@ struct Hooks<G: Game> {
 }
 
 /// Plays `games` games of one game through a host and checks every frame; the frames checked.
-fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
+fn check_game<G: grognard::engine::kit::Kit>(hooks: Hooks<G>, games: u64) -> u64 {
     let table = hooks.table.clone();
     let make: MakeTable = Arc::new(move |id, secret, values| {
         let t = table.clone();
@@ -74,6 +74,9 @@ fn check_game<G: Game>(hooks: Hooks<G>, games: u64) -> u64 {
     });
     let first = (hooks.table)(0);
     let tables = Tables {
+        game: G::ID.to_string(),
+        scenario: grognard::net::host::scenario_key(G::ID, &first.game.scenario().path),
+        title: first.game.scenario().name,
         seats: first.game.seat_names().iter().map(|s| s.to_string()).collect(),
         scenario_hash: first.game.scenario().hash,
         make,

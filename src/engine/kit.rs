@@ -71,6 +71,15 @@ pub trait Kit: Game {
     ) -> Result<Table<Self>, String>;
     /// The score `simulate` prints for a finished game.
     fn final_score(&self) -> serde_json::Value;
+    /// The computer's choice for `seat` as `player` among `legal`, decided on that seat's view
+    /// alone: what the host plays for a seat out of time or as a seat's standing orders say.
+    fn choose(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        legal: &[Self::Action],
+        player: Self::Player,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Self::Action;
 }
 
 /// A new table on a scenario file, enforced.

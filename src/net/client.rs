@@ -35,6 +35,13 @@ pub struct Sit {
     pub code: Option<String>,
     /// A table this seat opens is listed and open to anyone.
     pub public: bool,
+    /// The scenario a table this seat opens is played on, as the host names it (none: the
+    /// host's first).
+    pub scenario: Option<String>,
+    /// The seat's notification address (none: as it was; empty: none any more).
+    pub notify: Option<String>,
+    /// The clock of a table this seat opens (`live:30+10`, `days:2+5`; none: no clock).
+    pub clock: Option<String>,
     /// The last log index seen.
     pub since: u64,
 }
@@ -67,6 +74,9 @@ impl Client {
             since: sit.since,
             code: sit.code.clone(),
             public: sit.public,
+            scenario: sit.scenario.clone(),
+            notify: sit.notify.clone(),
+            clock: sit.clock.clone(),
         })
         .await?;
         loop {
@@ -100,7 +110,17 @@ impl Client {
     pub async fn rejoin(url: &str, seat: Option<u8>, token: Option<&str>, since: u64) -> Result<Client, String> {
         let mut c = Self::connect(url).await?;
         c.token = token.and_then(chain::from_hex);
-        c.send(&ToHost::Join { seat, token: token.map(str::to_string), since, code: None, public: false }).await?;
+        c.send(&ToHost::Join {
+            seat,
+            token: token.map(str::to_string),
+            since,
+            code: None,
+            public: false,
+            scenario: None,
+            notify: None,
+            clock: None,
+        })
+        .await?;
         Ok(c)
     }
 
@@ -159,6 +179,16 @@ impl Client {
         self.seq += 1;
         self.send(&ToHost::Submit { seq: self.seq, at, action }).await?;
         Ok(self.seq)
+    }
+
+    /// Claims the game, the other seat being out of time.
+    pub async fn claim(&mut self) -> Result<(), String> {
+        self.send(&ToHost::Claim).await
+    }
+
+    /// Has the host play for the other seat, out of time, until the decision leaves it.
+    pub async fn skip(&mut self) -> Result<(), String> {
+        self.send(&ToHost::Skip).await
     }
 
     /// A line in the spectators' chat.

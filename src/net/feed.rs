@@ -118,6 +118,9 @@ impl State {
             seats: self.info.seats.clone(),
             commitment: String::new(),
             scenario_hash: self.info.scenario_hash.clone(),
+            // The summary in each update names the game and the scenario in words.
+            game: String::new(),
+            scenario: String::new(),
             delay: self.info.delay,
             invitations: None,
         };
@@ -210,6 +213,7 @@ mod tests {
                 .map(|t| LogLine { index: index.saturating_sub(1), text: t.to_string(), roll: None })
                 .collect(),
             restart: false,
+            clock: None,
             summary: None,
         }
     }

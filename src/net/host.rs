@@ -8,9 +8,11 @@
 //! Spectators read a copy of the table kept behind the players by the host's delay.
 
 use super::chain::{self, Hash, Link};
+use super::clock::{Clock, ClockRule, ClockView};
 use super::fair;
 use super::hosted::FairRecord;
 use super::limits::{self, Closer, Limits, Outbox, Reason};
+use super::notify::{Address, Notice, Notifier, NotifyConfig};
 use super::play::{HostedGame, Refusal, host_refusal};
 use super::proto::{Delay, Invitations, MySeat, TableInfo, ToHost, ToSeat};
 use super::store::Store;
@@ -36,6 +38,9 @@ pub const MAX_TABLES: usize = 10_000;
 /// The threads `grognard host` gives the tables' work (their rules and their disk): as many
 /// tables may wait on a slow disk at once before the others wait too.
 pub const TABLE_THREADS: usize = 16;
+/// The most actions the host plays for a seat out of time in one skip (a turn of any game is
+/// far fewer).
+pub const MAX_SKIPPED: usize = 2_000;
 /// The most seats one `Mine` question asks about.
 pub const MAX_MINE: usize = 100;
 /// The longest line of the spectators' chat, in characters.
@@ -44,9 +49,16 @@ pub const MAX_CHAT: usize = 500;
 /// Makes a table once every seat has sent its value: (table id, secret, values in seat order).
 pub type MakeTable = Arc<dyn Fn(&str, Hash, Vec<Hash>) -> Result<Box<dyn HostedGame>, String> + Send + Sync>;
 
-/// What the host serves: one game's scenario, its seats and how to set a table up on it.
+/// One scenario the host serves: its game, its name, its seats and how to set a table up on it.
 #[derive(Clone)]
 pub struct Tables {
+    /// The game's id (`battle-of-the-nations`).
+    pub game: String,
+    /// What a seat names to open a table on it: the game's id and the file's stem
+    /// (`leipzig-1813/1-historical-situation`).
+    pub scenario: String,
+    /// The scenario's own name, for the lobby.
+    pub title: String,
     pub seats: Vec<String>,
     /// The scenario's content hash: a table's log on disk names it, and is not reopened on another.
     pub scenario_hash: String,
@@ -55,19 +67,79 @@ pub struct Tables {
 
 /// What `grognard host` needs for a game's scenario, from the game's own way of setting a table up
 /// on a scenario file with a seed.
-pub fn tables_of<G: crate::engine::rules::Game>(
+pub fn tables_of<G: crate::engine::kit::Kit>(
     scenario: &Path,
     load: impl Fn(&Path, u64) -> Result<crate::engine::table::Table<G>, String> + Send + Sync + 'static,
 ) -> Result<Tables, String> {
     let first = load(scenario, 0)?;
     let seats = first.game.seat_names().iter().map(|s| s.to_string()).collect();
-    let scenario_hash = first.game.scenario().hash;
+    let sc = first.game.scenario();
     let p = scenario.to_path_buf();
     let make: MakeTable = Arc::new(move |id, secret, values| {
         let table = |seed| load(&p, seed).expect("it loaded when the host started");
         Ok(Box::new(super::hosted::Hosted::start(id, secret, values, table)) as Box<dyn HostedGame>)
     });
-    Ok(Tables { seats, scenario_hash, make })
+    Ok(Tables {
+        game: G::ID.to_string(),
+        scenario: scenario_key(G::ID, scenario),
+        title: sc.name,
+        seats,
+        scenario_hash: sc.hash,
+        make,
+    })
+}
+
+/// How a seat names a scenario to a host: the game's id and the file's stem.
+pub fn scenario_key(game: &str, file: &Path) -> String {
+    format!("{game}/{}", file.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default())
+}
+
+/// Every scenario one host serves; the first is the default, where a seat opening a table names
+/// none.
+#[derive(Clone)]
+pub struct Catalogue {
+    scenarios: Vec<Arc<Tables>>,
+}
+
+impl From<Tables> for Catalogue {
+    fn from(t: Tables) -> Catalogue {
+        Catalogue { scenarios: vec![Arc::new(t)] }
+    }
+}
+
+impl Catalogue {
+    /// The scenarios, the default first; two with one name are one too many.
+    pub fn new(scenarios: Vec<Tables>) -> Result<Catalogue, String> {
+        if scenarios.is_empty() {
+            return Err("a host serves at least one scenario".into());
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for t in &scenarios {
+            if !names.insert(t.scenario.clone()) {
+                return Err(format!("the scenario `{}` is named twice", t.scenario));
+            }
+        }
+        Ok(Catalogue { scenarios: scenarios.into_iter().map(Arc::new).collect() })
+    }
+
+    pub fn scenarios(&self) -> impl Iterator<Item = &Tables> {
+        self.scenarios.iter().map(|t| &**t)
+    }
+
+    /// The scenario a seat names (none: the default), or why there is none of that name.
+    fn find(&self, name: Option<&str>) -> Result<Arc<Tables>, String> {
+        let Some(name) = name else { return Ok(self.scenarios[0].clone()) };
+        self.scenarios.iter().find(|t| t.scenario == name).cloned().ok_or_else(|| {
+            let some: Vec<&str> = self.scenarios.iter().take(20).map(|t| t.scenario.as_str()).collect();
+            let name: String = name.chars().take(80).collect();
+            format!("this host serves no scenario `{name}` (it serves {})", some.join(", "))
+        })
+    }
+
+    /// The scenario a kept table was opened on, by its content hash.
+    fn by_hash(&self, hash: &str) -> Option<Arc<Tables>> {
+        self.scenarios.iter().find(|t| t.scenario_hash == hash).cloned()
+    }
 }
 
 /// A line of a table's log on disk (JSON, one per line, appended and synced).
@@ -75,12 +147,18 @@ pub fn tables_of<G: crate::engine::rules::Game>(
 enum DiskLine {
     Open {
         scenario_hash: String,
+        /// The scenario's name on the host that opened it (an older host served one scenario).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scenario: Option<String>,
         #[serde(with = "chain::hex32")]
         secret: Hash,
         /// A private table's invitation codes and the seat that opened it (none: a public table,
         /// or one an older host opened, when every table was listed).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         private: Option<Private>,
+        /// The table's clock (none: it has none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<ClockRule>,
     },
     /// A seat taken with the token its owner chose (an older host's line brings the seat's value).
     Seat {
@@ -95,6 +173,20 @@ enum DiskLine {
         seat: u8,
         #[serde(with = "chain::hex32")]
         value: Hash,
+        /// When (the last value starts the game, and its clock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unix_ms: Option<u64>,
+    },
+    /// The game claimed by `seat`, the other seat being out of time: the table is over.
+    Claimed { seat: u8, unix_ms: u64 },
+    /// The host played for `seat`, out of time, until the decision left it (the actions follow
+    /// as accepted lines): another seat asked it to.
+    Skipped { seat: u8, by: u8, unix_ms: u64 },
+    /// A seat's notification address, left or changed when it joined (none: taken away).
+    Notify {
+        seat: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
     },
     /// An accepted action, as an older host wrote it (without when it was accepted).
     Action(Link),
@@ -158,10 +250,14 @@ struct Listing {
     opened_at: Instant,
     started: bool,
     info: TableInfo,
+    /// The table's clock and who claimed the game, for the list to show as it stands.
+    clock: Option<(Clock, Option<u8>)>,
 }
 
 struct HostTable {
     id: String,
+    /// The scenario it is played on.
+    scenario: Arc<Tables>,
     secret: Hash,
     commitment: Hash,
     values: Vec<Option<Hash>>,
@@ -176,6 +272,17 @@ struct HostTable {
     /// Where its log is kept (None: a host that keeps nothing, or a table gone).
     store: Option<Arc<dyn Store>>,
     private: Option<Private>,
+    /// Each seat's notification address, and what went wrong with it that its seat has not
+    /// heard yet.
+    notify: Vec<Option<Address>>,
+    notify_failed: Vec<Option<String>>,
+    /// The seat last told that the decision is its own (a post goes once per turn).
+    told: Option<u8>,
+    /// The table's clock (none: it has none), and the seat that claimed the game.
+    clock: Option<Clock>,
+    claimed: Option<u8>,
+    /// The seat last seen out of time, at which action (each time is told once).
+    out_told: Option<(u8, u64)>,
     /// Taken off the host (it expired): a join that found it a moment before is refused.
     gone: bool,
     listing: Arc<Mutex<Listing>>,
@@ -189,6 +296,32 @@ struct Entry {
 }
 
 impl HostTable {
+    /// The clock follows the decision: the seat whose turn it is now spends its time (nobody's
+    /// once the game is over or claimed).
+    fn pass_clock(&mut self, now_ms: u64) {
+        let active = self.game.as_ref().filter(|g| !g.is_over()).and_then(|g| g.active());
+        let active = if self.claimed.is_some() { None } else { active };
+        if let Some(c) = &mut self.clock {
+            c.pass(active, now_ms);
+        }
+    }
+
+    /// The clock as every seat sees it at `now_ms`.
+    fn clock_view(&self, now_ms: u64) -> Option<ClockView> {
+        self.clock.as_ref().map(|c| ClockView { claimed_by: self.claimed, ..c.view(now_ms) })
+    }
+
+    /// The seat whose time has run out at `now_ms`, and the action the table is at.
+    fn out_of_time(&self, now_ms: u64) -> Option<(u8, u64)> {
+        let late = self.clock.as_ref()?.out_of_time(now_ms)?;
+        Some((late, self.game.as_ref().map_or(0, |g| g.index())))
+    }
+
+    /// Whether the table takes no more actions: its game over, or claimed.
+    fn ended(&self) -> bool {
+        self.claimed.is_some() || self.game.as_ref().is_some_and(|g| g.is_over())
+    }
+
     /// What a connection at `seat` reads: a seat the table itself; a spectator the delayed copy,
     /// or the table itself when there is no delay.
     fn source(&self, seat: Option<u8>) -> Option<&dyn HostedGame> {
@@ -206,25 +339,30 @@ impl HostTable {
 
     /// Brings what the list shows up to date: what a spectator sees, never ahead of the host's
     /// delay (issue 30, item 7).
-    fn relist(&self, seats: &[String]) {
+    fn relist(&self) {
         let seen = self.source(None);
         let info = TableInfo {
             name: self.id.clone(),
-            seats: seats.to_vec(),
+            game: self.scenario.game.clone(),
+            scenario: self.scenario.scenario.clone(),
+            title: self.scenario.title.clone(),
+            seats: self.scenario.seats.clone(),
             open_seats: (0..self.tokens.len() as u8).filter(|&k| self.tokens[k as usize].is_none()).collect(),
             active: seen.and_then(|g| g.active()),
             index: seen.map_or(0, |g| g.index()),
-            over: seen.is_some_and(|g| g.is_over()),
+            over: seen.is_some_and(|g| g.is_over()) || self.claimed.is_some(),
+            clock: None,
         };
         let mut l = self.listing.lock().expect("not poisoned");
         l.started = self.game.is_some();
         l.info = info;
+        l.clock = self.clock.clone().map(|c| (c, self.claimed));
     }
 }
 
-/// Every table of one host, for one game and scenario.
+/// Every table of one host, on every scenario it serves.
 pub struct Host {
-    tables_of: Tables,
+    catalogue: Catalogue,
     delay: Delay,
     /// The folder of the host's data: its store and the finished games' saves.
     data: Option<PathBuf>,
@@ -233,6 +371,17 @@ pub struct Host {
     tables: Mutex<BTreeMap<String, Entry>>,
     next_conn: std::sync::atomic::AtomicU64,
     limits: Limits,
+    /// Posts to the seats' notification addresses.
+    notifier: std::sync::RwLock<Notifier>,
+    /// The time of day: the system's, or one the tests drive across simulated days.
+    time: std::sync::RwLock<Now>,
+}
+
+/// Where a host reads the time of day.
+pub type Now = Arc<dyn Fn() -> SystemTime + Send + Sync>;
+
+fn unix_ms_now(host: &Host) -> u64 {
+    unix_ms(host.now())
 }
 
 /// What a connection has done so far: the seat it joined (`Some(None)`: watching) at which table,
@@ -269,50 +418,117 @@ fn unix_ms(t: SystemTime) -> u64 {
 /// code it brings, and whether a table it opens is public.
 struct Join {
     seat: Option<u8>,
+    /// The scenario a table it opens is played on (none: the host's default).
+    scenario: Option<String>,
+    /// The seat's notification address (none: as it was; empty: taken away).
+    notify: Option<String>,
     token: Option<String>,
     since: u64,
     code: Option<String>,
     public: bool,
+    /// The clock of a table it opens.
+    clock: Option<ClockRule>,
 }
 
 impl Host {
     /// A host keeping its tables in memory only.
-    pub fn new(tables: Tables) -> Arc<Host> {
-        Arc::new(Self::with(tables, Delay::default(), None))
+    pub fn new(catalogue: impl Into<Catalogue>) -> Arc<Host> {
+        Arc::new(Self::with(catalogue.into(), Delay::default(), None))
     }
 
     /// A host keeping its tables in memory only, with these limits on its connections.
-    pub fn with_limits(tables: Tables, limits: Limits) -> Arc<Host> {
-        Arc::new(Host { limits, ..Self::with(tables, Delay::default(), None) })
+    pub fn with_limits(catalogue: impl Into<Catalogue>, limits: Limits) -> Arc<Host> {
+        Arc::new(Host { limits, ..Self::with(catalogue.into(), Delay::default(), None) })
     }
 
-    fn with(tables_of: Tables, delay: Delay, data: Option<PathBuf>) -> Host {
+    fn with(catalogue: Catalogue, delay: Delay, data: Option<PathBuf>) -> Host {
         Host {
-            tables_of,
+            catalogue,
             delay,
             data,
             store: None,
             tables: Mutex::new(BTreeMap::new()),
             next_conn: Default::default(),
             limits: Limits::for_this_process(),
+            notifier: std::sync::RwLock::new(Notifier::new(NotifyConfig::default())),
+            time: std::sync::RwLock::new(Arc::new(SystemTime::now)),
         }
+    }
+
+    /// Reads the time of day from `now` (the tests' clock, driven across simulated days).
+    pub fn set_time(&self, now: Now) {
+        *self.time.write().expect("not poisoned") = now;
+    }
+
+    fn now(&self) -> SystemTime {
+        (self.time.read().expect("not poisoned"))()
+    }
+
+    /// Posts notifications as `config` says (the host's public address for the links, whether
+    /// addresses on this machine or network may be posted to, the back-off).
+    pub fn notify_with(&self, config: NotifyConfig) {
+        *self.notifier.write().expect("not poisoned") = Notifier::new(config);
+    }
+
+    /// Tells the seat whose decision it now is, once per turn, at its notification address (off
+    /// this thread; a failure is told to its seat, now if it is here, else when it comes back).
+    fn announce_turn(&self, table: &Arc<Mutex<HostTable>>, t: &mut HostTable) {
+        let active = t.game.as_ref().filter(|g| !g.is_over()).and_then(|g| g.active());
+        if active == t.told {
+            return;
+        }
+        t.told = active;
+        let Some(k) = active else { return };
+        let Some(address) = t.notify[k as usize].clone() else { return };
+        let notifier = self.notifier.read().expect("not poisoned").clone();
+        let notice = Notice {
+            table: t.id.clone(),
+            game: t.scenario.game.clone(),
+            scenario: t.scenario.scenario.clone(),
+            title: t.scenario.title.clone(),
+            seat: k,
+            seat_name: t.scenario.seats[k as usize].clone(),
+            index: t.game.as_ref().map_or(0, |g| g.index()),
+            link: notifier.link().map(|l| format!("{}/{}", l.trim_end_matches('/'), t.id)),
+        };
+        let weak = Arc::downgrade(table);
+        notifier.post(
+            &address,
+            &notice,
+            Box::new(move |why| {
+                let Some(table) = weak.upgrade() else { return };
+                let mut t = table.lock().expect("not poisoned");
+                let here: Vec<&Conn> = t.conns.iter().filter(|c| c.seat == Some(k)).collect();
+                if here.is_empty() {
+                    t.notify_failed[k as usize] = Some(why);
+                } else {
+                    for c in here {
+                        let _ = c.tx.send(ToSeat::Notice { text: why.clone() });
+                    }
+                }
+            }),
+        );
     }
 
     /// A host keeping its tables in `data` (made if missing: `grognard.sqlite`, and the finished
     /// games' saves), every table kept there reopened as it was, the logs of an older host moved
     /// in; spectators kept `delay` behind. What could not be reopened is named.
-    pub fn open(tables_of: Tables, delay: Delay, data: Option<&Path>) -> Result<(Arc<Host>, Vec<String>), String> {
-        Self::open_with_limits(tables_of, delay, data, Limits::for_this_process())
+    pub fn open(
+        catalogue: impl Into<Catalogue>,
+        delay: Delay,
+        data: Option<&Path>,
+    ) -> Result<(Arc<Host>, Vec<String>), String> {
+        Self::open_with_limits(catalogue, delay, data, Limits::for_this_process())
     }
 
     /// `open`, with these limits on its connections and tables.
     pub fn open_with_limits(
-        tables_of: Tables,
+        catalogue: impl Into<Catalogue>,
         delay: Delay,
         data: Option<&Path>,
         limits: Limits,
     ) -> Result<(Arc<Host>, Vec<String>), String> {
-        let mut host = Host { limits, ..Self::with(tables_of, delay, data.map(Path::to_path_buf)) };
+        let mut host = Host { limits, ..Self::with(catalogue.into(), delay, data.map(Path::to_path_buf)) };
         let mut problems = Vec::new();
         if let Some(dir) = data {
             let (store, moved) = super::store::SqliteStore::open_in(dir)?;
@@ -334,7 +550,7 @@ impl Host {
     }
 
     fn entry(&self, t: HostTable) -> Entry {
-        t.relist(&self.tables_of.seats);
+        t.relist();
         let listing = t.listing.clone();
         Entry { table: Arc::new(Mutex::new(t)), listing }
     }
@@ -346,16 +562,19 @@ impl Host {
             lines.push(serde_json::from_str::<DiskLine>(line).map_err(|e| format!("line {}: {e}", n + 1))?);
         }
         let mut it = lines.into_iter();
-        let Some(DiskLine::Open { scenario_hash, secret, private }) = it.next() else {
+        let Some(DiskLine::Open { scenario_hash, scenario, secret, private, clock }) = it.next() else {
             return Err("line 1: the table's opening line is missing".into());
         };
-        if scenario_hash != self.tables_of.scenario_hash {
-            return Err("this table was played on another scenario (its hash differs)".into());
-        }
-        if private.as_ref().is_some_and(|p| p.seats.len() != self.tables_of.seats.len()) {
+        let Some(tables) = self.catalogue.by_hash(&scenario_hash) else {
+            let name = scenario.map_or(String::new(), |s| format!(" ({s})"));
+            return Err(format!(
+                "this table was played on a scenario{name} this host does not serve, or not as it is now (its hash differs)"
+            ));
+        };
+        if private.as_ref().is_some_and(|p| p.seats.len() != tables.seats.len()) {
             return Err("line 1: the invitation codes are not one per seat".into());
         }
-        let mut t = self.blank(id, secret, self.store.clone(), private);
+        let mut t = self.blank(id, tables, secret, self.store.clone(), private, clock);
         let seats = t.values.len();
         let seat_of = |seat: u8| (seat as usize) < seats;
         for (n, line) in it.enumerate() {
@@ -374,24 +593,51 @@ impl Host {
                     self.start_if_ready(&mut t).map_err(at)?;
                     continue;
                 }
-                DiskLine::Value { seat, value } => {
+                DiskLine::Notify { seat, url } => {
+                    if !seat_of(seat) {
+                        return Err(at(format!("there is no seat {seat}")));
+                    }
+                    // An address that was taken once is kept as its seat left it.
+                    t.notify[seat as usize] = url.and_then(|u| super::notify::address(&u).ok());
+                    continue;
+                }
+                DiskLine::Value { seat, value, unix_ms } => {
                     if !seat_of(seat) || t.tokens[seat as usize].is_none() {
                         return Err(at(format!("a value for seat {seat}, which nobody took")));
                     }
                     t.values[seat as usize] = Some(value);
-                    self.start_if_ready(&mut t).map_err(at)?;
+                    if self.start_if_ready(&mut t).map_err(at)? {
+                        t.pass_clock(unix_ms.unwrap_or_else(|| unix_ms_now(self)));
+                    }
                     continue;
                 }
+                DiskLine::Claimed { seat, unix_ms } => {
+                    if !seat_of(seat) {
+                        return Err(at(format!("there is no seat {seat}")));
+                    }
+                    t.claimed = Some(seat);
+                    if let Some(c) = &mut t.clock {
+                        c.pass(None, unix_ms);
+                    }
+                    continue;
+                }
+                // The actions the host played follow as accepted lines.
+                DiskLine::Skipped { .. } => continue,
                 // An older host's line: counted as accepted when the host came back.
-                DiskLine::Action(link) => (link, SystemTime::now()),
+                DiskLine::Action(link) => (link, self.now()),
                 DiskLine::Accepted { link, unix_ms } => (link, SystemTime::UNIX_EPOCH + Duration::from_millis(unix_ms)),
             };
             let g = t.game.as_mut().ok_or_else(|| at("an action before every seat joined".into()))?;
             g.replay_link(&link).map_err(at)?;
             t.accepted.push(when);
+            t.pass_clock(unix_ms(when));
         }
-        self.release(&mut t, SystemTime::now());
+        // A seat out of time before the host stopped was told then.
+        t.out_told = t.out_of_time(unix_ms_now(self));
+        self.release(&mut t, self.now());
         self.keep_save(&t);
+        // Whoever was to play was told before the host stopped.
+        t.told = t.game.as_ref().and_then(|g| g.active());
         Ok(t)
     }
 
@@ -406,24 +652,38 @@ impl Host {
         }
     }
 
-    fn blank(&self, id: &str, secret: Hash, store: Option<Arc<dyn Store>>, private: Option<Private>) -> HostTable {
-        let seats = self.tables_of.seats.len();
+    fn blank(
+        &self,
+        id: &str,
+        scenario: Arc<Tables>,
+        secret: Hash,
+        store: Option<Arc<dyn Store>>,
+        private: Option<Private>,
+        clock: Option<ClockRule>,
+    ) -> HostTable {
+        let seats = scenario.seats.len();
         let listing = Listing {
             public: private.is_none(),
             opened_by: None,
             opened_at: Instant::now(),
             started: false,
+            clock: None,
             info: TableInfo {
                 name: id.to_string(),
+                game: String::new(),
+                scenario: String::new(),
+                title: String::new(),
                 seats: Vec::new(),
                 open_seats: Vec::new(),
                 active: None,
                 index: 0,
                 over: false,
+                clock: None,
             },
         };
         HostTable {
             id: id.to_string(),
+            scenario,
             secret,
             commitment: fair::commitment(id, &secret),
             values: vec![None; seats],
@@ -434,6 +694,12 @@ impl Host {
             conns: Vec::new(),
             store,
             private,
+            notify: vec![None; seats],
+            notify_failed: vec![None; seats],
+            told: None,
+            clock: clock.map(|r| Clock::new(r, seats)),
+            claimed: None,
+            out_told: None,
             gone: false,
             listing: Arc::new(Mutex::new(listing)),
         }
@@ -445,9 +711,9 @@ impl Host {
             return Ok(false);
         }
         let values: Vec<Hash> = t.values.iter().map(|v| v.expect("all")).collect();
-        t.game = Some((self.tables_of.make)(&t.id, t.secret, values.clone())?);
+        t.game = Some((t.scenario.make)(&t.id, t.secret, values.clone())?);
         if self.delay != Delay::default() {
-            t.behind = Some((self.tables_of.make)(&t.id, t.secret, values)?);
+            t.behind = Some((t.scenario.make)(&t.id, t.secret, values)?);
         }
         Ok(true)
     }
@@ -493,6 +759,15 @@ impl Host {
         true
     }
 
+    /// What the list shows of a table now: its clock as it stands (none for a host that keeps
+    /// spectators behind: the list is what a spectator may see).
+    fn listed(&self, l: &Listing) -> TableInfo {
+        let now = unix_ms_now(self);
+        let clock = l.clock.as_ref().filter(|_| self.delay == Delay::default());
+        let clock = clock.map(|(c, claimed)| ClockView { claimed_by: *claimed, ..c.view(now) });
+        TableInfo { clock, ..l.info.clone() }
+    }
+
     /// The public tables: their seats, those still open, whose turn it is. A private table is
     /// never listed (issue 30, item 6).
     pub fn list(&self) -> Vec<TableInfo> {
@@ -501,7 +776,7 @@ impl Host {
             .values()
             .filter_map(|e| {
                 let l = e.listing.lock().expect("not poisoned");
-                l.public.then(|| l.info.clone())
+                l.public.then(|| self.listed(&l))
             })
             .collect()
     }
@@ -522,27 +797,44 @@ impl Host {
                 let entry = self.table(&m.table)?;
                 let t = entry.lock().expect("not poisoned");
                 (t.tokens.get(m.seat as usize).copied().flatten() == Some(token))
-                    .then(|| t.listing.lock().expect("not poisoned").info.clone())
+                    .then(|| self.listed(&t.listing.lock().expect("not poisoned")))
             })
             .collect()
     }
 
-    fn new_table(&self, id: &str, private: Option<Private>) -> Result<HostTable, String> {
+    fn new_table(
+        &self,
+        id: &str,
+        scenario: Arc<Tables>,
+        private: Option<Private>,
+        clock: Option<ClockRule>,
+    ) -> Result<HostTable, String> {
         let secret = fresh_secret();
-        let open =
-            DiskLine::Open { scenario_hash: self.tables_of.scenario_hash.clone(), secret, private: private.clone() };
+        let open = DiskLine::Open {
+            scenario_hash: scenario.scenario_hash.clone(),
+            scenario: Some(scenario.scenario.clone()),
+            secret,
+            private: private.clone(),
+            clock,
+        };
         if let Some(store) = &self.store {
             // The opening line holds the host's secret: kept before any seat is welcomed.
             store
                 .open(id, &serde_json::to_string(&open).expect("plain data"))
                 .map_err(|e| format!("the table's log: {e}"))?;
         }
-        Ok(self.blank(id, secret, self.store.clone(), private))
+        Ok(self.blank(id, scenario, secret, self.store.clone(), private, clock))
     }
 
     /// The table `id`, opened for `j`'s seat when there is none yet (within the host's limits);
     /// whether it was opened now. Refusals change nothing.
-    fn find_or_open(&self, id: &str, j: &Join, s: &Session) -> Result<(Arc<Mutex<HostTable>>, bool), String> {
+    fn find_or_open(
+        &self,
+        id: &str,
+        scenario: Arc<Tables>,
+        j: &Join,
+        s: &Session,
+    ) -> Result<(Arc<Mutex<HostTable>>, bool), String> {
         if let Some(t) = self.table(id) {
             return Ok((t, false));
         }
@@ -574,8 +866,10 @@ impl Host {
         }
         // The log is made and synced with no lock held; two seats opening the same name at once
         // meet at the file (made only once) or at the insertion below.
-        let private = (!j.public).then(|| Private::new(creator, self.tables_of.seats.len()));
-        let t = self.new_table(id, private).map_err(|e| format!("the table could not be opened: {e}"))?;
+        let private = (!j.public).then(|| Private::new(creator, scenario.seats.len()));
+        let t = self
+            .new_table(id, scenario, private, j.clock)
+            .map_err(|e| format!("the table could not be opened: {e}"))?;
         t.listing.lock().expect("not poisoned").opened_by = s.from;
         let mut tables = self.tables.lock().expect("not poisoned");
         if tables.contains_key(id) {
@@ -594,7 +888,23 @@ impl Host {
         if s.joined.is_some() {
             return refuse("this connection has joined already");
         }
-        let seats = self.tables_of.seats.len();
+        // The table's own scenario, or the one a seat opening it names.
+        let existing = self.table(id).map(|t| t.lock().expect("not poisoned").scenario.clone());
+        let scenario = match (existing, j.scenario.as_deref()) {
+            (Some(have), Some(asked)) if have.scenario != asked => {
+                return refuse(&format!(
+                    "the table `{id}` plays {}, not {}",
+                    have.scenario,
+                    asked.chars().take(80).collect::<String>()
+                ));
+            }
+            (Some(have), _) => have,
+            (None, asked) => match self.catalogue.find(asked) {
+                Ok(t) => t,
+                Err(e) => return refuse(&e),
+            },
+        };
+        let seats = scenario.seats.len();
         if let Some(k) = j.seat
             && k as usize >= seats
         {
@@ -605,7 +915,17 @@ impl Host {
         if j.seat.is_some() && token.is_none() {
             return refuse("a seat joins with its token: 64 hex digits of its own choosing, kept to come back with");
         }
-        let (table, opened) = match self.find_or_open(id, &j, s) {
+        // A notification address is checked before anything changes.
+        let address = match j.notify.as_deref() {
+            None => None,
+            Some(_) if j.seat.is_none() => return refuse("a spectator leaves no notification address"),
+            Some("") => Some(None),
+            Some(url) => match self.notifier.read().expect("not poisoned").check(url) {
+                Ok(a) => Some(Some(a)),
+                Err(e) => return refuse(&e),
+            },
+        };
+        let (table, opened) = match self.find_or_open(id, scenario, &j, s) {
             Ok(t) => t,
             Err(e) => return refuse(&e),
         };
@@ -630,7 +950,7 @@ impl Host {
                     Some(_) => {
                         return refuse(&format!(
                             "seat {k} ({}) is taken: come back with its token",
-                            self.tables_of.seats[k]
+                            t.scenario.seats[k]
                         ));
                     }
                     None => {
@@ -642,7 +962,7 @@ impl Host {
                         {
                             return refuse(&format!(
                                 "the table `{id}` is private: seat {k} ({}) is taken only with its invitation code",
-                                self.tables_of.seats[k]
+                                t.scenario.seats[k]
                             ));
                         }
                         if let Err(e) = t.append(&DiskLine::Seat { seat: k as u8, value: None, token }) {
@@ -658,6 +978,15 @@ impl Host {
                 }
             }
         }
+        if let (Some(k), Some(address)) = (j.seat, address)
+            && t.notify[k as usize] != address
+        {
+            let url = address.as_ref().map(|a| a.url.clone());
+            if let Err(e) = t.append(&DiskLine::Notify { seat: k, url }) {
+                return refuse(&format!("the host could not write its log: {e}"));
+            }
+            t.notify[k as usize] = address;
+        }
         s.joined = Some(j.seat);
         s.table = Some(table.clone());
         t.conns.push(Conn { id: s.conn, seat: j.seat, tx: tx.clone(), since: j.since, sent: None });
@@ -665,13 +994,18 @@ impl Host {
         let invitations = t.private.as_ref().filter(|p| j.seat == Some(p.creator)).map(Private::invitations);
         let _ = tx.send(ToSeat::Welcome {
             seat: j.seat,
-            seats: self.tables_of.seats.clone(),
+            seats: t.scenario.seats.clone(),
             commitment: chain::to_hex(&t.commitment),
-            scenario_hash: self.tables_of.scenario_hash.clone(),
+            scenario_hash: t.scenario.scenario_hash.clone(),
+            game: t.scenario.game.clone(),
+            scenario: t.scenario.scenario.clone(),
             delay: self.delay,
             invitations,
         });
-        t.relist(&self.tables_of.seats);
+        if let Some(why) = j.seat.and_then(|k| t.notify_failed[k as usize].take()) {
+            let _ = tx.send(ToSeat::Notice { text: why });
+        }
+        t.relist();
         self.send_update(t, s.conn);
     }
 
@@ -697,14 +1031,17 @@ impl Host {
             Some(_) => return refuse(&format!("seat {k}'s value is recorded already: it does not change")),
             None => {}
         }
-        if let Err(e) = t.append(&DiskLine::Value { seat: k, value }) {
+        let now = unix_ms_now(self);
+        if let Err(e) = t.append(&DiskLine::Value { seat: k, value, unix_ms: Some(now) }) {
             return refuse(&format!("the host could not write its log: {e}"));
         }
         t.values[k as usize] = Some(value);
         match self.start_if_ready(t) {
             Ok(true) => {
-                t.relist(&self.tables_of.seats);
+                t.pass_clock(now);
+                t.relist();
                 self.broadcast(t);
+                self.announce_turn(table, t);
             }
             Ok(false) => {}
             Err(e) => refuse(&format!("the table could not be set up: {e}")),
@@ -730,13 +1067,16 @@ impl Host {
         if !t.conns.iter().any(|c| c.id == s.conn) {
             return refuse("this seat came back on another connection: this one may no longer act");
         }
+        if let Some(c) = t.claimed {
+            return refuse(&format!("the game is over: seat {c} claimed it, the other seat out of time"));
+        }
         let Some(g) = t.game.as_mut() else { return refuse("the table waits for every seat's value for the dice") };
         if at != g.index() {
             return refuse(&format!("chosen at action {at}, but the table is at action {}", g.index()));
         }
         match g.submit_json(seat, &action) {
             Ok(link) => {
-                let now = SystemTime::now();
+                let now = self.now();
                 if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(now) }) {
                     // Not kept on disk, so not accepted: nobody hears of it, and the host stops
                     // serving the table rather than forget an action after a restart.
@@ -744,14 +1084,113 @@ impl Host {
                     return refuse(&format!("the host could not write its log ({e}): the table is closed"));
                 }
                 t.accepted.push(now);
+                t.pass_clock(unix_ms(now));
                 self.keep_save(t);
                 self.release(t, now);
-                t.relist(&self.tables_of.seats);
+                t.relist();
                 self.broadcast(t);
+                self.announce_turn(&table, t);
             }
             Err(r) => {
                 let _ = tx.send(refused(Some(seq), r));
             }
+        }
+    }
+
+    /// A seat's answer to the other seat being out of time: the game claimed (the table is
+    /// over), or the host to play for the late seat until the decision leaves it (the computer at
+    /// `beginner`, deciding on that seat's view; its actions are logged as that seat's). Refused,
+    /// changing nothing, unless the other seat's time has run out.
+    fn out_of_time(&self, claim: bool, tx: &Sender, s: &Session) {
+        let refuse = |m: &str| {
+            let _ = tx.send(refused(None, host_refusal(m)));
+        };
+        let (Some(Some(me)), Some(table)) = (s.joined, &s.table) else {
+            return refuse("only a seat at the table claims the game or skips the other seat");
+        };
+        let mut guard = table.lock().expect("not poisoned");
+        let t = &mut *guard;
+        if !t.conns.iter().any(|c| c.id == s.conn) {
+            return refuse("this seat came back on another connection: this one may no longer act");
+        }
+        if t.ended() {
+            return refuse("the game is over");
+        }
+        let now = unix_ms_now(self);
+        let Some(clock) = &t.clock else { return refuse("this table has no clock: nobody runs out of time") };
+        let late = match clock.out_of_time(now) {
+            Some(late) if late != me => late,
+            Some(_) => return refuse("your own time has run out: the other seat may claim the game or skip you"),
+            None => {
+                let left = clock.view(now).running.map(|k| (k, clock.left(k, now)));
+                let words = left.map_or(String::new(), |(k, ms)| {
+                    format!(": {} has {} left", t.scenario.seats[k as usize], super::clock::words(ms))
+                });
+                return refuse(&format!("nobody is out of time{words}"));
+            }
+        };
+        let line = if claim {
+            DiskLine::Claimed { seat: me, unix_ms: now }
+        } else {
+            DiskLine::Skipped { seat: late, by: me, unix_ms: now }
+        };
+        if let Err(e) = t.append(&line) {
+            return refuse(&format!("the host could not write its log: {e}"));
+        }
+        if claim {
+            t.claimed = Some(me);
+            t.pass_clock(now);
+        } else {
+            let mut played = 0;
+            while let Some(g) = t.game.as_mut()
+                && !g.is_over()
+                && g.active() == Some(late)
+                && played < MAX_SKIPPED
+            {
+                let link = match g.computer_json(late, "beginner").and_then(|a| {
+                    g.submit_json(late, &a)
+                        .map_err(|r| format!("the rules refused the computer's choice: {}", r.message))
+                }) {
+                    Ok(link) => link,
+                    Err(e) => return refuse(&format!("the host could not play for seat {late}: {e}")),
+                };
+                let when = self.now();
+                if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(when) }) {
+                    t.game = None;
+                    return refuse(&format!("the host could not write its log ({e}): the table is closed"));
+                }
+                t.accepted.push(when);
+                t.pass_clock(unix_ms(when));
+                played += 1;
+            }
+            self.keep_save(t);
+            self.release(t, self.now());
+        }
+        t.relist();
+        self.resend(t);
+        self.announce_turn(table, t);
+    }
+
+    /// Tells every connection of a table whose clock has just run out (called every second).
+    fn clocks(&self) {
+        let now = unix_ms_now(self);
+        for table in self.all_tables() {
+            let mut t = table.lock().expect("not poisoned");
+            let late = t.out_of_time(now);
+            if t.ended() || late.is_none() || late == t.out_told {
+                continue;
+            }
+            t.out_told = late;
+            t.relist();
+            self.resend(&mut t);
+        }
+    }
+
+    /// Sends every connection of the table its update, new actions or not (the clock changed).
+    fn resend(&self, t: &mut HostTable) {
+        let ids: Vec<u64> = t.conns.iter().map(|c| c.id).collect();
+        for id in ids {
+            self.send_update(t, id);
         }
     }
 
@@ -781,9 +1220,15 @@ impl Host {
     /// may wait for its table's disk).
     fn handle(&self, id: &str, message: ToHost, tx: &Sender, s: &mut Session) {
         match message {
-            ToHost::Join { seat, token, since, code, public } => {
-                self.join(id, Join { seat, token, since, code, public }, tx, s)
+            ToHost::Join { seat, token, since, code, public, scenario, notify, clock } => {
+                let clock = match clock.as_deref().map(ClockRule::parse).transpose() {
+                    Ok(c) => c,
+                    Err(e) => return tx.send(refused(None, host_refusal(e))).unwrap_or(()),
+                };
+                self.join(id, Join { seat, scenario, token, since, code, public, notify, clock }, tx, s)
             }
+            ToHost::Claim => self.out_of_time(true, tx, s),
+            ToHost::Skip => self.out_of_time(false, tx, s),
             ToHost::Value { value } => self.value(value, tx, s),
             ToHost::Submit { seq, at, action } => self.submit((seq, at, action), tx, s),
             ToHost::Chat { text } => self.chat(text, tx, s),
@@ -800,7 +1245,7 @@ impl Host {
         for table in self.all_tables() {
             let mut t = table.lock().expect("not poisoned");
             if self.release(&mut t, now) {
-                t.relist(&self.tables_of.seats);
+                t.relist();
                 self.broadcast(&mut t);
             }
         }
@@ -839,7 +1284,15 @@ impl Host {
     fn send_update(&self, t: &mut HostTable, conn: u64) {
         let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
         let Some(g) = t.source(t.conns[c].seat) else { return };
-        let update = g.update(viewer(t.conns[c].seat), t.conns[c].sent.unwrap_or(t.conns[c].since));
+        let mut update = g.update(viewer(t.conns[c].seat), t.conns[c].sent.unwrap_or(t.conns[c].since));
+        // The clock runs on the table itself: a spectator kept behind is not shown it.
+        if t.conns[c].seat.is_some() || self.delay == Delay::default() {
+            update.clock = t.clock_view(unix_ms_now(self)).map(Box::new);
+        }
+        if t.claimed.is_some() {
+            update.over = true;
+            update.legal.clear();
+        }
         let over = g.is_over().then(|| g.save_text());
         let c = &mut t.conns[c];
         c.sent = Some(update.index);
@@ -881,7 +1334,19 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             loop {
                 every.tick().await;
                 let h = h.clone();
-                let _ = tokio::task::spawn_blocking(move || h.tick(SystemTime::now())).await;
+                let _ = tokio::task::spawn_blocking(move || h.tick(h.now())).await;
+            }
+        });
+    }
+    {
+        // A seat out of time is told within a second.
+        let h = host.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                every.tick().await;
+                let h = h.clone();
+                let _ = tokio::task::spawn_blocking(move || h.clocks()).await;
             }
         });
     }

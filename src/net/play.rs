@@ -4,6 +4,7 @@
 use super::chain::Link;
 use super::hosted::{FairRecord, Hosted};
 use super::proto::{LogLine, Update};
+use crate::engine::kit::Kit;
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Refused, Table};
@@ -29,6 +30,10 @@ pub trait HostedGame: Send {
     fn save_text(&self) -> String;
     fn digest(&self) -> String;
     fn is_over(&self) -> bool;
+    /// The action the computer at `level` (a player's name: `beginner`, `strong`…) would take
+    /// for `seat`, decided on that seat's view alone, as the game's JSON; an error when the
+    /// decision is not that seat's or the level is not the game's.
+    fn computer_json(&self, seat: u8, level: &str) -> Result<serde_json::Value, String>;
 }
 
 /// Why an action was refused: the rule where the rules refused it, and in words.
@@ -38,7 +43,7 @@ pub struct Refusal {
     pub message: String,
 }
 
-impl<G: Game> HostedGame for Hosted<G> {
+impl<G: Kit> HostedGame for Hosted<G> {
     fn seat_names(&self) -> Vec<String> {
         self.table.game.seat_names().iter().map(|s| s.to_string()).collect()
     }
@@ -86,6 +91,25 @@ impl<G: Game> HostedGame for Hosted<G> {
     fn is_over(&self) -> bool {
         self.table.game.is_over()
     }
+
+    fn computer_json(&self, seat: u8, level: &str) -> Result<serde_json::Value, String> {
+        let game = &self.table.game;
+        if game.active_seat() != Some(SeatId(seat)) {
+            return Err(format!("the decision is not seat {seat}'s"));
+        }
+        let player = crate::engine::kit::player_named::<G>(level)?;
+        let mut legal = Vec::new();
+        game.legal_actions(self.table.mode, &mut legal);
+        if legal.is_empty() {
+            return Err("no legal action".into());
+        }
+        // Its own stream, from the chain's head: the same position, the same choice.
+        let head = self.links.last().map_or([0; 32], |l| l.hash);
+        let mut rng =
+            crate::engine::rng::TableRng::from_seed(u64::from_le_bytes(head[..8].try_into().expect("8 bytes")));
+        let action = <G as Kit>::choose(game, SeatId(seat), &legal, player, &mut rng);
+        Ok(serde_json::to_value(action).expect("an action is plain data"))
+    }
 }
 
 /// `viewer`'s update from a hosted table: everything in it passes through `observe` and
@@ -124,6 +148,7 @@ pub fn table_update<G: Game>(table: &Table<G>, viewer: Viewer, since: u64) -> Up
         over: game.is_over(),
         log,
         restart: false,
+        clock: None,
         summary: None,
     }
 }

@@ -21,7 +21,26 @@ pub enum ToHost {
         code: Option<String>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         public: bool,
+        /// The scenario a table this seat opens is played on, as the host names it
+        /// (`GAME/FILE`, `grognard tables` lists them; none: the host's first). Joining a table
+        /// on another scenario is refused.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scenario: Option<String>,
+        /// A seat's notification address: a webhook the host posts to each time the decision
+        /// passes to this seat (a Discord or Slack incoming webhook, or any address taking
+        /// JSON); an empty one takes it away; none leaves it as it was. The seat's secret.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notify: Option<String>,
+        /// The clock of a table this seat opens: `live:MINUTES[+SECONDS]` or
+        /// `days:DAYS[+RESERVE]` (none: no clock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<String>,
     },
+    /// The other seat is out of time: the game is this seat's (the table is over).
+    Claim,
+    /// The other seat is out of time: the host plays for it (the computer at `beginner`, on
+    /// that seat's view) until the decision leaves it.
+    Skip,
     /// The seat's value for the dice (64 hex digits), sent once its welcome has brought the
     /// host's commitment: the host commits to its secret before it sees any seat's value.
     Value { value: String },
@@ -59,6 +78,11 @@ pub enum ToSeat {
         commitment: String,
         /// The content hash of the scenario the host plays (a window checks its own file is it).
         scenario_hash: String,
+        /// The table's game and scenario, as the host names them (an older host: empty).
+        #[serde(default)]
+        game: String,
+        #[serde(default)]
+        scenario: String,
         delay: Delay,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         invitations: Option<Invitations>,
@@ -76,6 +100,10 @@ pub enum ToSeat {
         text: String,
     },
     Tables(Vec<TableInfo>),
+    /// A word from the host to this seat alone (its notification address failed).
+    Notice {
+        text: String,
+    },
     /// The game is over: its whole save (every action, the seats' values and the host's
     /// revealed secret) for `grognard verify`.
     Finished {
@@ -101,6 +129,9 @@ pub struct Update {
     /// table it shows).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub restart: bool,
+    /// The table's clock (none: it has none; a spectator behind a delay is not shown it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Box<crate::net::clock::ClockView>>,
     /// For stream overlays (a broadcast feed): the table in a few public words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
@@ -157,12 +188,23 @@ pub struct Delay {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableInfo {
     pub name: String,
+    /// The table's game, its scenario as the host names it and the scenario's own title (an
+    /// older host: empty).
+    #[serde(default)]
+    pub game: String,
+    #[serde(default)]
+    pub scenario: String,
+    #[serde(default)]
+    pub title: String,
     pub seats: Vec<String>,
     /// The seats that have not joined yet (the table starts when none is left).
     pub open_seats: Vec<u8>,
     pub active: Option<u8>,
     pub index: u64,
     pub over: bool,
+    /// The table's clock as it stands (none: it has none, or the host keeps spectators behind).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::net::clock::ClockView>,
 }
 
 /// A private table's invitation codes, given to the seat that opened it to hand out: one per seat

@@ -61,13 +61,14 @@ pub async fn random_seat(mut c: Client, me: u8, seed: u64) -> Result<Played, Str
 /// Opens table `url` as a private table and sits every seat at it with its invitation code (the
 /// seats' tokens and values from the seed), plays the game out, and checks each seat's finished
 /// save against the commitment its welcome brought and the value it sent.
-pub async fn play_table(url: &str, seed: u64) -> Result<Played, String> {
+pub async fn play_table(url: &str, scenario: &str, seed: u64) -> Result<Played, String> {
     let part = |what: &[u8], k: u8| chain::hash_parts(&[what, &seed.to_le_bytes(), &[k]]);
     let sit = |k: u8, code: Option<String>| Sit {
         seat: Some(k),
         token: Some(part(b"simulate token", k)),
         value: Some(part(b"simulate", k)),
         code,
+        scenario: Some(scenario.to_string()),
         ..Sit::default()
     };
     let mut first = Client::sit(url, &sit(0, None)).await.map_err(|e| format!("{url}: {e}"))?;
@@ -93,10 +94,11 @@ pub async fn play_table(url: &str, seed: u64) -> Result<Played, String> {
     Ok(out.expect("at least one seat"))
 }
 
-/// The command: `games` games at `host` (ws://HOST:PORT or wss://), `at_once` of them at a time,
+/// The command: `games` games of `scenario` (as the host names it) at `host` (ws://HOST:PORT or
+/// wss://), `at_once` of them at a time,
 /// a JSON line each and a summary: actions per second, each action's round trip (a seat's submit
 /// to its own update: median and 99th percentile) and the games that failed, each named.
-pub fn simulate_via(host: &str, games: u64, seed: u64, save_dir: Option<&Path>, at_once: usize) -> i32 {
+pub fn simulate_via(host: &str, scenario: &str, games: u64, seed: u64, save_dir: Option<&Path>, at_once: usize) -> i32 {
     // Two connections a table: as many as the system allows.
     crate::net::limits::raise_open_file_limit();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
@@ -114,8 +116,9 @@ pub fn simulate_via(host: &str, games: u64, seed: u64, save_dir: Option<&Path>, 
             let permit = gate.clone().acquire_owned().await.expect("never closed");
             let url = format!("{}/{table}", host.trim_end_matches('/'));
             let game_seed = seed.wrapping_add(g as u64);
+            let scenario = scenario.to_string();
             running.push(tokio::spawn(async move {
-                let played = play_table(&url, game_seed).await;
+                let played = play_table(&url, &scenario, game_seed).await;
                 drop(permit);
                 played
             }));

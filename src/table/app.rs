@@ -84,7 +84,10 @@ fn open<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ope
                         .ok_or_else(|| format!("--seat {name}: expected one of {}", names.join(", ")))?,
                 ),
             };
-            Some(super::remote::Remote::new(url, seat, code.clone(), *public))
+            let mut remote = super::remote::Remote::new(url, seat, code.clone(), *public);
+            // A table this seat opens is played on this file's scenario, as a host names it.
+            remote.scenario = Some(crate::net::host::scenario_key(G::ID, &table.game.scenario().path));
+            Some(remote)
         }
     };
     let mut journal = JournalRes::default();

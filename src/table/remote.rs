@@ -59,6 +59,8 @@ pub struct Remote {
     pub code: Option<String>,
     /// A table this seat opens is public.
     pub public: bool,
+    /// The scenario a table this seat opens is played on, as the host names it.
+    pub scenario: Option<String>,
     /// The codes to hand out, for the seat that opened a private table.
     pub invitations: Option<Invitations>,
     /// This seat's key (none: watching).
@@ -226,6 +228,7 @@ impl Remote {
             }),
             code,
             public,
+            scenario: None,
             in_flight: None,
             backlog: std::collections::VecDeque::new(),
             thrown: false,
@@ -296,6 +299,7 @@ pub fn connect(remote: Res<Remote>, proxy: Option<Res<bevy::winit::EventLoopProx
         key: remote.key.clone(),
         code: remote.code.clone(),
         public: remote.public,
+        scenario: remote.scenario.clone(),
     };
     let tx = remote.inbox_tx.clone();
     std::thread::spawn(move || {
@@ -311,6 +315,7 @@ struct Seated {
     key: Option<SeatKey>,
     code: Option<String>,
     public: bool,
+    scenario: Option<String>,
 }
 
 /// Joins (or comes back to) the seat and relays messages both ways until the window closes;
@@ -338,6 +343,7 @@ async fn keep_connected(
             value: at.key.as_ref().and_then(|k| chain::from_hex(&k.value)),
             code: at.key.as_ref().and_then(|k| k.code.clone()).or(at.code.clone()),
             public: at.public,
+            scenario: at.scenario.clone(),
             since,
         };
         let mut c = match Client::sit(&url, &sit).await {
@@ -494,14 +500,16 @@ pub fn receive<G: TableGame>(
             }
             Incoming::Failed(e) => remote.problem = Some(e),
             Incoming::Message(m) => match *m {
-                ToSeat::Welcome { delay, scenario_hash, invitations, .. } => {
+                ToSeat::Welcome { delay, scenario_hash, scenario, invitations, .. } => {
                     remote.delay = delay;
                     if invitations.is_some() {
                         remote.invitations = invitations;
                     }
                     if scenario_hash != table.0.game.scenario().hash {
-                        remote.problem =
-                            Some("the host plays another scenario than this file (its hash differs)".into());
+                        let plays = if scenario.is_empty() { String::new() } else { format!(" ({scenario})") };
+                        remote.problem = Some(format!(
+                            "the host's table plays another scenario{plays} than this file (its hash differs)"
+                        ));
                     }
                 }
                 ToSeat::Update(u) => {
@@ -551,6 +559,7 @@ pub fn receive<G: TableGame>(
                         Err(e) => notice.refuse(format!("Could not write the finished save {}: {e}", path.display())),
                     }
                 }
+                ToSeat::Notice { text } => notice.refuse(text),
                 ToSeat::Tables(_) => {}
             },
         }

@@ -77,4 +77,19 @@ impl Kit for Austerlitz {
     fn final_score(&self) -> serde_json::Value {
         self.final_points.unwrap_or_else(|| self.points()).into()
     }
+
+    fn choose(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        legal: &[Self::Action],
+        player: AzPlayer,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Self::Action {
+        super::ai::choose(
+            &crate::engine::rules::Game::observe(self, crate::engine::seats::Viewer::Seat(seat)),
+            legal,
+            player,
+            rng,
+        )
+    }
 }

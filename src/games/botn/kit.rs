@@ -81,4 +81,14 @@ impl Kit for Botn {
     fn final_score(&self) -> serde_json::Value {
         self.vp.into()
     }
+
+    fn choose(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        legal: &[Self::Action],
+        player: Player,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Self::Action {
+        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
+    }
 }

@@ -67,4 +67,19 @@ impl Kit for Leipzig {
     fn final_score(&self) -> serde_json::Value {
         self.final_vp.unwrap_or([0, 0]).into()
     }
+
+    fn choose(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        legal: &[Self::Action],
+        player: LzPlayer,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Self::Action {
+        super::ai::choose(
+            || crate::engine::rules::Game::observe(self, crate::engine::seats::Viewer::Seat(seat)),
+            legal,
+            player,
+            rng,
+        )
+    }
 }

@@ -86,6 +86,21 @@ impl Kit for Vg {
     fn final_score(&self) -> serde_json::Value {
         self.vp.into()
     }
+
+    fn choose(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        legal: &[Self::Action],
+        player: VgPlayer,
+        rng: &mut crate::engine::rng::TableRng,
+    ) -> Self::Action {
+        super::ai::choose(
+            || crate::engine::rules::Game::observe(self, crate::engine::seats::Viewer::Seat(seat)),
+            legal,
+            player,
+            rng,
+        )
+    }
 }
 
 /// The window as the command line asks: the computer is the solo AI of section XV (the default)

@@ -1,0 +1,428 @@
+//! Turns days apart (issue 32): one host serving every shipped scenario, a word to a seat when
+//! the decision passes to it (posted to a receiver on loopback), clocks and standing orders.
+
+mod common;
+
+use common::next_update;
+use grognard::net::client::{Client, Sit, fresh};
+use grognard::net::host::{Host, serve};
+use grognard::net::notify::NotifyConfig;
+use grognard::net::proto::{Delay, ToSeat};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+/// Every shipped scenario of every game, as `grognard host` with no scenario serves them.
+fn everything() -> grognard::net::host::Catalogue {
+    grognard::cli::catalogue(&[]).expect("the shipped scenarios load")
+}
+
+/// A seat's welcome (the game and scenario it names), or the refusal that came instead.
+async fn welcome(c: &mut Client) -> Result<(String, String), String> {
+    loop {
+        match c.recv().await {
+            Some(ToSeat::Welcome { game, scenario, .. }) => return Ok((game, scenario)),
+            Some(ToSeat::Refused { message, .. }) => return Err(message),
+            Some(_) => {}
+            None => return Err("closed".into()),
+        }
+    }
+}
+
+fn sit(seat: u8, scenario: Option<&str>) -> Sit {
+    Sit {
+        seat: Some(seat),
+        token: Some(fresh()),
+        value: Some(fresh()),
+        public: true,
+        scenario: scenario.map(str::to_string),
+        ..Sit::default()
+    }
+}
+
+#[test]
+fn one_host_serves_every_shipped_scenario_and_each_table_keeps_the_one_it_was_opened_on() {
+    let catalogue = everything();
+    let names: Vec<String> = catalogue.scenarios().map(|t| t.scenario.clone()).collect();
+    // Every game's every scenario file: Battle of the Nations' two, Victory & Glory's one,
+    // Leipzig's eight, Austerlitz' two; the program's default game and scenario first.
+    assert_eq!(names.len(), 13, "{names:?}");
+    assert_eq!(names[0], "battle-of-the-nations/beginner");
+    for game in ["battle-of-the-nations", "victory-and-glory", "leipzig-1813", "austerlitz"] {
+        assert!(names.iter().any(|n| n.starts_with(&format!("{game}/"))), "{game} in {names:?}");
+    }
+    let data = tempfile::tempdir().unwrap();
+    let none = Delay::default();
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("ws://{}", listener.local_addr().unwrap());
+        let (h, problems) = Host::open(catalogue.clone(), none, Some(data.path())).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        tokio::spawn(serve(listener, h));
+        // A Leipzig table and an Austerlitz table on one host; one with no scenario named gets
+        // the default.
+        let mut lz = Client::sit(&format!("{base}/lz"), &sit(0, Some("leipzig-1813/3-wider-alliance"))).await.unwrap();
+        assert_eq!(welcome(&mut lz).await.unwrap(), ("leipzig-1813".into(), "leipzig-1813/3-wider-alliance".into()));
+        let mut az = Client::sit(&format!("{base}/az"), &sit(0, Some("austerlitz/1-historical"))).await.unwrap();
+        assert_eq!(welcome(&mut az).await.unwrap().1, "austerlitz/1-historical");
+        let mut plain = Client::sit(&format!("{base}/plain"), &sit(0, None)).await.unwrap();
+        assert_eq!(welcome(&mut plain).await.unwrap().1, "battle-of-the-nations/beginner");
+        // The other seat joins without naming one, or naming the table's own; naming another
+        // is refused, as is a scenario the host does not serve.
+        let mut lz1 = Client::sit(&format!("{base}/lz"), &sit(1, None)).await.unwrap();
+        assert_eq!(welcome(&mut lz1).await.unwrap().1, "leipzig-1813/3-wider-alliance");
+        let wrong = Client::sit(&format!("{base}/az"), &sit(1, Some("austerlitz/2-game-sectors"))).await.err().unwrap();
+        assert!(wrong.contains("plays austerlitz/1-historical, not austerlitz/2-game-sectors"), "{wrong}");
+        let unknown = Client::sit(&format!("{base}/x"), &sit(0, Some("chess/standard"))).await.err().unwrap();
+        assert!(unknown.contains("serves no scenario `chess/standard`"), "{unknown}");
+        // The list names each table's game and scenario.
+        let list = Client::list(&base).await.unwrap();
+        let lz_info = list.iter().find(|t| t.name == "lz").expect("listed");
+        assert_eq!(
+            (lz_info.game.as_str(), lz_info.scenario.as_str()),
+            ("leipzig-1813", "leipzig-1813/3-wider-alliance")
+        );
+        assert!(lz_info.title.contains("Alliance"), "{}", lz_info.title);
+        assert!(list.iter().all(|t| t.name != "x"), "a refused join opens no table");
+    });
+    // Restarted, the host reopens each table on its own scenario; a host that no longer serves
+    // a table's scenario names the table it could not reopen.
+    let (h, problems) = Host::open(catalogue, none, Some(data.path())).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let kept: Vec<(String, String)> = h.list().into_iter().map(|t| (t.name, t.scenario)).collect();
+    assert!(kept.contains(&("lz".into(), "leipzig-1813/3-wider-alliance".into())), "{kept:?}");
+    assert!(kept.contains(&("az".into(), "austerlitz/1-historical".into())), "{kept:?}");
+    drop(h);
+    let only_az =
+        grognard::cli::catalogue(&[grognard::engine::scenario::scenarios_root().join("austerlitz/1-historical.ron")])
+            .unwrap();
+    let (h, problems) = Host::open(only_az, none, Some(data.path())).unwrap();
+    assert_eq!(h.list().len(), 1, "the Austerlitz table alone");
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.contains("table lz") && p.contains("leipzig-1813/3-wider-alliance")),
+        "{problems:?}"
+    );
+}
+
+/// A web server on loopback that keeps every request's body and answers with `status`.
+async fn receiver(status: u16) -> (String, Arc<Mutex<Vec<serde_json::Value>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook/secret-path", listener.local_addr().unwrap());
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let kept = got.clone();
+    tokio::spawn(async move {
+        loop {
+            let (mut s, _) = listener.accept().await.unwrap();
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                let body = loop {
+                    let n = s.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&buf).to_string();
+                    let Some(end) = text.find("\r\n\r\n") else { continue };
+                    let length: usize = text[..end]
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string())
+                        })
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0);
+                    if buf.len() >= end + 4 + length {
+                        break buf[end + 4..end + 4 + length].to_vec();
+                    }
+                };
+                kept.lock().unwrap().push(serde_json::from_slice(&body).expect("a JSON body"));
+                let answer = format!("HTTP/1.1 {status} X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                let _ = s.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    (url, got)
+}
+
+/// Battle of the Nations' beginner game, whose decision passes from seat to seat often.
+fn botn() -> grognard::net::host::Catalogue {
+    let file = grognard::engine::scenario::scenarios_root().join("battle-of-the-nations/beginner.ron");
+    grognard::cli::catalogue(&[file]).unwrap()
+}
+
+/// A host of Battle of the Nations on loopback, posting to local addresses with short pauses.
+async fn notifying_host(backoff_ms: u64) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("ws://{}", listener.local_addr().unwrap());
+    let h = Host::new(botn());
+    h.notify_with(NotifyConfig {
+        allow_local: true,
+        backoff: vec![Duration::from_millis(backoff_ms); 2],
+        timeout: Duration::from_secs(5),
+        link: Some(base.clone()),
+    });
+    tokio::spawn(serve(listener, h));
+    base
+}
+
+/// Waits until `got` holds `n` bodies (a post runs on its own thread).
+async fn bodies(got: &Arc<Mutex<Vec<serde_json::Value>>>, n: usize) -> Vec<serde_json::Value> {
+    for _ in 0..500 {
+        if got.lock().unwrap().len() >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    got.lock().unwrap().clone()
+}
+
+#[test]
+fn a_seat_is_posted_to_once_each_time_the_decision_passes_to_it_and_its_address_stays_its_own() {
+    runtime().block_on(async {
+        let (hook, got) = receiver(200).await;
+        let base = notifying_host(10).await;
+        let url = format!("{base}/friday");
+        let mut seats = Vec::new();
+        for k in 0..2u8 {
+            let mut c = Client::sit(&url, &Sit { notify: Some(hook.clone()), ..sit(k, None) }).await.unwrap();
+            welcome(&mut c).await.unwrap();
+            seats.push(c);
+        }
+        // Both seats read every update; the active one plays; whenever the decision passes to
+        // a seat, one post to it is due.
+        let mut due = Vec::new();
+        let mut active = None;
+        let mut index = 0;
+        while index < 80 {
+            let mut acted = false;
+            for (k, c) in seats.iter_mut().enumerate() {
+                let u = next_update(c).await;
+                assert!(!serde_json::to_string(&u).unwrap().contains("secret-path"), "a seat's address is its own");
+                if k == 0 && u.active != active && !u.over {
+                    active = u.active;
+                    due.extend(u.active.map(|s| (s as u64, u.index)));
+                }
+                if u.active == Some(k as u8) && !u.over {
+                    c.submit(u.index, u.legal[(u.index as usize * 5) % u.legal.len()].clone()).await.unwrap();
+                    acted = true;
+                }
+            }
+            if !acted {
+                break;
+            }
+            index += 1;
+        }
+        assert!(due.len() >= 4, "the decision passed {} times in {index} actions: too few", due.len());
+        let mut posted: Vec<(u64, u64)> = bodies(&got, due.len())
+            .await
+            .iter()
+            .map(|b| (b["notice"]["seat"].as_u64().unwrap(), b["notice"]["index"].as_u64().unwrap()))
+            .collect();
+        posted.sort_by_key(|p| p.1);
+        assert_eq!(posted, due, "one post per turn, to the seat whose turn it is");
+        let first = &got.lock().unwrap()[0];
+        assert_eq!(first["notice"]["table"], "friday");
+        assert_eq!(first["notice"]["game"], "battle-of-the-nations");
+        assert_eq!(first["notice"]["link"], format!("{base}/friday"));
+        assert!(first["text"].as_str().unwrap().contains("to play"));
+    });
+}
+
+#[test]
+fn a_failing_address_is_tried_again_then_told_to_its_seat_and_never_holds_up_the_table() {
+    runtime().block_on(async {
+        let (hook, got) = receiver(500).await;
+        let base = notifying_host(20).await;
+        let url = format!("{base}/saturday");
+        let mut first = Client::sit(&url, &sit(0, None)).await.unwrap();
+        welcome(&mut first).await.unwrap();
+        let second_sit = Sit { notify: Some(hook.clone()), ..sit(1, None) };
+        let mut second = Client::sit(&url, &second_sit).await.unwrap();
+        welcome(&mut second).await.unwrap();
+        let token = second.token().unwrap();
+        // Whoever moves first, play until the decision is the second seat's, then leave.
+        let mut u = next_update(&mut first).await;
+        drop(second);
+        while u.active != Some(1) {
+            first.submit(u.index, u.legal[0].clone()).await.unwrap();
+            u = next_update(&mut first).await;
+        }
+        // The first try and two more, each answered 500; the table went on meanwhile.
+        assert_eq!(bodies(&got, 3).await.len(), 3);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(got.lock().unwrap().len(), 3, "no fourth try");
+        // Back, the seat hears why, and plays.
+        let mut back = Client::rejoin(&url, Some(1), Some(&token), 0).await.unwrap();
+        let mut told = None;
+        loop {
+            match back.recv().await.expect("open") {
+                ToSeat::Notice { text } => told = Some(text),
+                ToSeat::Update(v) if v.active == Some(1) => {
+                    back.submit(v.index, v.legal[0].clone()).await.unwrap();
+                    assert_eq!(next_update(&mut back).await.index, v.index + 1, "the seat plays on");
+                    break;
+                }
+                ToSeat::Refused { message, .. } => panic!("{message}"),
+                _ => {}
+            }
+        }
+        let told = told.expect("the seat was told");
+        assert!(told.contains("failed 3 times") && told.contains("500"), "{told}");
+    });
+}
+
+#[test]
+fn a_host_on_the_internet_takes_no_address_of_its_own_network_and_a_spectator_leaves_none() {
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("ws://{}", listener.local_addr().unwrap());
+        tokio::spawn(serve(listener, Host::new(everything())));
+        for (address, why) in [
+            ("http://127.0.0.1:9/x", "public addresses"),
+            ("http://[::1]:9/x", "public addresses"),
+            ("http://10.0.0.7/x", "public addresses"),
+            ("ftp://example.org/x", "begins with https://"),
+            ("https://user:pw@example.org/x", "user name or password"),
+        ] {
+            let asked = Sit { notify: Some(address.to_string()), ..sit(0, None) };
+            let refusal = Client::sit(&format!("{base}/t"), &asked).await.err().expect("refused");
+            assert!(refusal.contains(why), "{address}: {refusal}");
+        }
+        assert!(Client::list(&base).await.unwrap().is_empty(), "a refused join opens no table");
+        let mut c = Client::sit(&format!("{base}/t"), &sit(0, None)).await.unwrap();
+        welcome(&mut c).await.unwrap();
+        let watcher = Sit { seat: None, notify: Some("https://example.org/x".into()), ..Sit::default() };
+        let refusal = Client::sit(&format!("{base}/t"), &watcher).await.err().expect("refused");
+        assert!(refusal.contains("a spectator leaves no notification address"), "{refusal}");
+    });
+}
+
+/// A time of day the test moves on by hand: milliseconds since 1970.
+fn test_time(start_ms: u64) -> (Arc<std::sync::atomic::AtomicU64>, grognard::net::host::Now) {
+    let ms = Arc::new(std::sync::atomic::AtomicU64::new(start_ms));
+    let read = ms.clone();
+    let now: grognard::net::host::Now =
+        Arc::new(move || std::time::UNIX_EPOCH + Duration::from_millis(read.load(std::sync::atomic::Ordering::SeqCst)));
+    (ms, now)
+}
+
+const DAY: u64 = 24 * 3_600_000;
+
+/// Plays the active seat's first legal action at each update until the decision is `until`'s;
+/// the last update each seat read.
+async fn play_until(seats: &mut [Client; 2], until: u8) -> grognard::net::proto::Update {
+    loop {
+        let mut last = None;
+        for (k, c) in seats.iter_mut().enumerate() {
+            let u = next_update(c).await;
+            if u.active == Some(k as u8) && u.active != Some(until) {
+                c.submit(u.index, u.legal[0].clone()).await.unwrap();
+            }
+            last = Some(u);
+        }
+        let u = last.unwrap();
+        if u.active == Some(until) {
+            return u;
+        }
+    }
+}
+
+/// The next update of `c` whose clock says `what`.
+async fn clock_update(
+    c: &mut Client,
+    what: impl Fn(&grognard::net::clock::ClockView) -> bool,
+) -> grognard::net::proto::Update {
+    loop {
+        let u = tokio::time::timeout(Duration::from_secs(10), next_update(c)).await.expect("an update within 10 s");
+        if u.clock.as_ref().is_some_and(|c| what(c)) {
+            return u;
+        }
+    }
+}
+
+#[test]
+fn a_turn_based_clock_runs_for_the_seat_to_play_and_a_seat_out_of_time_is_skipped_then_claimed() {
+    let data = tempfile::tempdir().unwrap();
+    let (ms, now) = test_time(1_800_000_000_000);
+    let catalogue = botn();
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/by-post", listener.local_addr().unwrap());
+        let (h, _) = Host::open(catalogue.clone(), Delay::default(), Some(data.path())).unwrap();
+        h.set_time(now.clone());
+        tokio::spawn(serve(listener, h.clone()));
+        // A bad clock is refused; one day a move with two in reserve: three days each.
+        let bad = Client::sit(&url, &Sit { clock: Some("days:0".into()), ..sit(0, None) }).await.err().unwrap();
+        assert!(bad.contains("1 to 30 days"), "{bad}");
+        let mut a = Client::sit(&url, &Sit { clock: Some("days:1+2".into()), ..sit(0, None) }).await.unwrap();
+        welcome(&mut a).await.unwrap();
+        let mut b = Client::sit(&url, &sit(1, None)).await.unwrap();
+        welcome(&mut b).await.unwrap();
+        let mut seats = [a, b];
+        let ups = [next_update(&mut seats[0]).await, next_update(&mut seats[1]).await];
+        let first = ups[0].active.unwrap();
+        let u = ups[first as usize].clone();
+        let c = u.clock.clone().expect("every seat sees the clock");
+        assert_eq!(c.left_ms, vec![3 * DAY as i64, 3 * DAY as i64]);
+        assert_eq!(c.running, Some(first), "the seat to play spends its time");
+        assert_eq!(ups[1 - first as usize].clock, u.clock, "both seats see the same clock");
+        let other = 1 - first;
+        // Nobody is out of time: neither seat may claim.
+        seats[other as usize].claim().await.unwrap();
+        let refusal = common::next_refusal(&mut seats[other as usize]).await;
+        assert!(refusal.contains("nobody is out of time") && refusal.contains("3 d 0 h left"), "{refusal}");
+        // The first seat thinks for two days, then plays its turn: a day comes back.
+        ms.fetch_add(2 * DAY, std::sync::atomic::Ordering::SeqCst);
+        let k = first as usize;
+        seats[k].submit(u.index, u.legal[0].clone()).await.unwrap();
+        let u = play_until(&mut seats, other).await;
+        let c = u.clock.unwrap();
+        assert_eq!(c.left_ms[k], 2 * DAY as i64, "three days, less two, plus one");
+        assert_eq!(c.running, Some(other));
+        // The other seat is away for four days: out of time, every seat is told.
+        ms.fetch_add(4 * DAY, std::sync::atomic::Ordering::SeqCst);
+        let told = clock_update(&mut seats[k], |c| c.out_of_time == Some(other)).await;
+        assert_eq!(told.clock.unwrap().left_ms[other as usize], -(DAY as i64));
+        // The waiting seat has the host play the late seat's turn: the decision comes back.
+        seats[k].skip().await.unwrap();
+        let back = clock_update(&mut seats[k], |c| c.running == Some(first)).await;
+        assert_eq!(back.active, Some(first));
+        assert!(back.index > u.index, "the host played for the late seat");
+        // Its move gave it a day: it stands at zero, out of time again at its next turn.
+        assert_eq!(back.clock.as_ref().unwrap().left_ms[other as usize], 0);
+        // The first seat plays its turn at once (back to its three days); the late seat is out
+        // again as soon as the decision is its own, and the game is claimed.
+        let (mut v, mut sent) = (back, None);
+        while v.active != Some(other) {
+            if v.active == Some(first) && sent.is_none_or(|s| v.index > s) {
+                seats[k].submit(v.index, v.legal[0].clone()).await.unwrap();
+                sent = Some(v.index);
+            }
+            v = next_update(&mut seats[k]).await;
+        }
+        assert_eq!(v.clock.unwrap().out_of_time, Some(other));
+        seats[k].claim().await.unwrap();
+        let over = clock_update(&mut seats[k], |c| c.claimed_by == Some(first)).await;
+        assert!(over.over && over.legal.is_empty(), "a claimed game is over");
+        let info = Client::list(&url.replace("/by-post", "")).await.unwrap();
+        assert!(info[0].over && info[0].clock.as_ref().unwrap().claimed_by == Some(first), "{info:?}");
+    });
+    // Restarted, the host keeps the clock and the claim.
+    let (h, problems) = Host::open(catalogue, Delay::default(), Some(data.path())).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    h.set_time(now);
+    let info = h.list();
+    let c = info[0].clock.as_ref().unwrap();
+    assert!(info[0].over);
+    let mut left = c.left_ms.clone();
+    left.sort();
+    assert_eq!(left, vec![0, 3 * DAY as i64], "{c:?}");
+    assert_eq!(c.running, None, "nobody's time runs in a claimed game");
+    assert_eq!(c.rule, grognard::net::clock::ClockRule::turns(1, 2));
+}
