@@ -426,3 +426,167 @@ fn a_turn_based_clock_runs_for_the_seat_to_play_and_a_seat_out_of_time_is_skippe
     assert_eq!(c.running, None, "nobody's time runs in a claimed game");
     assert_eq!(c.rule, grognard::net::clock::ClockRule::turns(1, 2));
 }
+
+/// What a seat keeps between two days: its token, and the last action it saw.
+struct Kept {
+    token: String,
+    since: u64,
+}
+
+/// Standing orders for every question Leipzig asks.
+fn leipzig_orders() -> grognard::engine::orders::Orders {
+    [
+        ("retreat-before-combat", "retreat-from:300"),
+        ("defence-supply", "supply"),
+        ("retreat", "computer:beginner"),
+        ("scatter", "computer:beginner"),
+        ("rebellion-losses", "computer:beginner"),
+    ]
+    .iter()
+    .map(|(k, a)| (k.to_string(), a.to_string()))
+    .collect()
+}
+
+/// A host started afresh on its data folder, as after a restart, serving on `port`: its runtime
+/// (dropping it stops the host) and the host.
+fn host_for_a_day(
+    catalogue: &grognard::net::host::Catalogue,
+    data: &std::path::Path,
+    now: &grognard::net::host::Now,
+    port: u16,
+) -> (tokio::runtime::Runtime, Arc<Host>) {
+    let (h, problems) = Host::open(catalogue.clone(), Delay::default(), Some(data)).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    h.set_time(now.clone());
+    h.notify_with(NotifyConfig {
+        allow_local: true,
+        backoff: vec![Duration::from_millis(10); 2],
+        timeout: Duration::from_secs(5),
+        link: Some(format!("ws://127.0.0.1:{port}")),
+    });
+    let rt = runtime();
+    let listener = rt.block_on(tokio::net::TcpListener::bind(("127.0.0.1", port))).unwrap();
+    rt.spawn(serve(listener, h.clone()));
+    (rt, h)
+}
+
+#[test]
+fn leipzig_by_post_over_simulated_days_a_word_each_turn_standing_orders_and_the_host_restarted_every_day() {
+    let data = tempfile::tempdir().unwrap();
+    let (ms, now) = test_time(1_800_000_000_000);
+    let lz = grognard::engine::scenario::scenarios_root().join("leipzig-1813/1-historical-situation.ron");
+    let catalogue = grognard::cli::catalogue(&[lz]).unwrap();
+    // The seats' webhook receiver runs for the whole test on a thread of its own.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        runtime().block_on(async {
+            tx.send(receiver(200).await).unwrap();
+            std::future::pending::<()>().await
+        })
+    });
+    let (hook, got) = rx.recv().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("ws://127.0.0.1:{port}/by-post");
+    // Day 0: the French open a table with a clock (two days a move, three in reserve), the
+    // Allies join; each leaves an address and standing orders, and both go.
+    let mut kept: Vec<Kept> = Vec::new();
+    let (rt, h) = host_for_a_day(&catalogue, data.path(), &now, port);
+    rt.block_on(async {
+        let mut seats = Vec::new();
+        for k in 0..2u8 {
+            let asked = Sit {
+                notify: Some(format!("{hook}/{k}")),
+                clock: (k == 0).then(|| "days:2+3".to_string()),
+                ..sit(k, None)
+            };
+            let mut c = Client::sit(&url, &asked).await.unwrap();
+            welcome(&mut c).await.unwrap();
+            seats.push(c);
+        }
+        for c in seats.iter_mut() {
+            let u = next_update(c).await;
+            assert!(u.active.is_some() && u.clock.is_some());
+            c.orders(leipzig_orders()).await.unwrap();
+            loop {
+                match c.recv().await.unwrap() {
+                    ToSeat::Orders { orders } => break assert_eq!(orders, leipzig_orders()),
+                    ToSeat::Refused { message, .. } => panic!("{message}"),
+                    _ => {}
+                }
+            }
+            kept.push(Kept { token: c.token().unwrap(), since: u.index });
+        }
+    });
+    drop((rt, h));
+    let mut answered_for_the_absent = 0;
+    let mut days = 0;
+    let mut turns_of = [0; 2];
+    while days < 24 && !(answered_for_the_absent > 0 && days >= 4) {
+        days += 1;
+        ms.fetch_add(DAY, std::sync::atomic::Ordering::SeqCst);
+        // Whose turn it is, as the word posted to that seat says: the newest post.
+        let posts = bodies(&got, 1).await_blocking();
+        let newest = posts.iter().max_by_key(|b| b["notice"]["index"].as_u64().unwrap()).unwrap().clone();
+        let me = newest["notice"]["seat"].as_u64().unwrap() as u8;
+        let other = 1 - me;
+        turns_of[me as usize] += 1;
+        let posted = posts.len();
+        let (rt, h) = host_for_a_day(&catalogue, data.path(), &now, port);
+        let ended = rt.block_on(async {
+            let listed = &h.list()[0];
+            assert_eq!(listed.active, Some(me), "day {days}: the word went to the seat whose turn it is");
+            assert_eq!(listed.index, newest["notice"]["index"].as_u64().unwrap());
+            // A spectator looks in: the table as it stands, no legal actions, no orders.
+            let mut watcher = Client::sit(&url, &Sit::default()).await.unwrap();
+            welcome(&mut watcher).await.unwrap();
+            let seen = next_update(&mut watcher).await;
+            assert!(seen.legal.is_empty() && seen.index == listed.index);
+            // The seat comes back with its token, and plays until the decision leaves it.
+            let k = &mut kept[me as usize];
+            let mut c = Client::rejoin(&url, Some(me), Some(&k.token), k.since).await.unwrap();
+            let start = listed.index;
+            let ended = loop {
+                match c.recv().await.expect("open") {
+                    ToSeat::Orders { orders } => assert_eq!(orders, leipzig_orders(), "its own orders, back"),
+                    ToSeat::Update(u) => {
+                        k.since = u.index;
+                        assert!(u.clock.as_ref().unwrap().left_ms[me as usize] > 0, "within its time");
+                        if u.over {
+                            break true;
+                        }
+                        if u.active != Some(me) {
+                            break false;
+                        }
+                        let action = h.computer_choice("by-post", me, "beginner").unwrap();
+                        c.submit(u.index, action).await.unwrap();
+                    }
+                    ToSeat::Refused { message, .. } => panic!("{message}"),
+                    _ => {}
+                }
+            };
+            // What the absent seat's standing orders answered meanwhile, logged as its own.
+            let links = h.record("by-post").unwrap().links;
+            answered_for_the_absent += links[start as usize..].iter().filter(|l| l.seat.0 == other).count();
+            ended
+        });
+        drop((rt, h));
+        if ended {
+            break;
+        }
+        // The decision passed: a word went to the other seat.
+        let posts = bodies(&got, posted + 1).await_blocking();
+        assert!(posts.len() > posted, "day {days}: no word posted for the next turn");
+    }
+    eprintln!("{days} days, {answered_for_the_absent} answers by standing orders, turns {turns_of:?}");
+    assert!(answered_for_the_absent > 0, "no question was answered by standing orders in {days} days");
+    assert!(turns_of[0] >= 2 && turns_of[1] >= 2, "each side played on its days: {turns_of:?}");
+}
+
+/// Waits for a future on a runtime of its own (the receiver's bodies between two days).
+trait Blocking: std::future::Future + Sized {
+    fn await_blocking(self) -> Self::Output {
+        runtime().block_on(self)
+    }
+}
+
+impl<F: std::future::Future> Blocking for F {}

@@ -71,6 +71,28 @@ pub trait Kit: Game {
     ) -> Result<Table<Self>, String>;
     /// The score `simulate` prints for a finished game.
     fn final_score(&self) -> serde_json::Value;
+    /// The kinds of question this game asks a seat during the other's turn, which standing
+    /// orders answer (`engine::orders`; none: it asks none).
+    const QUESTIONS: &'static [crate::engine::orders::QuestionKind] = &[];
+
+    /// The question the decision now is: the seat asked and the kind (none: the decision is the
+    /// seat's own turn's, or the game asks no questions).
+    fn question(&self) -> Option<(crate::engine::seats::SeatId, &'static str)> {
+        None
+    }
+
+    /// A standing order's answer of the game's own (`QUESTIONS`) to the question now asked of
+    /// `seat`, decided on that seat's view alone: the action, or none where the order no longer
+    /// fits (the question waits for the seat).
+    fn standing_answer(
+        &self,
+        _seat: crate::engine::seats::SeatId,
+        _answer: &str,
+        _legal: &[Self::Action],
+    ) -> Option<Self::Action> {
+        None
+    }
+
     /// The computer's choice for `seat` as `player` among `legal`, decided on that seat's view
     /// alone: what the host plays for a seat out of time or as a seat's standing orders say.
     fn choose(

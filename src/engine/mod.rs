@@ -9,6 +9,7 @@ pub mod journal;
 pub mod kit;
 pub mod ladder;
 pub mod log;
+pub mod orders;
 pub mod plugin;
 pub mod rng;
 pub mod roll;

@@ -181,6 +181,11 @@ impl Client {
         Ok(self.seq)
     }
 
+    /// Leaves standing orders (replacing the seat's earlier ones).
+    pub async fn orders(&mut self, orders: crate::engine::orders::Orders) -> Result<(), String> {
+        self.send(&ToHost::Orders { orders }).await
+    }
+
     /// Claims the game, the other seat being out of time.
     pub async fn claim(&mut self) -> Result<(), String> {
         self.send(&ToHost::Claim).await

@@ -177,6 +177,8 @@ enum DiskLine {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         unix_ms: Option<u64>,
     },
+    /// A seat's standing orders, replacing its earlier ones (its secret, as the whole log is).
+    Orders { seat: u8, orders: crate::engine::orders::Orders },
     /// The game claimed by `seat`, the other seat being out of time: the table is over.
     Claimed { seat: u8, unix_ms: u64 },
     /// The host played for `seat`, out of time, until the decision left it (the actions follow
@@ -278,6 +280,8 @@ struct HostTable {
     notify_failed: Vec<Option<String>>,
     /// The seat last told that the decision is its own (a post goes once per turn).
     told: Option<u8>,
+    /// Each seat's standing orders.
+    orders: Vec<crate::engine::orders::Orders>,
     /// The table's clock (none: it has none), and the seat that claimed the game.
     clock: Option<Clock>,
     claimed: Option<u8>,
@@ -623,6 +627,13 @@ impl Host {
                 }
                 // The actions the host played follow as accepted lines.
                 DiskLine::Skipped { .. } => continue,
+                DiskLine::Orders { seat, orders } => {
+                    if !seat_of(seat) {
+                        return Err(at(format!("there is no seat {seat}")));
+                    }
+                    t.orders[seat as usize] = orders;
+                    continue;
+                }
                 // An older host's line: counted as accepted when the host came back.
                 DiskLine::Action(link) => (link, self.now()),
                 DiskLine::Accepted { link, unix_ms } => (link, SystemTime::UNIX_EPOCH + Duration::from_millis(unix_ms)),
@@ -697,6 +708,7 @@ impl Host {
             notify: vec![None; seats],
             notify_failed: vec![None; seats],
             told: None,
+            orders: vec![Default::default(); seats],
             clock: clock.map(|r| Clock::new(r, seats)),
             claimed: None,
             out_told: None,
@@ -747,6 +759,15 @@ impl Host {
 
     pub fn digest(&self, table: &str) -> Option<String> {
         self.table(table)?.lock().expect("not poisoned").game.as_ref().map(|g| g.digest())
+    }
+
+    /// The action the computer at `level` would take for `seat` at table `id`, deciding on that
+    /// seat's view: how the tests play a seat through its connection as a person would.
+    #[doc(hidden)]
+    pub fn computer_choice(&self, id: &str, seat: u8, level: &str) -> Result<serde_json::Value, String> {
+        let t = self.table(id).ok_or_else(|| format!("no table {id}"))?;
+        let t = t.lock().expect("not poisoned");
+        t.game.as_ref().ok_or("not started")?.computer_json(seat, level)
     }
 
     /// Holds table `id` busy for `d`, as a slow disk holds it while an action is synced: what
@@ -1005,6 +1026,9 @@ impl Host {
         if let Some(why) = j.seat.and_then(|k| t.notify_failed[k as usize].take()) {
             let _ = tx.send(ToSeat::Notice { text: why });
         }
+        if let Some(orders) = j.seat.map(|k| &t.orders[k as usize]).filter(|o| !o.is_empty()) {
+            let _ = tx.send(ToSeat::Orders { orders: orders.clone() });
+        }
         t.relist();
         self.send_update(t, s.conn);
     }
@@ -1039,9 +1063,7 @@ impl Host {
         match self.start_if_ready(t) {
             Ok(true) => {
                 t.pass_clock(now);
-                t.relist();
-                self.broadcast(t);
-                self.announce_turn(table, t);
+                self.after_actions(table, t);
             }
             Ok(false) => {}
             Err(e) => refuse(&format!("the table could not be set up: {e}")),
@@ -1085,11 +1107,7 @@ impl Host {
                 }
                 t.accepted.push(now);
                 t.pass_clock(unix_ms(now));
-                self.keep_save(t);
-                self.release(t, now);
-                t.relist();
-                self.broadcast(t);
-                self.announce_turn(&table, t);
+                self.after_actions(&table, t);
             }
             Err(r) => {
                 let _ = tx.send(refused(Some(seq), r));
@@ -1163,11 +1181,74 @@ impl Host {
                 t.pass_clock(unix_ms(when));
                 played += 1;
             }
-            self.keep_save(t);
-            self.release(t, self.now());
+            return self.after_actions(table, t);
         }
         t.relist();
         self.resend(t);
+    }
+
+    /// A seat's standing orders, checked against its game and kept (its secret: told back to
+    /// it alone); a question waiting for it that they answer is answered at once.
+    fn standing_orders(&self, orders: crate::engine::orders::Orders, tx: &Sender, s: &Session) {
+        let refuse = |m: &str| {
+            let _ = tx.send(refused(None, host_refusal(m)));
+        };
+        let (Some(Some(me)), Some(table)) = (s.joined, &s.table) else {
+            return refuse("only a seat at the table leaves standing orders");
+        };
+        let mut guard = table.lock().expect("not poisoned");
+        let t = &mut *guard;
+        if !t.conns.iter().any(|c| c.id == s.conn) {
+            return refuse("this seat came back on another connection: this one may no longer act");
+        }
+        let Some(g) = &t.game else { return refuse("standing orders are left once the table has started") };
+        if let Err(e) = g.check_orders(&orders) {
+            return refuse(&e);
+        }
+        if let Err(e) = t.append(&DiskLine::Orders { seat: me, orders: orders.clone() }) {
+            return refuse(&format!("the host could not write its log: {e}"));
+        }
+        t.orders[me as usize] = orders.clone();
+        let _ = tx.send(ToSeat::Orders { orders });
+        self.after_actions(table, t);
+    }
+
+    /// Answers, on each seat's behalf, the questions its standing orders cover, one after
+    /// another, each logged as that seat's action; an order that no longer fits (no answer, or
+    /// one the rules refuse) leaves the question waiting. How many were answered; an error when
+    /// an answer could not be kept (the table is closed then).
+    fn answer_standing(&self, t: &mut HostTable) -> Result<usize, String> {
+        let mut answered = 0;
+        while answered < MAX_SKIPPED && t.claimed.is_none() {
+            let Some(g) = t.game.as_mut().filter(|g| !g.is_over()) else { break };
+            let Some((seat, kind)) = g.question() else { break };
+            let Some(answer) = t.orders[seat as usize].get(kind) else { break };
+            let Some(link) = g.standing_json(seat, answer).and_then(|a| g.submit_json(seat, &a).ok()) else { break };
+            let when = self.now();
+            if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(when) }) {
+                t.game = None;
+                return Err(format!("the host could not write its log ({e}): the table is closed"));
+            }
+            t.accepted.push(when);
+            t.pass_clock(unix_ms(when));
+            answered += 1;
+        }
+        Ok(answered)
+    }
+
+    /// What follows accepted actions: the standing orders answered, the finished save kept,
+    /// the spectators' copy moved on, the list, every connection and the seat to play told.
+    fn after_actions(&self, table: &Arc<Mutex<HostTable>>, t: &mut HostTable) {
+        if let Err(e) = self.answer_standing(t) {
+            for c in &t.conns {
+                let _ = c.tx.send(refused(None, host_refusal(e.clone())));
+            }
+            return;
+        }
+        self.keep_save(t);
+        self.release(t, self.now());
+        t.relist();
+        self.broadcast(t);
         self.announce_turn(table, t);
     }
 
@@ -1227,6 +1308,7 @@ impl Host {
                 };
                 self.join(id, Join { seat, scenario, token, since, code, public, notify, clock }, tx, s)
             }
+            ToHost::Orders { orders } => self.standing_orders(orders, tx, s),
             ToHost::Claim => self.out_of_time(true, tx, s),
             ToHost::Skip => self.out_of_time(false, tx, s),
             ToHost::Value { value } => self.value(value, tx, s),

@@ -5,6 +5,7 @@ use super::chain::Link;
 use super::hosted::{FairRecord, Hosted};
 use super::proto::{LogLine, Update};
 use crate::engine::kit::Kit;
+use crate::engine::orders::Orders;
 use crate::engine::rules::Game;
 use crate::engine::seats::{SeatId, Viewer};
 use crate::engine::table::{Act, Refused, Table};
@@ -34,6 +35,14 @@ pub trait HostedGame: Send {
     /// for `seat`, decided on that seat's view alone, as the game's JSON; an error when the
     /// decision is not that seat's or the level is not the game's.
     fn computer_json(&self, seat: u8, level: &str) -> Result<serde_json::Value, String>;
+    /// The question the decision now is (`Kit::question`): the seat asked, and its kind.
+    fn question(&self) -> Option<(u8, &'static str)>;
+    /// Checks a seat's standing orders against the game's questions and levels.
+    fn check_orders(&self, orders: &Orders) -> Result<(), String>;
+    /// The action a standing order's answer gives to the question now asked of `seat` (the
+    /// computer at a level, or the game's own rule), decided on that seat's view; none where it
+    /// no longer fits.
+    fn standing_json(&self, seat: u8, answer: &str) -> Option<serde_json::Value>;
 }
 
 /// Why an action was refused: the rule where the rules refused it, and in words.
@@ -109,6 +118,24 @@ impl<G: Kit> HostedGame for Hosted<G> {
             crate::engine::rng::TableRng::from_seed(u64::from_le_bytes(head[..8].try_into().expect("8 bytes")));
         let action = <G as Kit>::choose(game, SeatId(seat), &legal, player, &mut rng);
         Ok(serde_json::to_value(action).expect("an action is plain data"))
+    }
+
+    fn question(&self) -> Option<(u8, &'static str)> {
+        self.table.game.question().map(|(s, k)| (s.0, k))
+    }
+
+    fn check_orders(&self, orders: &Orders) -> Result<(), String> {
+        crate::engine::orders::check(orders, G::QUESTIONS, G::LADDER)
+    }
+
+    fn standing_json(&self, seat: u8, answer: &str) -> Option<serde_json::Value> {
+        if let ("computer", Some(level)) = crate::engine::orders::split(answer) {
+            return self.computer_json(seat, level).ok();
+        }
+        let mut legal = Vec::new();
+        self.table.game.legal_actions(self.table.mode, &mut legal);
+        let action = self.table.game.standing_answer(SeatId(seat), answer, &legal)?;
+        Some(serde_json::to_value(action).expect("an action is plain data"))
     }
 }
 

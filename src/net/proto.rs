@@ -36,6 +36,10 @@ pub enum ToHost {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<String>,
     },
+    /// This seat's standing orders, replacing those it left before: for each kind of question
+    /// the other seat's play asks it, an answer the host gives on its behalf (the game's own
+    /// rule, or `computer:LEVEL`). The seat's secret; sent once the table has started.
+    Orders { orders: crate::engine::orders::Orders },
     /// The other seat is out of time: the game is this seat's (the table is over).
     Claim,
     /// The other seat is out of time: the host plays for it (the computer at `beginner`, on
@@ -103,6 +107,11 @@ pub enum ToSeat {
     /// A word from the host to this seat alone (its notification address failed).
     Notice {
         text: String,
+    },
+    /// This seat's standing orders as the host keeps them (to this seat alone, after it left
+    /// them and when it comes back).
+    Orders {
+        orders: crate::engine::orders::Orders,
     },
     /// The game is over: its whole save (every action, the seats' values and the host's
     /// revealed secret) for `grognard verify`.

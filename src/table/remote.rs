@@ -560,7 +560,7 @@ pub fn receive<G: TableGame>(
                     }
                 }
                 ToSeat::Notice { text } => notice.refuse(text),
-                ToSeat::Tables(_) => {}
+                ToSeat::Tables(_) | ToSeat::Orders { .. } => {}
             },
         }
     }

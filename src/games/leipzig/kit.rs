@@ -23,6 +23,20 @@ impl Kit for Leipzig {
     const SAVE_NAME: &'static str = "leipzig";
     const JOURNAL: &'static str = "leipzig-journal.ron";
     const RANDOM: LzPlayer = LzPlayer::Random;
+    const QUESTIONS: &'static [crate::engine::orders::QuestionKind] = super::rules::QUESTIONS;
+
+    fn question(&self) -> Option<(crate::engine::seats::SeatId, &'static str)> {
+        self.question_asked()
+    }
+
+    fn standing_answer(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        answer: &str,
+        legal: &[super::Action],
+    ) -> Option<super::Action> {
+        self.standing_answer_of(seat, answer, legal)
+    }
 
     fn seat_named(name: &str) -> Option<usize> {
         super::text::side_named(name).map(|s| s.index())

@@ -24,6 +24,7 @@ pub mod victory;
 pub mod zoc;
 
 pub use deployment::setup;
+pub use sequence::QUESTIONS;
 
 use super::actions::{Action, Event, LzError, rule};
 use super::state::{Leipzig, Pending, Step, UnitId};

@@ -310,3 +310,42 @@ impl Leipzig {
         )
     }
 }
+
+// A standing order's answer (issue 32), on the defender's view.
+impl Leipzig {
+    /// `stand`: the retreats end; `retreat-from:N`: the first counter attacked at N% or more
+    /// that can retreat does, the retreats end when none is left. None where the odds on a
+    /// counter cannot be seen (an attacker the defender sees only as a blank).
+    pub(super) fn retreat_before_answer(&self, name: &str, n: Option<&str>, legal: &[Action]) -> Option<Action> {
+        let end = legal.iter().find(|a| matches!(a, Action::EndRetreats)).cloned()?;
+        let from: u32 = match (name, n) {
+            ("stand", None) => return Some(end),
+            ("retreat-from", Some(n)) => n.parse().ok()?,
+            _ => return None,
+        };
+        for a in legal {
+            let Action::RetreatBefore { unit, .. } = a else { continue };
+            let hex = self.hex_of(*unit)?;
+            if self.best_odds_on(hex)? >= from {
+                return Some(a.clone());
+            }
+        }
+        Some(end)
+    }
+
+    /// The best odds of the attacks declared on `h`, in percent; none when an attacker is a
+    /// blank to the view it is read on.
+    fn best_odds_on(&self, h: Hex) -> Option<u32> {
+        let mut best = 0;
+        for a in self.attacks.iter().filter(|a| a.targets.contains(&h)) {
+            if a.units.iter().any(|&u| self.units[u as usize].what == crate::games::leipzig::state::What::Blank) {
+                return None;
+            }
+            let (att, _) = self.attack_strength(&a.units, a.supply.is_some(), a.sortie);
+            let (def, _) =
+                self.defense_strength(&a.targets, a.targets.iter().all(|&t| self.defender_could_supply(t)), a.river);
+            best = best.max(Self::percent(att, def.max(1)));
+        }
+        Some(best)
+    }
+}

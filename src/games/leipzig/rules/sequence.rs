@@ -273,3 +273,75 @@ impl Leipzig {
         Ok(())
     }
 }
+
+/// The questions the other side's play asks a seat, which its standing orders may answer
+/// (issue 32): the defender's retreats before combat (Combat, case J) and supply (Combat III),
+/// a retreat after a "d" result, a scattered counter's retreat, the German rebellion's losses.
+pub const QUESTIONS: &[crate::engine::orders::QuestionKind] = &[
+    crate::engine::orders::QuestionKind {
+        kind: "retreat-before-combat",
+        words: "Combat II: which counters retreat before combat (case J)",
+        answers: &[
+            ("stand", "no counter retreats before combat"),
+            ("retreat-from:N", "every counter that can retreats from an attack of N% or more (odds it can see)"),
+        ],
+    },
+    crate::engine::orders::QuestionKind {
+        kind: "defence-supply",
+        words: "Combat III: a supply unit for each attacked hex",
+        answers: &[("supply", "a supply unit wherever one may give it"), ("none", "no supply unit in defence")],
+    },
+    crate::engine::orders::QuestionKind {
+        kind: "retreat",
+        words: "the way a stack retreats after a d result",
+        answers: &[],
+    },
+    crate::engine::orders::QuestionKind {
+        kind: "scatter",
+        words: "the way a scattered counter retreats",
+        answers: &[],
+    },
+    crate::engine::orders::QuestionKind {
+        kind: "rebellion-losses",
+        words: "the two French divisions the German rebellion takes",
+        answers: &[],
+    },
+];
+
+impl Leipzig {
+    /// The question the decision now is: asked of the side that is not phasing, by the
+    /// phasing side's play (the deployment is each side's own).
+    pub fn question_asked(&self) -> Option<(crate::engine::seats::SeatId, &'static str)> {
+        let side = self.deciding()?;
+        if side == self.side || matches!(self.step, Step::Deploy(_)) {
+            return None;
+        }
+        let kind = match (self.pending.first(), self.step) {
+            (Some(Pending::Retreat { .. }), _) => "retreat",
+            (Some(Pending::Scatter { .. }), _) => "scatter",
+            (Some(Pending::Lose { attack: None, .. }), _) => "rebellion-losses",
+            (Some(_), _) => return None,
+            (None, Step::RetreatBefore) => "retreat-before-combat",
+            (None, Step::DefendSupply) => "defence-supply",
+            _ => return None,
+        };
+        Some((crate::games::leipzig::data::seat_of(side), kind))
+    }
+
+    /// A standing order's own answer to the question now asked of `seat` (`QUESTIONS`), decided
+    /// on that seat's view: none where it does not fit.
+    pub fn standing_answer_of(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        answer: &str,
+        legal: &[crate::games::leipzig::actions::Action],
+    ) -> Option<crate::games::leipzig::actions::Action> {
+        let (_, kind) = self.question_asked().filter(|(s, _)| *s == seat)?;
+        let view = crate::engine::rules::Game::observe(self, crate::engine::seats::Viewer::Seat(seat)).game;
+        match (kind, crate::engine::orders::split(answer)) {
+            ("retreat-before-combat", (name, n)) => view.retreat_before_answer(name, n, legal),
+            ("defence-supply", (name, None)) => view.defence_supply_answer(name, legal),
+            _ => None,
+        }
+    }
+}

@@ -170,3 +170,19 @@ impl Leipzig {
         }
     }
 }
+
+// A standing order's answer (issue 32), on the defender's view.
+impl Leipzig {
+    /// `supply`: the first supply unit that may give the next attacked hex its supply (none
+    /// where none may); `none`: no supply unit.
+    pub(super) fn defence_supply_answer(&self, name: &str, legal: &[Action]) -> Option<Action> {
+        let none = || legal.iter().find(|a| matches!(a, Action::DefendSupply { supply: None, .. })).cloned();
+        match name {
+            "supply" => {
+                legal.iter().find(|a| matches!(a, Action::DefendSupply { supply: Some(_), .. })).cloned().or_else(none)
+            }
+            "none" => none(),
+            _ => None,
+        }
+    }
+}
