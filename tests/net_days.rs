@@ -577,7 +577,6 @@ fn leipzig_by_post_over_simulated_days_a_word_each_turn_standing_orders_and_the_
         let posts = bodies(&got, posted + 1).await_blocking();
         assert!(posts.len() > posted, "day {days}: no word posted for the next turn");
     }
-    eprintln!("{days} days, {answered_for_the_absent} answers by standing orders, turns {turns_of:?}");
     assert!(answered_for_the_absent > 0, "no question was answered by standing orders in {days} days");
     assert!(turns_of[0] >= 2 && turns_of[1] >= 2, "each side played on its days: {turns_of:?}");
 }

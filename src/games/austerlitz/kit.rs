@@ -23,6 +23,7 @@ impl Kit for Austerlitz {
     const SAVE_NAME: &'static str = "austerlitz";
     const JOURNAL: &'static str = "austerlitz-journal.ron";
     const RANDOM: AzPlayer = AzPlayer::Random;
+    const QUESTIONS: &'static [crate::engine::orders::QuestionKind] = super::rules::QUESTIONS;
 
     fn seat_named(name: &str) -> Option<usize> {
         match name.to_ascii_lowercase().as_str() {
@@ -76,6 +77,19 @@ impl Kit for Austerlitz {
 
     fn final_score(&self) -> serde_json::Value {
         self.final_points.unwrap_or_else(|| self.points()).into()
+    }
+
+    fn question(&self) -> Option<(crate::engine::seats::SeatId, &'static str)> {
+        self.question_asked()
+    }
+
+    fn standing_answer(
+        &self,
+        seat: crate::engine::seats::SeatId,
+        answer: &str,
+        legal: &[super::Action],
+    ) -> Option<super::Action> {
+        self.standing_answer_of(seat, answer, legal)
     }
 
     fn choose(

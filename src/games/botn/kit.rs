@@ -39,6 +39,7 @@ impl Kit for Botn {
     const SAVE_NAME: &'static str = "game";
     const JOURNAL: &'static str = "journal.ron";
     const RANDOM: Player = Player::Random;
+    const QUESTIONS: &'static [crate::engine::orders::QuestionKind] = super::rules::QUESTIONS;
     const PLAYERS: &'static str = "random, beginner (or easy), normal (or ai), strong (or hard) and expert";
 
     /// French (Napoléon) or allied (Schwarzenberg).
@@ -80,6 +81,10 @@ impl Kit for Botn {
 
     fn final_score(&self) -> serde_json::Value {
         self.vp.into()
+    }
+
+    fn question(&self) -> Option<(crate::engine::seats::SeatId, &'static str)> {
+        self.question_asked()
     }
 
     fn choose(

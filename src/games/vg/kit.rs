@@ -33,6 +33,7 @@ impl Kit for Vg {
     const SAVE_NAME: &'static str = "vg";
     const JOURNAL: &'static str = "vg-journal.ron";
     const RANDOM: VgPlayer = VgPlayer::Random;
+    const QUESTIONS: &'static [crate::engine::orders::QuestionKind] = super::rules::QUESTIONS;
     const BASELINE: &'static str = "solo";
     const PLAYERS: &'static str = "random, beginner, normal, strong, expert and solo (the solo AI of section XV)";
 
@@ -85,6 +86,10 @@ impl Kit for Vg {
 
     fn final_score(&self) -> serde_json::Value {
         self.vp.into()
+    }
+
+    fn question(&self) -> Option<(crate::engine::seats::SeatId, &'static str)> {
+        self.question_asked()
     }
 
     fn choose(

@@ -457,3 +457,59 @@ impl Austerlitz {
         })
     }
 }
+
+/// The questions the phasing player's play asks the other, which its standing orders may answer
+/// (issue 32): its reactions to an attack, opportunity fire at a unit that moved into its front,
+/// a retreat it chooses as a fight's winner.
+pub const QUESTIONS: &[crate::engine::orders::QuestionKind] = &[
+    crate::engine::orders::QuestionKind {
+        kind: "reaction",
+        words: "Reactions: a defender's fire or counter-charge against an attack",
+        answers: &[
+            ("fire", "a gun fires whenever one may, else nothing"),
+            ("counter-charge", "counter-charge whenever one may, else nothing"),
+            ("none", "no reaction"),
+        ],
+    },
+    crate::engine::orders::QuestionKind {
+        kind: "opportunity-fire",
+        words: "Opportunity fire at a unit entering a front",
+        answers: &[("fire", "always fire"), ("hold", "never fire")],
+    },
+    crate::engine::orders::QuestionKind {
+        kind: "retreat",
+        words: "the loser's retreat, as the winner chooses it",
+        answers: &[],
+    },
+];
+
+impl Austerlitz {
+    /// The question the decision now is: a pending decision of the player who is not phasing.
+    pub fn question_asked(&self) -> Option<(SeatId, &'static str)> {
+        let side = self.deciding()?;
+        if side == self.side || self.step == Step::Setup {
+            return None;
+        }
+        let kind = match self.pending.last()? {
+            Pending::AttackReactions { .. } => "reaction",
+            Pending::OpportunityFire { .. } => "opportunity-fire",
+            Pending::Retreat { .. } => "retreat",
+        };
+        Some((seat_of(side), kind))
+    }
+
+    /// A standing order's own answer to the question now asked of `seat` (`QUESTIONS`): the
+    /// reaction or the fire it names where the rules offer it, else none (declined).
+    pub fn standing_answer_of(&self, seat: SeatId, answer: &str, legal: &[Action]) -> Option<Action> {
+        let (_, kind) = self.question_asked().filter(|(s, _)| *s == seat)?;
+        let offered = |want: &dyn Fn(&Action) -> bool| legal.iter().find(|a| want(a)).cloned();
+        let decline = || offered(&|a| matches!(a, Action::Decline));
+        match (kind, answer) {
+            ("reaction", "fire") => offered(&|a| matches!(a, Action::ReactFire { .. })).or_else(decline),
+            ("reaction", "counter-charge") => offered(&|a| matches!(a, Action::CounterCharge)).or_else(decline),
+            ("reaction", "none") | ("opportunity-fire", "hold") => decline(),
+            ("opportunity-fire", "fire") => offered(&|a| matches!(a, Action::OpportunityFire)),
+            _ => None,
+        }
+    }
+}

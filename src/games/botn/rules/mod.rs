@@ -349,3 +349,43 @@ impl Game for Botn {
         self.position_accepted_now()
     }
 }
+
+/// The questions the other player's play asks a seat, which its standing orders may answer
+/// (issue 32), each by the computer at a level of the seat's choosing: which army takes a fight's
+/// damage, a final scoring's choice, the unit type of a commander placed, a mission revealed.
+pub const QUESTIONS: &[crate::engine::orders::QuestionKind] = &[
+    crate::engine::orders::QuestionKind {
+        kind: "fight-damage",
+        words: "which of your armies takes a fight's damage",
+        answers: &[],
+    },
+    crate::engine::orders::QuestionKind { kind: "scoring", words: "a choice of the final scoring", answers: &[] },
+    crate::engine::orders::QuestionKind {
+        kind: "choose-unit",
+        words: "the unit type of Napoléon or Schwarzenberg, placed",
+        answers: &[],
+    },
+    crate::engine::orders::QuestionKind { kind: "reveal", words: "a mission card to reveal", answers: &[] },
+];
+
+impl Botn {
+    /// The question the decision now is: a decision waiting for the player whose turn it is
+    /// not (the preparation's draft is Napoléon's own).
+    pub fn question_asked(&self) -> Option<(SeatId, &'static str)> {
+        let seat = self.active_seat()?;
+        if seat == seat_of(self.active) || self.step == Step::MissionDraft {
+            return None;
+        }
+        let kind = if self.reveals_due > 0 {
+            "reveal"
+        } else {
+            match self.step {
+                Step::Fight => "fight-damage",
+                Step::Scoring => "scoring",
+                Step::ChooseUnit => "choose-unit",
+                _ => return None,
+            }
+        };
+        Some((seat, kind))
+    }
+}

@@ -436,3 +436,48 @@ impl Game for Vg {
         self.position_accepted_now()
     }
 }
+
+/// The questions the other player's play asks a seat, which its standing orders may answer
+/// (issue 32): committing to a campaign (reinforcing it), the influence to place or remove, the
+/// losses to take, the order of resolution and the rest, each answered by the computer at a
+/// level of the seat's choosing.
+pub const QUESTIONS: &[crate::engine::orders::QuestionKind] = &[
+    question("commit", "reinforcing a campaign: which cards to commit (VIII)"),
+    question("place-influence", "where to place influence"),
+    question("remove-influence", "which influence to remove"),
+    question("recruit-nation", "which nation to recruit"),
+    question("lose-unit", "which unit is lost"),
+    question("choose-loss", "which loss to take"),
+    question("alliance", "the alliance to form"),
+    question("en-avant", "En Avant!"),
+    question("resolve-order", "the order the campaigns are resolved in"),
+    question("tabletop-result", "the result of a battle fought with miniatures"),
+];
+
+const fn question(kind: &'static str, words: &'static str) -> crate::engine::orders::QuestionKind {
+    crate::engine::orders::QuestionKind { kind, words, answers: &[] }
+}
+
+impl Vg {
+    /// The question the decision now is: a decision waiting for the player whose turn it is
+    /// not.
+    pub fn question_asked(&self) -> Option<(SeatId, &'static str)> {
+        let seat = self.active_seat()?;
+        if seat == seat_of(self.turn) {
+            return None;
+        }
+        let kind = match self.pending.first()? {
+            Pending::Commit { .. } => "commit",
+            Pending::PlaceInfluence { .. } => "place-influence",
+            Pending::RemoveInfluence { .. } => "remove-influence",
+            Pending::RecruitNation { .. } => "recruit-nation",
+            Pending::LoseUnit { .. } => "lose-unit",
+            Pending::ChooseLoss { .. } => "choose-loss",
+            Pending::AllianceAny { .. } => "alliance",
+            Pending::EnAvant { .. } => "en-avant",
+            Pending::ResolveOrder { .. } => "resolve-order",
+            Pending::TabletopResult { .. } => "tabletop-result",
+        };
+        Some((seat, kind))
+    }
+}
