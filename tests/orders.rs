@@ -4,7 +4,6 @@
 
 use grognard::engine::kit::{Kit, new_table, player_named};
 use grognard::engine::rng::TableRng;
-use grognard::engine::rules::Game;
 use grognard::engine::table::Act;
 use grognard::games::{austerlitz::Austerlitz, botn::Botn, leipzig::Leipzig, vg::Vg};
 use std::collections::BTreeMap;
