@@ -65,6 +65,15 @@ pub enum Command {
         /// private by default: its opener is given a code per seat to hand out).
         #[arg(long, requires = "seat")]
         public: bool,
+        /// With --join: a webhook the host posts to whenever the decision passes to this seat (a
+        /// Discord or Slack incoming webhook, or any address taking JSON; empty: none any more);
+        /// also read from GROGNARD_NOTIFY, out of the list of processes.
+        #[arg(long, value_name = "URL", requires = "seat")]
+        notify: Option<String>,
+        /// With --join: the clock of a table this seat opens: live:MINUTES[+SECONDS] (live:30+10)
+        /// or days:DAYS[+RESERVE] (days:2+5: two days a move, five in reserve).
+        #[arg(long, value_name = "CLOCK", requires = "seat")]
+        clock: Option<String>,
         /// Open the broadcast window for streaming (WIDTHxHEIGHT, 1920x1080 if none): the
         /// spectator's table, no panels, a director camera and an overlay; with --spectate this
         /// window is the broadcast window.
@@ -130,6 +139,14 @@ pub enum Command {
         /// Keep spectators this many minutes behind the players.
         #[arg(long, default_value_t = 0)]
         delay_minutes: u64,
+        /// The host's address as players reach it (ws://NAME:PORT or wss://), for the link in
+        /// each notification.
+        #[arg(long, value_name = "URL")]
+        link: Option<String>,
+        /// Post notifications to addresses on this machine and its private networks too (a host
+        /// for friends on one network); a host on the internet posts only to public addresses.
+        #[arg(long)]
+        notify_local: bool,
         /// How many tables one address may keep waiting for their other seats (raise it for a
         /// club behind one address, or a load test on loopback).
         #[arg(long, default_value_t = crate::net::limits::Limits::default().unstarted_per_address)]
@@ -337,6 +354,8 @@ pub fn run() -> i32 {
             spectate,
             code,
             public,
+            notify,
+            clock,
             broadcast,
             feed,
             delay_actions,
@@ -361,7 +380,12 @@ pub fn run() -> i32 {
             // A code handed to a window this one opened comes through the environment, out of
             // the list of processes other users may read.
             let code = code.or_else(|| std::env::var("GROGNARD_CODE").ok().filter(|c| !c.is_empty()));
-            let remote = join.map(|url| crate::engine::entry::RemoteSeat { url, seat, code, public });
+            let notify = notify.or_else(|| std::env::var("GROGNARD_NOTIFY").ok().filter(|c| !c.is_empty()));
+            if let Some(Err(e)) = clock.as_deref().map(crate::net::clock::ClockRule::parse) {
+                eprintln!("--clock {e}");
+                return 2;
+            }
+            let remote = join.map(|url| crate::engine::entry::RemoteSeat { url, seat, code, public, notify, clock });
             let stream = StreamOptions {
                 broadcast,
                 feed,
@@ -402,11 +426,22 @@ pub fn run() -> i32 {
         Some(Command::Validate { files }) => validate(&files),
         Some(Command::Replay { save }) => replay(&save),
         Some(Command::Verify { save, commitment, against }) => verify(&save, commitment.as_deref(), against.as_deref()),
-        Some(Command::Host { scenarios, port, address, data, delay_actions, delay_minutes, unstarted_per_address }) => {
+        Some(Command::Host {
+            scenarios,
+            port,
+            address,
+            data,
+            delay_actions,
+            delay_minutes,
+            link,
+            notify_local,
+            unstarted_per_address,
+        }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
             // Its connections are counted in `host`, once the limit of open files is raised.
             let limits = crate::net::limits::Limits { unstarted_per_address, ..Default::default() };
-            host(&scenarios, (&address, port), data.as_deref(), delay, limits)
+            let notify = crate::net::notify::NotifyConfig { allow_local: notify_local, link, ..Default::default() };
+            host(&scenarios, (&address, port), data.as_deref(), delay, limits, notify)
         }
         Some(Command::Tables { host }) => tables(&host),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
@@ -578,6 +613,7 @@ pub fn host(
     data: Option<&Path>,
     delay: crate::net::proto::Delay,
     limits: crate::net::limits::Limits,
+    mut notify: crate::net::notify::NotifyConfig,
 ) -> i32 {
     // As many connections as the system lets this process have (half its open files).
     crate::net::limits::raise_open_file_limit();
@@ -616,6 +652,11 @@ pub fn host(
             }
         };
         let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        // Without --link, the address it listens on, where that is one a player can reach.
+        if notify.link.is_none() && listener.local_addr().is_ok_and(|a| !a.ip().is_unspecified()) {
+            notify.link = Some(format!("ws://{at}"));
+        }
+        host.notify_with(notify);
         let reopened = host.list().len();
         println!(
             "hosting {} at ws://{at}/TABLE (the default {}){}",
@@ -652,7 +693,17 @@ pub fn tables(url: &str) -> i32 {
                 } else {
                     t.active.map_or("—".to_string(), |k| format!("{} to play", name(k)))
                 };
-                println!("{}\t{} actions\t{state}", t.name, t.index);
+                let clock = t.clock.as_ref().map_or("no clock".to_string(), |c| {
+                    let left: Vec<String> = c
+                        .left_ms
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &ms)| format!("{} {}", name(k as u8), crate::net::clock::words(ms)))
+                        .collect();
+                    format!("{}: {}", c.rule.words(), left.join(", "))
+                });
+                let scenario = if t.scenario.is_empty() { "-" } else { t.scenario.as_str() };
+                println!("{}\t{scenario}\t{} actions\t{state}\t{clock}", t.name, t.index);
             }
             0
         }

@@ -589,3 +589,26 @@ trait Blocking: std::future::Future + Sized {
 }
 
 impl<F: std::future::Future> Blocking for F {}
+
+#[test]
+fn grognard_host_with_no_scenario_serves_every_game_and_grognard_tables_shows_each_tables_scenario_and_clock() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, at) =
+        common::grognard_host(&["--port".as_ref(), "0".as_ref(), "--data".as_ref(), data.path().as_os_str()]);
+    runtime().block_on(async {
+        let asked = Sit { clock: Some("days:2+5".into()), ..sit(0, Some("leipzig-1813/5-historical-summer")) };
+        let mut c = Client::sit(&format!("ws://{at}/summer"), &asked).await.unwrap();
+        assert_eq!(welcome(&mut c).await.unwrap().1, "leipzig-1813/5-historical-summer");
+        let listed = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .args(["tables", &format!("ws://{at}")])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&listed.stdout);
+        let line = text.lines().find(|l| l.starts_with("summer\t")).unwrap_or_else(|| panic!("{text}"));
+        for part in ["leipzig-1813/5-historical-summer", "waiting for Allied to join", "2 days a move, 5 in reserve"] {
+            assert!(line.contains(part), "{part} in {line}");
+        }
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

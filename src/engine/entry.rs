@@ -50,6 +50,10 @@ pub struct RemoteSeat {
     pub code: Option<String>,
     /// A table this seat opens is listed and open to anyone.
     pub public: bool,
+    /// The seat's notification address (a webhook).
+    pub notify: Option<String>,
+    /// The clock of a table this seat opens (`live:30+10`, `days:2+5`).
+    pub clock: Option<String>,
 }
 
 /// Streaming: the broadcast window, the feed for stream tools, the delay and the director.

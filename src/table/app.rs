@@ -75,7 +75,7 @@ fn open<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ope
     };
     let remote = match &setup.remote {
         None => None,
-        Some(crate::engine::entry::RemoteSeat { url, seat, code, public }) => {
+        Some(crate::engine::entry::RemoteSeat { url, seat, code, public, notify, clock }) => {
             let names = table.game.seat_names();
             let seat = match seat {
                 None => None,
@@ -87,6 +87,9 @@ fn open<G: TableGame>(table: Table<G>, setup: &super::WindowSetup) -> Result<Ope
             let mut remote = super::remote::Remote::new(url, seat, code.clone(), *public);
             // A table this seat opens is played on this file's scenario, as a host names it.
             remote.scenario = Some(crate::net::host::scenario_key(G::ID, &table.game.scenario().path));
+            remote.notify = notify.clone();
+            remote.clock = clock.clone();
+            remote.questions = setup.questions;
             Some(remote)
         }
     };
@@ -282,6 +285,7 @@ pub fn open_window<G: crate::engine::kit::Kit + TableGame>(
                 remote: o.remote.clone(),
                 stream: o.stream.clone(),
                 learn: o.learn,
+                questions: G::QUESTIONS,
             },
         ),
         Err(e) => {

@@ -191,4 +191,7 @@ pub struct WindowSetup {
     pub stream: crate::engine::entry::StreamOptions,
     /// Open on Learn to play: the guided first turn.
     pub learn: bool,
+    /// The questions the game asks a seat during the other's turn (standing orders, at a host's
+    /// table).
+    pub questions: &'static [crate::engine::orders::QuestionKind],
 }

@@ -20,8 +20,13 @@ use std::time::Duration;
 
 /// What the window asks of its connection.
 enum Outgoing {
-    Act { at: u64, action: serde_json::Value },
+    Act {
+        at: u64,
+        action: serde_json::Value,
+    },
     Chat(String),
+    /// Any other message for the host (standing orders, a claim, a skip).
+    Host(crate::net::proto::ToHost),
 }
 
 /// What the connection tells the window.
@@ -61,6 +66,16 @@ pub struct Remote {
     pub public: bool,
     /// The scenario a table this seat opens is played on, as the host names it.
     pub scenario: Option<String>,
+    /// The seat's notification address, and the clock of a table it opens.
+    pub notify: Option<String>,
+    pub clock: Option<String>,
+    /// The table's clock as the host last told it, and when this window heard it.
+    pub clock_view: Option<(crate::net::clock::ClockView, std::time::Instant)>,
+    /// This seat's standing orders, as the host keeps them, and the game's questions.
+    pub orders: crate::engine::orders::Orders,
+    pub questions: &'static [crate::engine::orders::QuestionKind],
+    /// The orders as the panel edits them, before they are sent.
+    pub orders_draft: Option<crate::engine::orders::Orders>,
     /// The codes to hand out, for the seat that opened a private table.
     pub invitations: Option<Invitations>,
     /// This seat's key (none: watching).
@@ -229,6 +244,12 @@ impl Remote {
             code,
             public,
             scenario: None,
+            notify: None,
+            clock: None,
+            clock_view: None,
+            orders: Default::default(),
+            questions: &[],
+            orders_draft: None,
             in_flight: None,
             backlog: std::collections::VecDeque::new(),
             thrown: false,
@@ -249,6 +270,52 @@ impl Remote {
     pub fn act(&mut self, action: serde_json::Value) {
         self.in_flight = Some(self.index);
         let _ = self.outbox.send(Outgoing::Act { at: self.index, action });
+    }
+
+    /// Claims the game, the other seat out of time.
+    pub fn claim(&mut self) {
+        let _ = self.outbox.send(Outgoing::Host(crate::net::proto::ToHost::Claim));
+    }
+
+    /// Has the host play the other seat's turn, out of time.
+    pub fn skip(&mut self) {
+        let _ = self.outbox.send(Outgoing::Host(crate::net::proto::ToHost::Skip));
+    }
+
+    /// Leaves these standing orders with the host.
+    pub fn leave_orders(&mut self, orders: crate::engine::orders::Orders) {
+        let _ = self.outbox.send(Outgoing::Host(crate::net::proto::ToHost::Orders { orders }));
+    }
+
+    /// The table's clock in words, each seat's time left as of now (the running seat's counted
+    /// down since the host told it), and who is out of time or claimed the game.
+    pub fn clock_words(&self, seats: &[&str]) -> Option<String> {
+        let (c, heard) = self.clock_view.as_ref()?;
+        let since = heard.elapsed().as_millis() as i64;
+        let name = |k: u8| seats.get(k as usize).copied().unwrap_or("?");
+        let each: Vec<String> = c
+            .left_ms
+            .iter()
+            .enumerate()
+            .map(|(k, &ms)| {
+                let running = c.running == Some(k as u8);
+                let ms = if running { ms - since } else { ms };
+                format!("{} {}{}", name(k as u8), crate::net::clock::words(ms), if running { " ▸" } else { "" })
+            })
+            .collect();
+        let mut s = format!("Clock ({}): {}", c.rule.words(), each.join(" · "));
+        if let Some(k) = c.claimed_by {
+            s.push_str(&format!(" — claimed by {}", name(k)));
+        } else if let Some(k) = c.out_of_time {
+            s.push_str(&format!(" — {} is out of time", name(k)));
+        }
+        Some(s)
+    }
+
+    /// Whether the other seat is out of time and this one may claim the game or skip it.
+    pub fn may_claim(&self) -> bool {
+        let Some((c, _)) = &self.clock_view else { return false };
+        c.claimed_by.is_none() && self.seat.is_some() && c.out_of_time.is_some_and(|k| Some(k) != self.seat)
     }
 
     pub fn say(&mut self) {
@@ -300,6 +367,8 @@ pub fn connect(remote: Res<Remote>, proxy: Option<Res<bevy::winit::EventLoopProx
         code: remote.code.clone(),
         public: remote.public,
         scenario: remote.scenario.clone(),
+        notify: remote.notify.clone(),
+        clock: remote.clock.clone(),
     };
     let tx = remote.inbox_tx.clone();
     std::thread::spawn(move || {
@@ -316,6 +385,8 @@ struct Seated {
     code: Option<String>,
     public: bool,
     scenario: Option<String>,
+    notify: Option<String>,
+    clock: Option<String>,
 }
 
 /// Joins (or comes back to) the seat and relays messages both ways until the window closes;
@@ -344,6 +415,8 @@ async fn keep_connected(
             code: at.key.as_ref().and_then(|k| k.code.clone()).or(at.code.clone()),
             public: at.public,
             scenario: at.scenario.clone(),
+            notify: at.notify.clone(),
+            clock: at.clock.clone(),
             since,
         };
         let mut c = match Client::sit(&url, &sit).await {
@@ -400,6 +473,9 @@ async fn keep_connected(
                     }
                     Some(Outgoing::Chat(text)) => {
                         let _ = c.chat(&text).await;
+                    }
+                    Some(Outgoing::Host(m)) => {
+                        let _ = c.send(&m).await;
                     }
                     // The window has closed.
                     None => return,
@@ -522,6 +598,7 @@ pub fn receive<G: TableGame>(
                     }
                     remote.index = u.index;
                     remote.waiting = false;
+                    remote.clock_view = u.clock.map(|c| (*c, std::time::Instant::now()));
                     // The host took this window's action (the table went past where it was sent):
                     // accepted, as a local table says it, so an old refusal no longer shows.
                     if remote.in_flight.is_some_and(|at| at < u.index) {
@@ -560,7 +637,8 @@ pub fn receive<G: TableGame>(
                     }
                 }
                 ToSeat::Notice { text } => notice.refuse(text),
-                ToSeat::Tables(_) | ToSeat::Orders { .. } => {}
+                ToSeat::Orders { orders } => remote.orders = orders,
+                ToSeat::Tables(_) => {}
             },
         }
     }

@@ -241,8 +241,34 @@ fn hosted_table<G: TableGame>(ctx: &egui::Context, game: &G, r: &mut crate::tabl
             if let Some(f) = &r.finished {
                 ui.label(format!("Finished: {}", f.display()));
             }
+            if let Some(clock) = r.clock_words(game.seat_names()) {
+                ui.label(clock);
+            }
+            if r.may_claim() {
+                ui.horizontal(|ui| {
+                    if ui
+                        .button("Claim the game")
+                        .on_hover_text("The other seat is out of time: the game is yours")
+                        .clicked()
+                    {
+                        r.claim();
+                    }
+                    if ui
+                        .button("Play their turn")
+                        .on_hover_text(
+                            "The host plays for the seat out of time (the computer, on its view) until it is your turn",
+                        )
+                        .clicked()
+                    {
+                        r.skip();
+                    }
+                });
+            }
             if let Some(inv) = &r.invitations {
                 invitations(ui, game.seat_names(), r.seat, inv);
+            }
+            if r.seat.is_some() && !r.questions.is_empty() {
+                standing_orders(ui, r);
             }
             if r.seat.is_none() {
                 ui.separator();
@@ -258,6 +284,51 @@ fn hosted_table<G: TableGame>(ctx: &egui::Context, game: &G, r: &mut crate::tabl
                 }
             }
         });
+}
+
+/// A seat's standing orders: for each question the other seat's play may ask it, the answer
+/// the host gives while it is away (none: the question waits for it).
+fn standing_orders(ui: &mut egui::Ui, r: &mut crate::table::remote::Remote) {
+    ui.separator();
+    egui::CollapsingHeader::new(format!("Standing orders ({} left)", r.orders.len())).show(ui, |ui| {
+        ui.label(
+            egui::RichText::new("Answers the host gives for you while you are away; your secret, changed at any time.")
+                .small(),
+        );
+        let draft = r.orders_draft.get_or_insert_with(|| r.orders.clone());
+        for q in r.questions {
+            let now = draft.get(q.kind).cloned().unwrap_or_default();
+            let mut choice = now.clone();
+            let shown = |a: &str| if a.is_empty() { "ask me".to_string() } else { a.to_string() };
+            ui.horizontal(|ui| {
+                ui.label(q.words).on_hover_text(q.kind);
+                egui::ComboBox::from_id_salt(q.kind).selected_text(shown(&choice)).show_ui(ui, |ui| {
+                    ui.selectable_value(&mut choice, String::new(), "ask me");
+                    for (a, words) in q.answers {
+                        // An answer that takes a number is offered at 300 (retreat from 3:1).
+                        let a = a.replace(":N", ":300");
+                        ui.selectable_value(&mut choice, a.clone(), a).on_hover_text(*words);
+                    }
+                    for level in ["beginner", "normal", "strong"] {
+                        let a = format!("computer:{level}");
+                        ui.selectable_value(&mut choice, a.clone(), format!("the computer ({level})"));
+                    }
+                });
+            });
+            if choice != now {
+                if choice.is_empty() {
+                    draft.remove(q.kind);
+                } else {
+                    draft.insert(q.kind.to_string(), choice);
+                }
+            }
+        }
+        let changed = r.orders_draft.as_ref() != Some(&r.orders);
+        if ui.add_enabled(changed, egui::Button::new("Leave these orders")).clicked() {
+            let orders = r.orders_draft.take().unwrap_or_default();
+            r.leave_orders(orders);
+        }
+    });
 }
 
 /// A private table's codes, for the player who opened it to hand out: each other seat's, and the

@@ -182,6 +182,7 @@ pub fn open_window(file: &Path, o: &crate::engine::entry::WindowOptions) -> i32 
             remote: o.remote.clone(),
             stream: o.stream.clone(),
             learn: o.learn,
+            questions: <Vg as Kit>::QUESTIONS,
         },
     )
 }
