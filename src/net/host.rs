@@ -94,6 +94,18 @@ pub fn scenario_key(game: &str, file: &Path) -> String {
     format!("{game}/{}", file.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default())
 }
 
+/// The shipped scenario file a host's name for a scenario points to (`GAME/FILE` under the
+/// scenarios folder), where the name is one a host could give: two parts of letters, digits, `-`
+/// and `_` (a name from a stranger's host never leads out of the scenarios folder).
+pub fn scenario_file(key: &str) -> Option<std::path::PathBuf> {
+    let (game, stem) = key.split_once('/')?;
+    let plain = |s: &str| {
+        !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    (plain(game) && plain(stem))
+        .then(|| crate::engine::scenario::scenarios_root().join(game).join(format!("{stem}.ron")))
+}
+
 /// Every scenario one host serves; the first is the default, where a seat opening a table names
 /// none.
 #[derive(Clone)]

@@ -158,19 +158,49 @@ pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
             let (base, table) = url.rsplit_once('/').unwrap_or((&url, ""));
             // Each seat asks with its token: a private table is shown to its seats only.
             let mine = MySeat { table: table.to_string(), seat, token };
-            let state = match runtime.block_on(Client::mine(base, vec![mine])) {
-                Err(e) => format!("no answer: {e}"),
-                Ok(list) => match list.iter().find(|t| t.name == table) {
-                    None => "not at that host (or not with this seat's token)".to_string(),
-                    Some(t) if t.over => "over".to_string(),
-                    Some(t) if t.active == Some(seat) => format!("your turn (action {})", t.index),
-                    Some(t) if !t.open_seats.is_empty() => "waiting for a seat to join".to_string(),
-                    Some(t) => format!("waiting for the other side (action {})", t.index),
+            let (state, found_at) = match runtime.block_on(Client::mine(base, vec![mine])) {
+                Err(e) => (format!("no answer: {e}"), None),
+                Ok(list) => match list.into_iter().find(|t| t.name == table) {
+                    None => ("not at that host (or not with this seat's token)".to_string(), None),
+                    Some(t) => (table_state(&t, seat), Some(t)),
                 },
             };
-            found.push(MyTable { url: url.clone(), seat, state });
+            let scenario = found_at.as_ref().map_or(String::new(), |t| t.scenario.clone());
+            let seat_name = found_at.and_then(|t| t.seats.get(seat as usize).cloned()).unwrap_or_default();
+            found.push(MyTable { url: url.clone(), seat, scenario, seat_name, state });
         }
         *out.lock().expect("not poisoned") = found;
+    });
+}
+
+/// A seat's table in a few words: over, its turn or the other's, and its time left.
+pub fn table_state(t: &crate::net::proto::TableInfo, seat: u8) -> String {
+    let mut s = if t.over {
+        "over".to_string()
+    } else if t.active == Some(seat) {
+        format!("your turn (action {})", t.index)
+    } else if !t.open_seats.is_empty() {
+        "waiting for a seat to join".to_string()
+    } else {
+        format!("waiting for the other side (action {})", t.index)
+    };
+    if let Some(c) = &t.clock
+        && !t.over
+        && let Some(&ms) = c.left_ms.get(seat as usize)
+    {
+        s.push_str(&format!(", {} left", crate::net::clock::words(ms)));
+    }
+    s
+}
+
+/// Asks the host at `base` (ws://HOST:PORT) for its public tables, on a thread of its own.
+pub fn refresh_public_tables(
+    base: String,
+    out: std::sync::Arc<Mutex<Result<Vec<crate::net::proto::TableInfo>, String>>>,
+) {
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        *out.lock().expect("not poisoned") = runtime.block_on(Client::list(&base));
     });
 }
 
@@ -181,11 +211,20 @@ pub fn spawn(args: &[String]) -> Result<(), String> {
 
 /// `spawn`, handing the new window an invitation code through its environment.
 pub fn spawn_with_code(args: &[String], code: Option<String>) -> Result<(), String> {
+    spawn_with(args, code, None)
+}
+
+/// `spawn`, handing the new window an invitation code and a notification address through its
+/// environment (out of the list of processes other users may read).
+pub fn spawn_with(args: &[String], code: Option<String>, notify: Option<String>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut command = std::process::Command::new(exe);
-    command.args(args).env_remove("GROGNARD_CODE");
+    command.args(args).env_remove("GROGNARD_CODE").env_remove("GROGNARD_NOTIFY");
     if let Some(code) = code {
         command.env("GROGNARD_CODE", code);
+    }
+    if let Some(notify) = notify {
+        command.env("GROGNARD_NOTIFY", notify);
     }
     command.spawn().map(|_| ()).map_err(|e| e.to_string())
 }

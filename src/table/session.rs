@@ -173,7 +173,14 @@ pub struct JoinForm {
     pub url: String,
     pub seat: Option<u8>,
     pub code: String,
+    /// A table this window opens: its clock (`days:2+5`, `live:30+10`; empty: none), listed
+    /// for anyone or private, and the seat's notification address (a webhook; empty: none).
+    pub clock: String,
+    pub public: bool,
+    pub notify: String,
     pub my_tables: std::sync::Arc<std::sync::Mutex<Vec<MyTable>>>,
+    /// The host's public tables, as it last listed them (or why it did not).
+    pub public_tables: std::sync::Arc<std::sync::Mutex<Result<Vec<crate::net::proto::TableInfo>, String>>>,
 }
 
 impl Default for JoinForm {
@@ -182,7 +189,11 @@ impl Default for JoinForm {
             url: "ws://127.0.0.1:7813/evening".to_string(),
             seat: Some(0),
             code: String::new(),
+            clock: String::new(),
+            public: false,
+            notify: String::new(),
             my_tables: Default::default(),
+            public_tables: std::sync::Arc::new(std::sync::Mutex::new(Ok(Vec::new()))),
         }
     }
 }
@@ -335,6 +346,10 @@ mod tests {
 pub struct MyTable {
     pub url: String,
     pub seat: u8,
+    /// The table's scenario, as the host names it (empty: an older host's), and the seat's name
+    /// in its game (empty: as the window's game names it).
+    pub scenario: String,
+    pub seat_name: String,
     /// Whose turn it is there, in words (or why the host did not answer).
     pub state: String,
 }

@@ -418,7 +418,10 @@ fn menu<G: TableGame>(
         .title_bar(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                ui.menu_button("Game", |ui| {
+                // Open while its fields are typed in: every item that acts closes it itself.
+                let stays = egui::containers::menu::MenuConfig::new()
+                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+                egui::containers::menu::MenuButton::new("Game").config(stays).ui(ui, |ui| {
                     if let Some(log) = hosted {
                         // The host keeps this table: a seat saves what it may see, nothing more.
                         ui.label("Save what this seat sees:");
@@ -616,18 +619,50 @@ fn across_machines<G: TableGame>(
         ui.add(egui::TextEdit::singleline(&mut join_form.code).desired_width(200.0))
             .on_hover_text("A private table's code, as its opener handed it to you (empty: open a new private table)");
     });
-    let scenario = game.scenario().path.display().to_string();
-    let join = |url: &str, seat: Option<u8>| -> Vec<String> {
-        let mut args = vec!["play".to_string(), scenario.clone(), "--join".to_string(), url.to_string()];
+    // A table this window opens: its clock, public or private, and a word when it is your turn.
+    ui.horizontal(|ui| {
+        ui.label("A new table's clock:");
+        for (label, clock) in
+            [("none", ""), ("live 30 min", "live:30+10"), ("a day a move", "days:1+3"), ("3 days a move", "days:3+7")]
+        {
+            ui.radio_value(&mut join_form.clock, clock.to_string(), label).on_hover_text(if clock.is_empty() {
+                "no clock"
+            } else {
+                clock
+            });
+        }
+        ui.checkbox(&mut join_form.public, "public")
+            .on_hover_text("Listed for anyone to join; a private table gives you a code per seat to hand out");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Tell me when it is my turn:");
+        ui.add(egui::TextEdit::singleline(&mut join_form.notify).desired_width(220.0).hint_text("webhook address"))
+            .on_hover_text("A Discord or Slack incoming webhook, or any address taking JSON: the host posts to it when the decision passes to you");
+    });
+    let here = game.scenario().path.display().to_string();
+    let (clock, public) = (join_form.clock.clone(), join_form.public);
+    // The seat by its name in the table's own game (another game's table opens on its scenario).
+    let join_on = |scenario: &str, url: &str, seat: Option<&str>| -> Vec<String> {
+        let mut args = vec!["play".to_string(), scenario.to_string(), "--join".to_string(), url.to_string()];
         match seat {
-            Some(k) => args.extend(["--seat".to_string(), names[k as usize].to_string()]),
+            Some(name) => {
+                args.extend(["--seat".to_string(), name.to_string()]);
+                if !clock.is_empty() {
+                    args.extend(["--clock".to_string(), clock.clone()]);
+                }
+                if public {
+                    args.push("--public".to_string());
+                }
+            }
             None => args.push("--spectate".to_string()),
         }
         args
     };
+    let join = |url: &str, seat: Option<u8>| join_on(&here, url, seat.and_then(|k| names.get(k as usize).copied()));
+    let notify = Some(join_form.notify.trim().to_string()).filter(|n| !n.is_empty());
     if ui.button("Join that table (a new window)").clicked() {
         let code = Some(join_form.code.trim().to_string()).filter(|c| !c.is_empty());
-        match remote::spawn_with_code(&join(&join_form.url, join_form.seat), code) {
+        match remote::spawn_with(&join(&join_form.url, join_form.seat), code, notify.clone()) {
             Ok(()) => notice.inform(format!("Joining {}", join_form.url)),
             Err(e) => notice.refuse(format!("Could not open a window: {e}")),
         }
@@ -635,7 +670,14 @@ fn across_machines<G: TableGame>(
     }
     if ui.button("Host this scenario here (port 7813) and join").clicked() {
         let data = crate::engine::journal::default_journal_path().with_file_name("host");
-        let host = vec!["host".to_string(), scenario.clone(), "--data".to_string(), data.display().to_string()];
+        // Every shipped scenario when this one is shipped (the lobby offers them all), else
+        // this file alone.
+        let root = crate::engine::scenario::scenarios_root().canonicalize().ok();
+        let shipped = std::path::Path::new(&here).canonicalize().ok().zip(root).is_some_and(|(f, r)| f.starts_with(r));
+        let mut host = vec!["host".to_string(), "--data".to_string(), data.display().to_string()];
+        if !shipped {
+            host.push(here.clone());
+        }
         let name = join_form.url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("evening").to_string();
         let url = format!("ws://127.0.0.1:7813/{name}");
         match remote::spawn(&host).and_then(|_| {
@@ -651,6 +693,25 @@ fn across_machines<G: TableGame>(
         }
         ui.close();
     }
+    // The host's public tables, on any of its scenarios: a new window on that scenario joins.
+    let base = join_form.url.rsplit_once('/').map_or(join_form.url.clone(), |(b, _)| b.to_string());
+    ui.horizontal(|ui| {
+        ui.label(format!("Public tables at {base}:"));
+        if ui.small_button("Refresh").clicked() {
+            remote::refresh_public_tables(base.clone(), join_form.public_tables.clone());
+        }
+    });
+    let listed = join_form.public_tables.lock().expect("not poisoned").clone();
+    match listed {
+        Err(e) => {
+            ui.label(format!("no answer: {e}"));
+        }
+        Ok(list) => {
+            for t in list {
+                public_table(ui, notice, &t, &format!("{base}/{}", t.name), &join_on);
+            }
+        }
+    }
     ui.horizontal(|ui| {
         ui.label("Your tables:");
         if ui.small_button("Refresh").clicked() {
@@ -660,15 +721,62 @@ fn across_machines<G: TableGame>(
     let mine = join_form.my_tables.lock().expect("not poisoned").clone();
     for t in mine {
         ui.horizontal(|ui| {
-            let seat = names.get(t.seat as usize).copied().unwrap_or("?");
-            ui.label(format!("{} ({seat}): {}", t.url, t.state));
+            let seat: &str =
+                if t.seat_name.is_empty() { names.get(t.seat as usize).copied().unwrap_or("?") } else { &t.seat_name };
+            let on = if t.scenario.is_empty() { String::new() } else { format!(" {}", t.scenario) };
+            ui.label(format!("{} ({seat}){on}: {}", t.url, t.state));
+            let file = crate::net::host::scenario_file(&t.scenario).map_or(here.clone(), |p| p.display().to_string());
             if ui.small_button("Open").clicked()
-                && let Err(e) = remote::spawn(&join(&t.url, Some(t.seat)))
+                && let Err(e) = remote::spawn(&join_on(&file, &t.url, Some(seat)))
             {
                 notice.refuse(format!("Could not open a window: {e}"));
             }
         });
     }
+}
+
+/// The command line of a window that joins: from the scenario file, the table's address and the
+/// seat (none: watch).
+type JoinArgs<'a> = &'a dyn Fn(&str, &str, Option<&str>) -> Vec<String>;
+
+/// One of a host's public tables in the lobby: its name, scenario, clock and who is to play, a
+/// button for each open seat and one to watch.
+fn public_table(
+    ui: &mut egui::Ui,
+    notice: &mut crate::table::session::Notice,
+    t: &crate::net::proto::TableInfo,
+    url: &str,
+    join_on: JoinArgs,
+) {
+    let Some(file) = crate::net::host::scenario_file(&t.scenario).filter(|f| f.exists()) else {
+        ui.label(format!("{}: {} (a scenario this program lacks)", t.name, t.scenario));
+        return;
+    };
+    let name = |k: u8| t.seats.get(k as usize).cloned().unwrap_or_else(|| format!("seat {k}"));
+    let clock = t.clock.as_ref().map_or("no clock".to_string(), |c| c.rule.words());
+    let state = if t.over {
+        "over".to_string()
+    } else if !t.open_seats.is_empty() {
+        let open: Vec<String> = t.open_seats.iter().map(|&k| name(k)).collect();
+        format!("{} open", open.join(", "))
+    } else {
+        t.active.map_or(String::new(), |k| format!("{} to play", name(k)))
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("{} — {} · {clock} · {state}", t.name, t.title));
+        for &k in &t.open_seats {
+            if ui.small_button(format!("Take {}", name(k))).clicked()
+                && let Err(e) = crate::table::remote::spawn(&join_on(&file.display().to_string(), url, Some(&name(k))))
+            {
+                notice.refuse(format!("Could not open a window: {e}"));
+            }
+        }
+        if ui.small_button("Watch").clicked()
+            && let Err(e) = crate::table::remote::spawn(&join_on(&file.display().to_string(), url, None))
+        {
+            notice.refuse(format!("Could not open a window: {e}"));
+        }
+    });
 }
 
 /// Which seats the computer plays, and how well.
