@@ -156,6 +156,10 @@ pub enum Command {
     Tables {
         /// The host's address, ws://HOST:PORT
         host: String,
+        /// The tables this machine holds seats at there (the windows' kept tokens), private ones
+        /// included: whose turn it is and the time left.
+        #[arg(long)]
+        mine: bool,
     },
     /// Write what one seat (or a spectator) may see of a saved game: its save to hand to that
     /// player during play, without the seed or the log that would give the other's secrets away.
@@ -443,7 +447,8 @@ pub fn run() -> i32 {
             let notify = crate::net::notify::NotifyConfig { allow_local: notify_local, link, ..Default::default() };
             host(&scenarios, (&address, port), data.as_deref(), delay, limits, notify)
         }
-        Some(Command::Tables { host }) => tables(&host),
+        Some(Command::Tables { host, mine: false }) => tables(&host),
+        Some(Command::Tables { host, mine: true }) => my_tables(&host),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
         Some(Command::Simulate { scenario, games, seed, save_dir, via: Some(via), players, seat_players, at_once }) => {
             if players.as_deref().is_some_and(|p| p != "random") || !seat_players.is_empty() {
@@ -673,6 +678,41 @@ pub fn host(
         crate::net::host::serve(listener, host).await;
         0
     })
+}
+
+/// `grognard tables --mine`: the tables this machine holds seats at on a host, one line each.
+pub fn my_tables(url: &str) -> i32 {
+    let base = url.trim_end_matches('/');
+    let seats: Vec<crate::net::proto::MySeat> = crate::net::client::kept_seats()
+        .into_iter()
+        .filter_map(|(at, seat, token)| {
+            let (host, table) = at.rsplit_once('/')?;
+            (host == base).then(|| crate::net::proto::MySeat { table: table.to_string(), seat, token })
+        })
+        .collect();
+    if seats.is_empty() {
+        println!("no seats kept on this machine at {base}");
+        return 0;
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    match runtime.block_on(crate::net::client::Client::mine(base, seats.clone())) {
+        Ok(list) => {
+            for s in &seats {
+                let Some(t) = list.iter().find(|t| t.name == s.table) else {
+                    println!("{}\t-\t-\tnot at that host (or not with this seat's token)", s.table);
+                    continue;
+                };
+                let seat = t.seats.get(s.seat as usize).cloned().unwrap_or_else(|| format!("seat {}", s.seat));
+                let state = crate::net::client::seat_state(t, s.seat);
+                println!("{}\t{}\t{seat}\t{state}", t.name, t.scenario);
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
 }
 
 /// `grognard tables`: a host's tables, one line each.

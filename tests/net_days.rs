@@ -608,6 +608,22 @@ fn grognard_host_with_no_scenario_serves_every_game_and_grognard_tables_shows_ea
         for part in ["leipzig-1813/5-historical-summer", "waiting for Allied to join", "2 days a move, 5 in reserve"] {
             assert!(line.contains(part), "{part} in {line}");
         }
+        // The seat's own tables, as this machine keeps their tokens (as a window writes them).
+        let home = tempfile::tempdir().unwrap();
+        let key = serde_json::json!({"token": c.token().unwrap(), "value": "00", "url": format!("ws://{at}/summer")});
+        std::fs::write(home.path().join("seat-summer-0.json"), key.to_string()).unwrap();
+        let mine = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .args(["tables", &format!("ws://{at}"), "--mine"])
+            .env("GROGNARD_HOME", home.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&mine.stdout);
+        assert_eq!(
+            text.trim(),
+            "summer\tleipzig-1813/5-historical-summer\tFrench\twaiting for a seat to join, 7 d 0 h left",
+            "{text}{}",
+            String::from_utf8_lossy(&mine.stderr)
+        );
     });
     child.kill().unwrap();
     child.wait().unwrap();

@@ -218,3 +218,48 @@ impl Client {
         None
     }
 }
+
+/// A seat's table in a few words: over, its turn or the other's, and its time left.
+pub fn seat_state(t: &crate::net::proto::TableInfo, seat: u8) -> String {
+    let mut s = if t.over {
+        "over".to_string()
+    } else if t.active == Some(seat) {
+        format!("your turn (action {})", t.index)
+    } else if !t.open_seats.is_empty() {
+        "waiting for a seat to join".to_string()
+    } else {
+        format!("waiting for the other side (action {})", t.index)
+    };
+    if let Some(c) = &t.clock
+        && !t.over
+        && let Some(&ms) = c.left_ms.get(seat as usize)
+    {
+        s.push_str(&format!(", {} left", crate::net::clock::words(ms)));
+    }
+    s
+}
+
+/// The seats this machine keeps a token for (the window writes each beside its journal,
+/// `seat-….json`): each table's address, the seat and its token, in order.
+pub fn kept_seats() -> Vec<(String, u8, String)> {
+    #[derive(serde::Deserialize)]
+    struct Kept {
+        token: Option<String>,
+        #[serde(default)]
+        url: Option<String>,
+    }
+    let dir = crate::engine::journal::default_journal_path().with_file_name("");
+    let mut seats: Vec<(String, u8, String)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?.to_string();
+            let seat = name.strip_prefix("seat-")?.strip_suffix(".json")?.rsplit('-').next()?.parse().ok()?;
+            let key: Kept = serde_json::from_str(&std::fs::read_to_string(&p).ok()?).ok()?;
+            Some((key.url?, seat, key.token?))
+        })
+        .collect();
+    seats.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    seats
+}

@@ -412,6 +412,20 @@ struct Session {
     from: Option<std::net::IpAddr>,
 }
 
+/// A seat, its table, and the table locked.
+type Held<'a> = (u8, &'a Arc<Mutex<HostTable>>, std::sync::MutexGuard<'a, HostTable>);
+
+/// The seat this connection holds and its table, locked; or why it may not act there (`none`:
+/// what only a seat does; or its seat came back on another connection).
+fn my_seat<'a>(s: &'a Session, none: &str) -> Result<Held<'a>, String> {
+    let (Some(Some(me)), Some(table)) = (s.joined, &s.table) else { return Err(none.to_string()) };
+    let guard = table.lock().expect("not poisoned");
+    if !guard.conns.iter().any(|c| c.id == s.conn) {
+        return Err("this seat came back on another connection: this one may no longer act".into());
+    }
+    Ok((me, table, guard))
+}
+
 fn refused(seq: Option<u64>, r: Refusal) -> ToSeat {
     ToSeat::Refused { seq, rule: r.rule, message: r.message }
 }
@@ -1135,14 +1149,12 @@ impl Host {
         let refuse = |m: &str| {
             let _ = tx.send(refused(None, host_refusal(m)));
         };
-        let (Some(Some(me)), Some(table)) = (s.joined, &s.table) else {
-            return refuse("only a seat at the table claims the game or skips the other seat");
-        };
-        let mut guard = table.lock().expect("not poisoned");
+        let (me, table, mut guard) =
+            match my_seat(s, "only a seat at the table claims the game or skips the other seat") {
+                Ok(held) => held,
+                Err(e) => return refuse(&e),
+            };
         let t = &mut *guard;
-        if !t.conns.iter().any(|c| c.id == s.conn) {
-            return refuse("this seat came back on another connection: this one may no longer act");
-        }
         if t.ended() {
             return refuse("the game is over");
         }
@@ -1205,14 +1217,11 @@ impl Host {
         let refuse = |m: &str| {
             let _ = tx.send(refused(None, host_refusal(m)));
         };
-        let (Some(Some(me)), Some(table)) = (s.joined, &s.table) else {
-            return refuse("only a seat at the table leaves standing orders");
+        let (me, table, mut guard) = match my_seat(s, "only a seat at the table leaves standing orders") {
+            Ok(held) => held,
+            Err(e) => return refuse(&e),
         };
-        let mut guard = table.lock().expect("not poisoned");
         let t = &mut *guard;
-        if !t.conns.iter().any(|c| c.id == s.conn) {
-            return refuse("this seat came back on another connection: this one may no longer act");
-        }
         let Some(g) = &t.game else { return refuse("standing orders are left once the table has started") };
         if let Err(e) = g.check_orders(&orders) {
             return refuse(&e);

@@ -138,20 +138,8 @@ impl SeatKey {
 /// Asks each host this machine holds seats at for its tables (on a thread of its own) and fills
 /// `out` with this machine's seats and whose turn it is at each.
 pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
-    let dir = crate::engine::journal::default_journal_path().with_file_name("");
     std::thread::spawn(move || {
-        let mut seats: Vec<(String, u8, String)> = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter_map(|p| {
-                let name = p.file_name()?.to_str()?.to_string();
-                let seat = name.strip_prefix("seat-")?.strip_suffix(".json")?.rsplit('-').next()?.parse().ok()?;
-                let key: SeatKey = serde_json::from_str(&std::fs::read_to_string(&p).ok()?).ok()?;
-                Some((key.url?, seat, key.token?))
-            })
-            .collect();
-        seats.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        let seats = crate::net::client::kept_seats();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         let mut found = Vec::new();
         for (url, seat, token) in seats {
@@ -162,7 +150,7 @@ pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
                 Err(e) => (format!("no answer: {e}"), None),
                 Ok(list) => match list.into_iter().find(|t| t.name == table) {
                     None => ("not at that host (or not with this seat's token)".to_string(), None),
-                    Some(t) => (table_state(&t, seat), Some(t)),
+                    Some(t) => (crate::net::client::seat_state(&t, seat), Some(t)),
                 },
             };
             let scenario = found_at.as_ref().map_or(String::new(), |t| t.scenario.clone());
@@ -171,26 +159,6 @@ pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
         }
         *out.lock().expect("not poisoned") = found;
     });
-}
-
-/// A seat's table in a few words: over, its turn or the other's, and its time left.
-pub fn table_state(t: &crate::net::proto::TableInfo, seat: u8) -> String {
-    let mut s = if t.over {
-        "over".to_string()
-    } else if t.active == Some(seat) {
-        format!("your turn (action {})", t.index)
-    } else if !t.open_seats.is_empty() {
-        "waiting for a seat to join".to_string()
-    } else {
-        format!("waiting for the other side (action {})", t.index)
-    };
-    if let Some(c) = &t.clock
-        && !t.over
-        && let Some(&ms) = c.left_ms.get(seat as usize)
-    {
-        s.push_str(&format!(", {} left", crate::net::clock::words(ms)));
-    }
-    s
 }
 
 /// Asks the host at `base` (ws://HOST:PORT) for its public tables, on a thread of its own.

@@ -9,7 +9,7 @@ pub mod lesson;
 pub mod panels;
 
 use super::actions::Action;
-use super::ai::{self, AzPlayer};
+use super::ai::AzPlayer;
 use super::data;
 use super::plugin::{AzPhase, AzPlugin};
 use super::state::Austerlitz;
@@ -65,7 +65,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
             .get(level)
             .copied()
             .unwrap_or(AzPlayer::Beginner);
-        ai::choose(&self.observe(Viewer::Seat(seat)), legal, player, rng)
+        crate::engine::kit::Kit::choose(self, seat, legal, player, rng)
     }
 
     fn pause_factor(&self) -> f32 {

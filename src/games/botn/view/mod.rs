@@ -46,7 +46,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
 
     fn computer_choice(&self, seat: SeatId, legal: &[Action], level: usize, rng: &mut TableRng) -> Action {
         let player = Player::COMPUTER.get(level).copied().unwrap_or(Player::Normal);
-        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
+        crate::engine::kit::Kit::choose(self, seat, legal, player, rng)
     }
 
     fn pause_factor(&self) -> f32 {

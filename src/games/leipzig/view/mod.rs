@@ -11,7 +11,7 @@ pub mod lesson;
 pub mod panels;
 
 use super::actions::Action;
-use super::ai::{self, LzPlayer};
+use super::ai::LzPlayer;
 use super::data;
 use super::plugin::{LzPhase, LzPlugin};
 use super::state::Leipzig;
@@ -65,7 +65,7 @@ Ctrl+Z: undo (back to the last roll or hand-over) · H or F11: hide every panel 
             .get(level)
             .copied()
             .unwrap_or(LzPlayer::Beginner);
-        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
+        crate::engine::kit::Kit::choose(self, seat, legal, player, rng)
     }
 
     fn pause_factor(&self) -> f32 {

@@ -62,7 +62,7 @@ H or F11: hide every panel (the clean picture for streaming: a spectator's view,
             .get(level)
             .copied()
             .unwrap_or(VgPlayer::Normal);
-        ai::choose(|| self.observe(Viewer::Seat(seat)), legal, player, rng)
+        crate::engine::kit::Kit::choose(self, seat, legal, player, rng)
     }
 
     fn action_label(&self, action: &Action) -> String {
