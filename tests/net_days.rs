@@ -412,6 +412,30 @@ fn a_turn_based_clock_runs_for_the_seat_to_play_and_a_seat_out_of_time_is_skippe
         assert!(over.over && over.legal.is_empty(), "a claimed game is over");
         let info = Client::list(&url.replace("/by-post", "")).await.unwrap();
         assert!(info[0].over && info[0].clock.as_ref().unwrap().claimed_by == Some(first), "{info:?}");
+        // The game ends where it was claimed: the host reveals its secret, and every roll so far
+        // verifies against the commitment each seat was welcomed with.
+        let save = loop {
+            match seats[k].recv().await.expect("open") {
+                ToSeat::Finished { save } => break save,
+                ToSeat::Refused { message, .. } => panic!("{message}"),
+                _ => {}
+            }
+        };
+        seats[k].check_save(None, &save).unwrap();
+        let kept: grognard::net::hosted::HostedSave = ron::from_str(&save).unwrap();
+        assert_eq!(kept.fair.claimed_by, Some(first));
+        let file = grognard::engine::scenario::scenarios_root().join("battle-of-the-nations/beginner.ron");
+        let table = grognard::net::hosted::verify(&kept.fair, |seed| {
+            grognard::engine::kit::new_table::<grognard::games::botn::Botn>(&file, seed).unwrap()
+        })
+        .unwrap();
+        assert!(!grognard::engine::rules::Game::is_over(&table.game), "claimed before the rules' end");
+        // Without the claim on the record the same save is a game cut short.
+        let unclaimed = grognard::net::hosted::FairRecord { claimed_by: None, ..kept.fair.clone() };
+        let cut = grognard::net::hosted::verify(&unclaimed, |seed| {
+            grognard::engine::kit::new_table::<grognard::games::botn::Botn>(&file, seed).unwrap()
+        });
+        assert!(cut.err().unwrap().contains("cut short"));
     });
     // Restarted, the host keeps the clock and the claim.
     let (h, problems) = Host::open(catalogue, Delay::default(), Some(data.path())).unwrap();

@@ -333,6 +333,14 @@ impl HostTable {
         Some((late, self.game.as_ref().map_or(0, |g| g.index())))
     }
 
+    /// The game claimed by `seat`: the table takes no more actions, its secret is revealed.
+    fn claim(&mut self, seat: u8) {
+        self.claimed = Some(seat);
+        for g in [&mut self.game, &mut self.behind].into_iter().flatten() {
+            g.claim(seat);
+        }
+    }
+
     /// Whether the table takes no more actions: its game over, or claimed.
     fn ended(&self) -> bool {
         self.claimed.is_some() || self.game.as_ref().is_some_and(|g| g.is_over())
@@ -645,7 +653,7 @@ impl Host {
                     if !seat_of(seat) {
                         return Err(at(format!("there is no seat {seat}")));
                     }
-                    t.claimed = Some(seat);
+                    t.claim(seat);
                     if let Some(c) = &mut t.clock {
                         c.pass(None, unix_ms);
                     }
@@ -683,7 +691,7 @@ impl Host {
     fn keep_save(&self, t: &HostTable) {
         let (Some(dir), Some(g)) = (&self.data, &t.game) else { return };
         let path = dir.join(format!("{}.save.ron", t.id));
-        if g.is_over() && !path.exists() {
+        if t.ended() && !path.exists() {
             // It holds the secret and every seat's value, as the log does: its owner's only.
             let _ = crate::engine::scenario::write_private(&path, &g.save_text());
         }
@@ -763,7 +771,7 @@ impl Host {
         let mut moved = false;
         while b.index() < total {
             let i = b.index() as usize;
-            let count_ok = g.is_over() || total - (i as u64 + 1) >= self.delay.actions;
+            let count_ok = g.is_over() || t.claimed.is_some() || total - (i as u64 + 1) >= self.delay.actions;
             let waited = now.duration_since(t.accepted[i]).unwrap_or(Duration::ZERO);
             if !(count_ok && waited >= Duration::from_secs(self.delay.seconds)) {
                 break;
@@ -1180,8 +1188,10 @@ impl Host {
             return refuse(&format!("the host could not write its log: {e}"));
         }
         if claim {
-            t.claimed = Some(me);
+            t.claim(me);
             t.pass_clock(now);
+            self.keep_save(t);
+            self.release(t, self.now());
         } else {
             let mut played = 0;
             while let Some(g) = t.game.as_mut()
@@ -1396,7 +1406,7 @@ impl Host {
             update.over = true;
             update.legal.clear();
         }
-        let over = g.is_over().then(|| g.save_text());
+        let over = (g.is_over() || t.claimed.is_some()).then(|| g.save_text());
         let c = &mut t.conns[c];
         c.sent = Some(update.index);
         let _ = c.tx.send(ToSeat::Update(update));

@@ -19,11 +19,14 @@ pub struct FairRecord {
     pub scenario_hash: String,
     #[serde(with = "chain::hex32")]
     pub commitment: Hash,
-    /// The host's secret, in hex: revealed only once the game is over.
+    /// The host's secret, in hex: revealed only once the game is over (or claimed).
     pub secret: Option<String>,
     /// Each seat's value, in seat order, in hex.
     pub contributions: Vec<String>,
     pub links: Vec<Link>,
+    /// The seat that claimed the game, the other out of time (issue 32): the game ends there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimed_by: Option<u8>,
 }
 
 /// The save of a finished hosted game, as the host writes it: the game, its scenario and the
@@ -48,6 +51,8 @@ pub struct Hosted<G: Game> {
     genesis: Hash,
     /// One per accepted action, as the table's records are (a hosted table never undoes).
     pub links: Vec<Link>,
+    /// The seat that claimed the game, the other out of time: it ends here, its secret revealed.
+    pub claimed: Option<u8>,
 }
 
 impl<G: Game> Hosted<G> {
@@ -73,6 +78,7 @@ impl<G: Game> Hosted<G> {
             key,
             genesis,
             links: Vec::new(),
+            claimed: None,
         }
     }
 
@@ -125,15 +131,16 @@ impl<G: Game> Hosted<G> {
         }
     }
 
-    /// The record of this table; the secret is in it only once the game is over.
+    /// The record of this table; the secret is in it only once the game is over or claimed.
     pub fn record(&self) -> FairRecord {
         FairRecord {
             table_id: self.table_id.clone(),
             scenario_hash: self.table.game.scenario().hash,
             commitment: self.commitment,
-            secret: self.table.game.is_over().then(|| chain::to_hex(&self.secret)),
+            secret: (self.table.game.is_over() || self.claimed.is_some()).then(|| chain::to_hex(&self.secret)),
             contributions: self.contributions.iter().map(|c| chain::to_hex(c)).collect(),
             links: self.links.clone(),
+            claimed_by: self.claimed,
         }
     }
 }
@@ -158,8 +165,9 @@ pub fn verify<G: Game>(rec: &FairRecord, new_table: impl FnOnce(u64) -> Table<G>
         h.replay_link(l)?;
     }
     // A finished game's save verifies only whole: one cut short (a loss cut off) ends before the
-    // game does, though its secret was revealed at the end.
-    if !h.table.game.is_over() {
+    // game does, though its secret was revealed at the end. A claimed game ends where it was
+    // claimed.
+    if !h.table.game.is_over() && rec.claimed_by.is_none() {
         return Err(format!(
             "the game is not over after the save's {n} actions, yet the host's secret is revealed: the save is cut short"
         ));
@@ -215,8 +223,10 @@ pub fn verify_file<G: Game>(
     let scenario = save.scenario.path.clone();
     new_table(&scenario, 0).map_err(at)?;
     let table = verify(&save.fair, |seed| new_table(&scenario, seed).expect("it loaded a moment ago")).map_err(at)?;
+    let claimed =
+        save.fair.claimed_by.map_or(String::new(), |k| format!(" (claimed by seat {k}, the other out of time)"));
     Ok(format!(
-        "verified: {} actions, each roll recomputed from the revealed secret and the seats' values; digest {}",
+        "verified: {} actions{claimed}, each roll recomputed from the revealed secret and the seats' values; digest {}",
         save.fair.links.len(),
         table.digest()
     ))

@@ -35,6 +35,9 @@ pub trait HostedGame: Send {
     /// for `seat`, decided on that seat's view alone, as the game's JSON; an error when the
     /// decision is not that seat's or the level is not the game's.
     fn computer_json(&self, seat: u8, level: &str) -> Result<serde_json::Value, String>;
+    /// The game claimed by `seat`, the other out of time: it ends here, its secret revealed in
+    /// its record and save.
+    fn claim(&mut self, seat: u8);
     /// The question the decision now is (`Kit::question`): the seat asked, and its kind.
     fn question(&self) -> Option<(u8, &'static str)>;
     /// Checks a seat's standing orders against the game's questions and levels.
@@ -122,6 +125,10 @@ impl<G: Kit> HostedGame for Hosted<G> {
 
     fn question(&self) -> Option<(u8, &'static str)> {
         self.table.game.question().map(|(s, k)| (s.0, k))
+    }
+
+    fn claim(&mut self, seat: u8) {
+        self.claimed = Some(seat);
     }
 
     fn check_orders(&self, orders: &Orders) -> Result<(), String> {
