@@ -48,6 +48,10 @@ impl ClockRule {
     /// Reads `live:MINUTES[+SECONDS]` or `days:DAYS[+RESERVE]`, as the command line and the
     /// lobby write a clock.
     pub fn parse(text: &str) -> Result<ClockRule, String> {
+        // A stranger's text is quoted back only when it is short.
+        if text.len() > 40 {
+            return Err("a clock is written in at most 40 characters (days:2+5)".into());
+        }
         let bad =
             || format!("`{text}`: a clock is live:MINUTES[+SECONDS] (live:30+10) or days:DAYS[+RESERVE] (days:2+5)");
         let (kind, rest) = text.split_once(':').ok_or_else(bad)?;
