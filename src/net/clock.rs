@@ -138,14 +138,14 @@ impl Clock {
         (self.left(s, now) <= 0).then_some(s)
     }
 
-    /// What every seat is shown at `now`.
-    pub fn view(&self, now: u64) -> ClockView {
+    /// What every seat is shown at `now`, the game claimed by `claimed_by` (none: not claimed).
+    pub fn view(&self, now: u64, claimed_by: Option<u8>) -> ClockView {
         ClockView {
             rule: self.rule,
             left_ms: (0..self.left_ms.len() as u8).map(|s| self.left(s, now)).collect(),
             running: self.running.map(|(s, _)| s),
             out_of_time: self.out_of_time(now),
-            claimed_by: None,
+            claimed_by,
             at_ms: now,
         }
     }
@@ -202,8 +202,8 @@ mod tests {
         // Seat 0's time runs: at 10 days it is out.
         assert_eq!(c.out_of_time(9 * D), None);
         assert_eq!(c.out_of_time(10 * D), Some(0));
-        assert_eq!(c.view(11 * D).left_ms, vec![-(D as i64), 7 * D as i64]);
-        assert_eq!(c.view(11 * D).running, Some(0));
+        assert_eq!(c.view(11 * D, None).left_ms, vec![-(D as i64), 7 * D as i64]);
+        assert_eq!(c.view(11 * D, None).running, Some(0));
     }
 
     #[test]
@@ -217,7 +217,7 @@ mod tests {
         assert_eq!(c.left(1, 180_000), 600_000 - 60_000);
         // The game over: nobody's time runs.
         c.pass(None, 200_000);
-        assert_eq!(c.view(900_000).running, None);
+        assert_eq!(c.view(900_000, None).running, None);
         assert_eq!(c.left(1, 900_000), 600_000 - 80_000, "nothing added at the end");
     }
 

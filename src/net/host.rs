@@ -312,11 +312,18 @@ struct Entry {
 }
 
 impl HostTable {
+    /// The seat to decide now: none once the game is over or claimed.
+    fn to_decide(&self) -> Option<u8> {
+        if self.claimed.is_some() {
+            return None;
+        }
+        self.game.as_ref().filter(|g| !g.is_over()).and_then(|g| g.active())
+    }
+
     /// The clock follows the decision: the seat whose turn it is now spends its time (nobody's
     /// once the game is over or claimed).
     fn pass_clock(&mut self, now_ms: u64) {
-        let active = self.game.as_ref().filter(|g| !g.is_over()).and_then(|g| g.active());
-        let active = if self.claimed.is_some() { None } else { active };
+        let active = self.to_decide();
         if let Some(c) = &mut self.clock {
             c.pass(active, now_ms);
         }
@@ -324,7 +331,7 @@ impl HostTable {
 
     /// The clock as every seat sees it at `now_ms`.
     fn clock_view(&self, now_ms: u64) -> Option<ClockView> {
-        self.clock.as_ref().map(|c| ClockView { claimed_by: self.claimed, ..c.view(now_ms) })
+        self.clock.as_ref().map(|c| c.view(now_ms, self.claimed))
     }
 
     /// The seat whose time has run out at `now_ms`, and the action the table is at.
@@ -511,7 +518,7 @@ impl Host {
     /// Tells the seat whose decision it now is, once per turn, at its notification address (off
     /// this thread; a failure is told to its seat, now if it is here, else when it comes back).
     fn announce_turn(&self, table: &Arc<Mutex<HostTable>>, t: &mut HostTable) {
-        let active = t.game.as_ref().filter(|g| !g.is_over()).and_then(|g| g.active());
+        let active = t.to_decide();
         if active == t.told {
             return;
         }
@@ -654,9 +661,7 @@ impl Host {
                         return Err(at(format!("there is no seat {seat}")));
                     }
                     t.claim(seat);
-                    if let Some(c) = &mut t.clock {
-                        c.pass(None, unix_ms);
-                    }
+                    t.pass_clock(unix_ms);
                     continue;
                 }
                 // The actions the host played follow as accepted lines.
@@ -682,7 +687,7 @@ impl Host {
         self.release(&mut t, self.now());
         self.keep_save(&t);
         // Whoever was to play was told before the host stopped.
-        t.told = t.game.as_ref().and_then(|g| g.active());
+        t.told = t.to_decide();
         Ok(t)
     }
 
@@ -819,7 +824,7 @@ impl Host {
     fn listed(&self, l: &Listing) -> TableInfo {
         let now = unix_ms_now(self);
         let clock = l.clock.as_ref().filter(|_| self.delay == Delay::default());
-        let clock = clock.map(|(c, claimed)| ClockView { claimed_by: *claimed, ..c.view(now) });
+        let clock = clock.map(|(c, claimed)| c.view(now, *claimed));
         TableInfo { clock, ..l.info.clone() }
     }
 
@@ -1132,15 +1137,9 @@ impl Host {
         }
         match g.submit_json(seat, &action) {
             Ok(link) => {
-                let now = self.now();
-                if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(now) }) {
-                    // Not kept on disk, so not accepted: nobody hears of it, and the host stops
-                    // serving the table rather than forget an action after a restart.
-                    t.game = None;
-                    return refuse(&format!("the host could not write its log ({e}): the table is closed"));
+                if let Err(e) = self.keep_accepted(t, link) {
+                    return refuse(&e);
                 }
-                t.accepted.push(now);
-                t.pass_clock(unix_ms(now));
                 self.after_actions(&table, t);
             }
             Err(r) => {
@@ -1172,7 +1171,7 @@ impl Host {
             Some(late) if late != me => late,
             Some(_) => return refuse("your own time has run out: the other seat may claim the game or skip you"),
             None => {
-                let left = clock.view(now).running.map(|k| (k, clock.left(k, now)));
+                let left = clock.view(now, None).running.map(|k| (k, clock.left(k, now)));
                 let words = left.map_or(String::new(), |(k, ms)| {
                     format!(": {} has {} left", t.scenario.seats[k as usize], super::clock::words(ms))
                 });
@@ -1206,13 +1205,9 @@ impl Host {
                     Ok(link) => link,
                     Err(e) => return refuse(&format!("the host could not play for seat {late}: {e}")),
                 };
-                let when = self.now();
-                if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(when) }) {
-                    t.game = None;
-                    return refuse(&format!("the host could not write its log ({e}): the table is closed"));
+                if let Err(e) = self.keep_accepted(t, link) {
+                    return refuse(&e);
                 }
-                t.accepted.push(when);
-                t.pass_clock(unix_ms(when));
                 played += 1;
             }
             return self.after_actions(table, t);
@@ -1255,16 +1250,25 @@ impl Host {
             let Some((seat, kind)) = g.question() else { break };
             let Some(answer) = t.orders[seat as usize].get(kind) else { break };
             let Some(link) = g.standing_json(seat, answer).and_then(|a| g.submit_json(seat, &a).ok()) else { break };
-            let when = self.now();
-            if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(when) }) {
-                t.game = None;
-                return Err(format!("the host could not write its log ({e}): the table is closed"));
-            }
-            t.accepted.push(when);
-            t.pass_clock(unix_ms(when));
+            self.keep_accepted(t, link)?;
             answered += 1;
         }
         Ok(answered)
+    }
+
+    /// Keeps an action the rules accepted in the table's log, on stable storage, before anyone
+    /// hears of it, with when it was accepted, and moves the clock on. Not kept on disk, so not
+    /// accepted: nobody hears of it, and the host stops serving the table rather than forget an
+    /// action after a restart.
+    fn keep_accepted(&self, t: &mut HostTable, link: Link) -> Result<(), String> {
+        let now = self.now();
+        if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(now) }) {
+            t.game = None;
+            return Err(format!("the host could not write its log ({e}): the table is closed"));
+        }
+        t.accepted.push(now);
+        t.pass_clock(unix_ms(now));
+        Ok(())
     }
 
     /// What follows accepted actions: the standing orders answered, the finished save kept,
@@ -1286,7 +1290,20 @@ impl Host {
     /// Tells every connection of a table whose clock has just run out (called every second).
     fn clocks(&self) {
         let now = unix_ms_now(self);
-        for table in self.all_tables() {
+        // The listings tell whose time has run out: the sweep waits for no table busy with its
+        // disk, and locks only the few it has news for.
+        let late: Vec<Arc<Mutex<HostTable>>> = {
+            let tables = self.tables.lock().expect("not poisoned");
+            tables
+                .values()
+                .filter(|e| {
+                    let l = e.listing.lock().expect("not poisoned");
+                    l.clock.as_ref().is_some_and(|(c, claimed)| claimed.is_none() && c.out_of_time(now).is_some())
+                })
+                .map(|e| e.table.clone())
+                .collect()
+        };
+        for table in late {
             let mut t = table.lock().expect("not poisoned");
             let late = t.out_of_time(now);
             if t.ended() || late.is_none() || late == t.out_told {
