@@ -702,9 +702,7 @@ pub fn my_tables(url: &str) -> i32 {
                     println!("{}\t-\t-\tnot at that host (or not with this seat's token)", s.table);
                     continue;
                 };
-                let seat = t.seats.get(s.seat as usize).cloned().unwrap_or_else(|| format!("seat {}", s.seat));
-                let state = crate::net::client::seat_state(t, s.seat);
-                println!("{}\t{}\t{seat}\t{state}", t.name, t.scenario);
+                println!("{}\t{}\t{}\t{}", t.name, t.scenario, t.seat_name(s.seat), t.state_for(s.seat));
             }
             0
         }
@@ -724,15 +722,8 @@ pub fn tables(url: &str) -> i32 {
                 println!("no tables at {url}");
             }
             for t in list {
-                let name = |k: u8| t.seats.get(k as usize).cloned().unwrap_or_else(|| format!("seat {k}"));
-                let state = if t.over {
-                    "over".to_string()
-                } else if !t.open_seats.is_empty() {
-                    let open: Vec<String> = t.open_seats.iter().map(|&k| name(k)).collect();
-                    format!("waiting for {} to join", open.join(", "))
-                } else {
-                    t.active.map_or("—".to_string(), |k| format!("{} to play", name(k)))
-                };
+                let name = |k: u8| t.seat_name(k);
+                let state = t.state();
                 let clock = t.clock.as_ref().map_or("no clock".to_string(), |c| {
                     let left: Vec<String> = c
                         .left_ms

@@ -219,26 +219,6 @@ impl Client {
     }
 }
 
-/// A seat's table in a few words: over, its turn or the other's, and its time left.
-pub fn seat_state(t: &crate::net::proto::TableInfo, seat: u8) -> String {
-    let mut s = if t.over {
-        "over".to_string()
-    } else if t.active == Some(seat) {
-        format!("your turn (action {})", t.index)
-    } else if !t.open_seats.is_empty() {
-        "waiting for a seat to join".to_string()
-    } else {
-        format!("waiting for the other side (action {})", t.index)
-    };
-    if let Some(c) = &t.clock
-        && !t.over
-        && let Some(&ms) = c.left_ms.get(seat as usize)
-    {
-        s.push_str(&format!(", {} left", crate::net::clock::words(ms)));
-    }
-    s
-}
-
 /// The seats this machine keeps a token for (the window writes each beside its journal,
 /// `seat-….json`): each table's address, the seat and its token, in order.
 pub fn kept_seats() -> Vec<(String, u8, String)> {

@@ -216,6 +216,45 @@ pub struct TableInfo {
     pub clock: Option<crate::net::clock::ClockView>,
 }
 
+impl TableInfo {
+    /// Seat `k`'s name at this table.
+    pub fn seat_name(&self, k: u8) -> String {
+        self.seats.get(k as usize).cloned().unwrap_or_else(|| format!("seat {k}"))
+    }
+
+    /// Where the table stands, in words: over, the seats it waits for, or whose turn it is.
+    pub fn state(&self) -> String {
+        if self.over {
+            "over".to_string()
+        } else if !self.open_seats.is_empty() {
+            let open: Vec<String> = self.open_seats.iter().map(|&k| self.seat_name(k)).collect();
+            format!("waiting for {} to join", open.join(", "))
+        } else {
+            self.active.map_or("—".to_string(), |k| format!("{} to play", self.seat_name(k)))
+        }
+    }
+
+    /// Where the table stands for `seat`: over, its turn or the other's, and its time left.
+    pub fn state_for(&self, seat: u8) -> String {
+        let mut s = if self.over {
+            "over".to_string()
+        } else if self.active == Some(seat) {
+            format!("your turn (action {})", self.index)
+        } else if !self.open_seats.is_empty() {
+            "waiting for a seat to join".to_string()
+        } else {
+            format!("waiting for the other side (action {})", self.index)
+        };
+        if let Some(c) = &self.clock
+            && !self.over
+            && let Some(&ms) = c.left_ms.get(seat as usize)
+        {
+            s.push_str(&format!(", {} left", crate::net::clock::words(ms)));
+        }
+        s
+    }
+}
+
 /// A private table's invitation codes, given to the seat that opened it to hand out: one per seat
 /// (a seat is taken only with its own) and one for spectators.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -150,7 +150,7 @@ pub fn refresh_my_tables(out: std::sync::Arc<Mutex<Vec<MyTable>>>) {
                 Err(e) => (format!("no answer: {e}"), None),
                 Ok(list) => match list.into_iter().find(|t| t.name == table) {
                     None => ("not at that host (or not with this seat's token)".to_string(), None),
-                    Some(t) => (crate::net::client::seat_state(&t, seat), Some(t)),
+                    Some(t) => (t.state_for(seat), Some(t)),
                 },
             };
             let scenario = found_at.as_ref().map_or(String::new(), |t| t.scenario.clone());
@@ -279,19 +279,9 @@ impl Remote {
         let _ = self.outbox.send(Outgoing::Act { at: self.index, action });
     }
 
-    /// Claims the game, the other seat out of time.
-    pub fn claim(&mut self) {
-        let _ = self.outbox.send(Outgoing::Host(crate::net::proto::ToHost::Claim));
-    }
-
-    /// Has the host play the other seat's turn, out of time.
-    pub fn skip(&mut self) {
-        let _ = self.outbox.send(Outgoing::Host(crate::net::proto::ToHost::Skip));
-    }
-
-    /// Leaves these standing orders with the host.
-    pub fn leave_orders(&mut self, orders: crate::engine::orders::Orders) {
-        let _ = self.outbox.send(Outgoing::Host(crate::net::proto::ToHost::Orders { orders }));
+    /// Sends the host anything else this seat asks: a claim, a skip, standing orders.
+    pub fn tell_host(&mut self, m: crate::net::proto::ToHost) {
+        let _ = self.outbox.send(Outgoing::Host(m));
     }
 
     /// The table's clock in words, each seat's time left as of now (the running seat's counted

@@ -251,7 +251,7 @@ fn hosted_table<G: TableGame>(ctx: &egui::Context, game: &G, r: &mut crate::tabl
                         .on_hover_text("The other seat is out of time: the game is yours")
                         .clicked()
                     {
-                        r.claim();
+                        r.tell_host(crate::net::proto::ToHost::Claim);
                     }
                     if ui
                         .button("Play their turn")
@@ -260,7 +260,7 @@ fn hosted_table<G: TableGame>(ctx: &egui::Context, game: &G, r: &mut crate::tabl
                         )
                         .clicked()
                     {
-                        r.skip();
+                        r.tell_host(crate::net::proto::ToHost::Skip);
                     }
                 });
             }
@@ -326,7 +326,7 @@ fn standing_orders(ui: &mut egui::Ui, r: &mut crate::table::remote::Remote) {
         let changed = r.orders_draft.as_ref() != Some(&r.orders);
         if ui.add_enabled(changed, egui::Button::new("Leave these orders")).clicked() {
             let orders = r.orders_draft.take().unwrap_or_default();
-            r.leave_orders(orders);
+            r.tell_host(crate::net::proto::ToHost::Orders { orders });
         }
     });
 }
@@ -752,18 +752,10 @@ fn public_table(
         ui.label(format!("{}: {} (a scenario this program lacks)", t.name, t.scenario));
         return;
     };
-    let name = |k: u8| t.seats.get(k as usize).cloned().unwrap_or_else(|| format!("seat {k}"));
+    let name = |k: u8| t.seat_name(k);
     let clock = t.clock.as_ref().map_or("no clock".to_string(), |c| c.rule.words());
-    let state = if t.over {
-        "over".to_string()
-    } else if !t.open_seats.is_empty() {
-        let open: Vec<String> = t.open_seats.iter().map(|&k| name(k)).collect();
-        format!("{} open", open.join(", "))
-    } else {
-        t.active.map_or(String::new(), |k| format!("{} to play", name(k)))
-    };
     ui.horizontal_wrapped(|ui| {
-        ui.label(format!("{} — {} · {clock} · {state}", t.name, t.title));
+        ui.label(format!("{} — {} · {clock} · {}", t.name, t.title, t.state()));
         for &k in &t.open_seats {
             if ui.small_button(format!("Take {}", name(k))).clicked()
                 && let Err(e) = crate::table::remote::spawn(&join_on(&file.display().to_string(), url, Some(&name(k))))
