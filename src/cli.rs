@@ -151,6 +151,18 @@ pub enum Command {
         /// club behind one address, or a load test on loopback).
         #[arg(long, default_value_t = crate::net::limits::Limits::default().unstarted_per_address)]
         unstarted_per_address: usize,
+        /// Keep the tables in this PostgreSQL (postgres://USER@HOST:PORT/DATABASE, or
+        /// GROGNARD_STORE, kept out of the process list) instead of --data, shared with any other
+        /// host given the same: each table is served by one host at a time, through the others.
+        #[arg(long, value_name = "URL")]
+        store: Option<String>,
+        /// With --store: where the other hosts reach this one (ws://NAME:PORT; the address it
+        /// listens on if left out). Each host its own.
+        #[arg(long, value_name = "URL")]
+        advertise: Option<String>,
+        /// With --store: how long a table waits for another host once its host stops answering.
+        #[arg(long, default_value_t = crate::net::pgstore::LEASE.as_secs_f64())]
+        lease_seconds: f64,
     },
     /// List a host's tables: the seats still open and whose turn it is.
     Tables {
@@ -440,12 +452,21 @@ pub fn run() -> i32 {
             link,
             notify_local,
             unstarted_per_address,
+            store,
+            advertise,
+            lease_seconds,
         }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
             // Its connections are counted in `host`, once the limit of open files is raised.
             let limits = crate::net::limits::Limits { unstarted_per_address, ..Default::default() };
             let notify = crate::net::notify::NotifyConfig { allow_local: notify_local, link, ..Default::default() };
-            host(&scenarios, (&address, port), data.as_deref(), delay, limits, notify)
+            let store = store.or_else(|| std::env::var("GROGNARD_STORE").ok().filter(|c| !c.is_empty()));
+            let shared = store.map(|url| Shared {
+                url,
+                advertise,
+                lease: std::time::Duration::from_secs_f64(lease_seconds.max(0.5)),
+            });
+            host(&scenarios, (&address, port), data.as_deref(), shared, delay, limits, notify)
         }
         Some(Command::Tables { host, mine: false }) => tables(&host),
         Some(Command::Tables { host, mine: true }) => my_tables(&host),
@@ -612,10 +633,18 @@ pub fn catalogue(named: &[PathBuf]) -> Result<crate::net::host::Catalogue, Strin
     crate::net::host::Catalogue::new(tables)
 }
 
+/// A store shared with other hosts: the database, where the others reach this host, the lease.
+pub struct Shared {
+    pub url: String,
+    pub advertise: Option<String>,
+    pub lease: std::time::Duration,
+}
+
 pub fn host(
     scenarios: &[PathBuf],
     (address, port): (&str, u16),
     data: Option<&Path>,
+    shared: Option<Shared>,
     delay: crate::net::proto::Delay,
     limits: crate::net::limits::Limits,
     mut notify: crate::net::notify::NotifyConfig,
@@ -627,10 +656,27 @@ pub fn host(
         connections: crate::net::limits::Limits::for_this_process().connections,
         ..limits
     };
+    // Bound first: the other hosts sharing the store are told the address it listens on.
+    let listener = match std::net::TcpListener::bind((address, port)).and_then(|l| l.set_nonblocking(true).map(|()| l))
+    {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{address}:{port}: {e}");
+            return 1;
+        }
+    };
+    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
     let made = catalogue(scenarios);
     let served: Vec<String> =
         made.as_ref().map(|c| c.scenarios().map(|t| t.scenario.clone()).collect()).unwrap_or_default();
-    let opened = made.and_then(|c| crate::net::host::Host::open_with_limits(c, delay, data, limits));
+    let opened = made.and_then(|c| match shared {
+        None => crate::net::host::Host::open_with_limits(c, delay, data, limits),
+        Some(s) => {
+            let advertise = s.advertise.unwrap_or_else(|| format!("ws://{at}"));
+            let store = crate::net::pgstore::PgStore::connect(&s.url, &advertise, s.lease)?;
+            crate::net::host::Host::open_on(c, delay, data, Some(std::sync::Arc::new(store)), limits)
+        }
+    });
     let (host, problems) = match opened {
         Ok(m) => m,
         Err(e) => {
@@ -649,14 +695,13 @@ pub fn host(
         .build()
         .expect("a runtime");
     runtime.block_on(async {
-        let listener = match tokio::net::TcpListener::bind((address, port)).await {
+        let listener = match tokio::net::TcpListener::from_std(listener) {
             Ok(l) => l,
             Err(e) => {
                 eprintln!("{address}:{port}: {e}");
                 return 1;
             }
         };
-        let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
         // Without --link, the address it listens on, where that is one a player can reach.
         if notify.link.is_none() && listener.local_addr().is_ok_and(|a| !a.ip().is_unspecified()) {
             notify.link = Some(format!("ws://{at}"));

@@ -15,7 +15,7 @@ use super::limits::{self, Closer, Limits, Outbox, Reason};
 use super::notify::{Address, Notice, Notifier, NotifyConfig};
 use super::play::{HostedGame, Refusal, host_refusal};
 use super::proto::{Delay, Invitations, MySeat, TableInfo, ToHost, ToSeat};
-use super::store::Store;
+use super::store::{Store, Whereabouts};
 use crate::engine::seats::{SeatId, Viewer};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -45,6 +45,9 @@ pub const MAX_SKIPPED: usize = 2_000;
 pub const MAX_MINE: usize = 100;
 /// The longest line of the spectators' chat, in characters.
 pub const MAX_CHAT: usize = 500;
+/// The most tables of stopped hosts one host takes over in one sweep (a second): the hosts left
+/// share a dead host's tables out between them.
+pub const TAKEN_PER_SWEEP: usize = 256;
 
 /// Makes a table once every seat has sent its value: (table id, secret, values in seat order).
 pub type MakeTable = Arc<dyn Fn(&str, Hash, Vec<Hash>) -> Result<Box<dyn HostedGame>, String> + Send + Sync>;
@@ -406,6 +409,19 @@ pub struct Host {
     notifier: std::sync::RwLock<Notifier>,
     /// The time of day: the system's, or one the tests drive across simulated days.
     time: std::sync::RwLock<Now>,
+    /// Tables of a shared store this host took and could not reopen (a scenario it does not
+    /// serve): given back, and not taken again by its sweeps.
+    unservable: Mutex<Vec<String>>,
+}
+
+/// Where a seat joining a table is served, when several hosts share the store.
+pub enum Served {
+    /// Here: the table is this host's (or nowhere yet: the seat opens it here).
+    Here,
+    /// Through the host holding the table, at this address.
+    Through(String),
+    /// Nowhere just now, and why (its host's lease has not run out yet, the store is out of reach).
+    NotNow(String),
 }
 
 /// Where a host reads the time of day.
@@ -445,7 +461,7 @@ fn refused(seq: Option<u64>, r: Refusal) -> ToSeat {
     ToSeat::Refused { seq, rule: r.rule, message: r.message }
 }
 
-fn fresh_secret() -> Hash {
+pub(crate) fn fresh_secret() -> Hash {
     let mut secret = [0u8; 32];
     getrandom::fill(&mut secret).expect("the system's randomness");
     secret
@@ -497,6 +513,7 @@ impl Host {
             limits: Limits::for_this_process(),
             notifier: std::sync::RwLock::new(Notifier::new(NotifyConfig::default())),
             time: std::sync::RwLock::new(Arc::new(SystemTime::now)),
+            unservable: Mutex::new(Vec::new()),
         }
     }
 
@@ -573,25 +590,155 @@ impl Host {
         data: Option<&Path>,
         limits: Limits,
     ) -> Result<(Arc<Host>, Vec<String>), String> {
-        let mut host = Host { limits, ..Self::with(catalogue.into(), delay, data.map(Path::to_path_buf)) };
         let mut problems = Vec::new();
-        if let Some(dir) = data {
-            let (store, moved) = super::store::SqliteStore::open_in(dir)?;
-            problems.extend(moved);
-            let store: Arc<dyn Store> = Arc::new(store);
-            host.store = Some(store.clone());
-            let mut tables = host.tables.lock().expect("not poisoned");
+        let store: Option<Arc<dyn Store>> = match data {
+            Some(dir) => {
+                let (store, moved) = super::store::SqliteStore::open_in(dir)?;
+                problems.extend(moved);
+                Some(Arc::new(store))
+            }
+            None => None,
+        };
+        let (host, more) = Self::open_on(catalogue, delay, data, store, limits)?;
+        problems.extend(more);
+        Ok((host, problems))
+    }
+
+    /// A host keeping its tables in `store` (one of its own, or one shared with other hosts:
+    /// then it serves the tables it holds the lease of) and its finished games' saves in `data`;
+    /// the tables it serves from the start reopened. What could not be reopened is named.
+    pub fn open_on(
+        catalogue: impl Into<Catalogue>,
+        delay: Delay,
+        data: Option<&Path>,
+        store: Option<Arc<dyn Store>>,
+        limits: Limits,
+    ) -> Result<(Arc<Host>, Vec<String>), String> {
+        let mut host = Host { limits, ..Self::with(catalogue.into(), delay, data.map(Path::to_path_buf)) };
+        host.store = store.clone();
+        let mut problems = Vec::new();
+        if let Some(store) = store {
             for (id, lines) in store.load()? {
-                let Some(id) = table_name(&id) else { continue };
-                match host.reopen(&id, &lines) {
-                    Ok(t) => {
-                        tables.insert(id, host.entry(t));
-                    }
-                    Err(e) => problems.push(format!("{}, table {id}: {e}", store.place())),
+                if let Err(e) = host.adopt(&id, &lines) {
+                    problems.push(e);
                 }
             }
         }
         Ok((Arc::new(host), problems))
+    }
+
+    /// Whether other hosts share this host's store (each table served by the one holding it).
+    pub fn is_shared(&self) -> bool {
+        self.store.as_ref().is_some_and(|s| s.shared())
+    }
+
+    /// A table of the store, reopened from its lines and served here (unless it is already);
+    /// otherwise what went wrong, naming it, and a shared store's table given back.
+    fn adopt(&self, id: &str, lines: &[String]) -> Result<(), String> {
+        let store = self.store.as_ref().expect("a table adopted from the store");
+        let reopened = table_name(id)
+            .ok_or_else(|| "not a table's name".to_string())
+            .and_then(|name| self.reopen(&name, lines).map(|t| (name, t)));
+        match reopened {
+            Ok((name, t)) => {
+                // A table taken twice at once (two seats asking for it) is served once.
+                self.tables.lock().expect("not poisoned").entry(name).or_insert_with(|| self.entry(t));
+                Ok(())
+            }
+            Err(e) => {
+                if store.shared() {
+                    store.release(id);
+                    self.unservable.lock().expect("not poisoned").push(id.to_string());
+                }
+                Err(format!("{}, table {id}: {e}", store.place()))
+            }
+        }
+    }
+
+    /// Where a seat joining table `id` is served: here, or through the host holding it. A table
+    /// whose host stopped renewing its lease is taken over here, its log replayed.
+    pub fn locate(&self, id: &str) -> Served {
+        let Some(store) = self.store.as_ref().filter(|s| s.shared()) else { return Served::Here };
+        // A table changing hands as it is asked for is asked for again.
+        for _ in 0..3 {
+            if self.table(id).is_some() {
+                return Served::Here;
+            }
+            match store.locate(id) {
+                Err(e) => return Served::NotNow(format!("the host cannot reach its store: {e}")),
+                Ok(Whereabouts::Nowhere) => return Served::Here,
+                Ok(Whereabouts::Owner(address)) => return Served::Through(address),
+                Ok(Whereabouts::Here | Whereabouts::Free) => match store.take(id) {
+                    Err(e) => return Served::NotNow(format!("the host cannot reach its store: {e}")),
+                    Ok(None) => continue,
+                    Ok(Some(lines)) => {
+                        return match self.adopt(id, &lines) {
+                            Ok(()) => Served::Here,
+                            Err(e) => Served::NotNow(e),
+                        };
+                    }
+                },
+            }
+        }
+        Served::NotNow(format!("the table `{id}` is changing hosts: come back in a moment"))
+    }
+
+    /// What a host sharing its store does every moment: renews its leases, lets go of a table it
+    /// no longer holds, and takes over the tables of a host that stopped renewing its own.
+    fn sweep(&self) {
+        let Some(store) = self.store.as_ref().filter(|s| s.shared()) else { return };
+        let started = Instant::now();
+        match store.renew() {
+            Ok(held) => {
+                let held: std::collections::HashSet<String> = held.into_iter().collect();
+                // Only tables served here since before the renewal: one opened or taken over
+                // meanwhile is held, though the renewal did not see it.
+                let lost: Vec<Arc<Mutex<HostTable>>> = {
+                    let tables = self.tables.lock().expect("not poisoned");
+                    tables
+                        .iter()
+                        .filter(|(id, e)| {
+                            !held.contains(*id) && e.listing.lock().expect("not poisoned").opened_at < started
+                        })
+                        .map(|(_, e)| e.table.clone())
+                        .collect()
+                };
+                for table in lost {
+                    let mut t = table.lock().expect("not poisoned");
+                    if !t.gone {
+                        self.lost(&mut t);
+                    }
+                }
+            }
+            Err(e) => eprintln!("the leases could not be renewed: {e}"),
+        }
+        let except = self.unservable.lock().expect("not poisoned").clone();
+        match store.take_free(TAKEN_PER_SWEEP, &except) {
+            Ok(found) => {
+                for (id, lines) in found {
+                    if let Err(e) = self.adopt(&id, &lines) {
+                        eprintln!("not taken over: {e}");
+                    }
+                }
+            }
+            Err(e) => eprintln!("the tables of stopped hosts could not be looked for: {e}"),
+        }
+    }
+
+    /// Takes a table this host no longer holds off it (another host took it after this one's
+    /// lease ran out): every connection is told to come back, to be served by its new host.
+    fn lost(&self, t: &mut HostTable) {
+        t.gone = true;
+        t.game = None;
+        t.behind = None;
+        t.store = None;
+        for c in t.conns.drain(..) {
+            c.tx.close(limits::TABLE_MOVED);
+        }
+        let mut tables = self.tables.lock().expect("not poisoned");
+        if tables.get(&t.id).is_some_and(|e| Arc::ptr_eq(&e.listing, &t.listing)) {
+            tables.remove(&t.id);
+        }
     }
 
     fn entry(&self, t: HostTable) -> Entry {
@@ -1263,6 +1410,10 @@ impl Host {
     fn keep_accepted(&self, t: &mut HostTable, link: Link) -> Result<(), String> {
         let now = self.now();
         if let Err(e) = t.append(&DiskLine::Accepted { link, unix_ms: unix_ms(now) }) {
+            if t.store.as_ref().is_some_and(|s| s.shared() && !s.still_holds(&t.id)) {
+                self.lost(t);
+                return Err("this table is now served by another host: come back to be served there".into());
+            }
             t.game = None;
             return Err(format!("the host could not write its log ({e}): the table is closed"));
         }
@@ -1493,6 +1644,21 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             }
         });
     }
+    if let Some(lease) = host.store.as_ref().and_then(|s| s.lease()) {
+        // Several hosts share the store: leases renewed well before they run out, and the
+        // tables of a host that stopped renewing taken over.
+        let h = host.clone();
+        let every = (lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(every);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let h = h.clone();
+                let _ = tokio::task::spawn_blocking(move || h.sweep()).await;
+            }
+        });
+    }
     let served = Arc::new(Semaphore::new(host.limits.connections.max(1)));
     let mut pause = ACCEPT_PAUSE;
     loop {
@@ -1631,6 +1797,23 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
             let _ = tx.send(refused(None, host_refusal(m)));
             continue;
         };
+        // Several hosts share the store: a table another host holds is served through it.
+        if session.joined.is_none() && matches!(message, ToHost::Join { .. }) && host.is_shared() {
+            let (h, i) = (host.clone(), id.clone());
+            match tokio::task::spawn_blocking(move || h.locate(&i)).await {
+                Ok(Served::Here) => {}
+                Ok(Served::Through(owner)) => {
+                    through(&owner, id, text, &mut incoming, &tx, &mut closing, limits).await;
+                    break;
+                }
+                Ok(Served::NotNow(why)) => {
+                    let _ = tx.send(refused(None, host_refusal(why)));
+                    tx.close(limits::TRY_AGAIN);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
         // The table's work (its rules, its disk) runs off the connections' thread, under the
         // table's own lock: one busy table holds up no other connection (issue 30, item 5).
         let work = {
@@ -1651,6 +1834,66 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
 }
 
 type Sink = futures_util::stream::SplitSink<tokio_tungstenite::WebSocketStream<TcpStream>, Message>;
+type Incoming = futures_util::stream::SplitStream<tokio_tungstenite::WebSocketStream<TcpStream>>;
+
+/// Serves a connection through `owner`, the host holding its table: its join and every message
+/// after it go there, every message from there comes back, until either side ends (a host that
+/// goes away tells the connection to come back: the table is taken over within a lease).
+async fn through(
+    owner: &str,
+    id: &str,
+    join: String,
+    incoming: &mut Incoming,
+    tx: &Outbox,
+    closing: &mut watch::Receiver<Option<Reason>>,
+    limits: Limits,
+) {
+    let url = format!("{}/{id}", owner.trim_end_matches('/'));
+    let config = WebSocketConfig::default().max_message_size(Some(MAX_FRAME)).max_frame_size(Some(MAX_FRAME));
+    let connect = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
+    let Ok(Ok((upstream, _))) = tokio::time::timeout(limits.handshake, connect).await else {
+        let _ = tx.send(refused(None, host_refusal(limits::TRY_AGAIN.text)));
+        tx.close(limits::TRY_AGAIN);
+        return;
+    };
+    let (mut up, mut down) = upstream.split();
+    if up.send(Message::text(join)).await.is_err() {
+        tx.close(limits::OWNER_GONE);
+        return;
+    }
+    loop {
+        tokio::select! {
+            _ = closing.changed() => break,
+            m = incoming.next() => match m {
+                Some(Ok(Message::Text(t))) => {
+                    if up.send(Message::Text(t)).await.is_err() {
+                        tx.close(limits::OWNER_GONE);
+                        break;
+                    }
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                _ => break,
+            },
+            m = down.next() => match m {
+                Some(Ok(Message::Text(t))) => match serde_json::from_str::<ToSeat>(&t) {
+                    Ok(m) => {
+                        let _ = tx.send(m);
+                    }
+                    Err(_) => {
+                        tx.close(limits::OWNER_GONE);
+                        break;
+                    }
+                },
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                _ => {
+                    tx.close(limits::OWNER_GONE);
+                    break;
+                }
+            },
+        }
+    }
+    let _ = up.close().await;
+}
 
 /// Writes a connection's messages and pings until its queue ends or it is closed (then with a
 /// close frame that says why). A message that cannot be written within `Limits::write` closes

@@ -117,6 +117,15 @@ pub const NOTHING_JOINED: Reason = Reason { code: 1008, text: "no table joined i
 pub const NOT_READING: Reason = Reason { code: 1008, text: "the connection did not read what the host sent" };
 /// A table whose other seats did not join in time.
 pub const EXPIRED: Reason = Reason { code: 1008, text: "the table expired before its other seats joined" };
+/// A table another host serves now (this host's lease on it lapsed): come back, to be served there.
+pub const TABLE_MOVED: Reason =
+    Reason { code: 1012, text: "this table is now served by another host: come back to be served there" };
+/// The host serving a table through this one closed the connection or went away: come back.
+pub const OWNER_GONE: Reason =
+    Reason { code: 1012, text: "the host serving this table went away or closed the connection: come back" };
+/// The host holding a table does not answer yet: its lease runs out within seconds.
+pub const TRY_AGAIN: Reason =
+    Reason { code: 1013, text: "the host serving this table does not answer: come back in a few seconds" };
 /// A frame or message over the host's limit (`host::MAX_FRAME`), whatever its header claims.
 pub const TOO_BIG: Reason = Reason { code: 1009, text: "a frame or message over 64 KiB" };
 /// A text frame that is not UTF-8.

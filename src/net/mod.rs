@@ -4,7 +4,8 @@
 //! verified from its save once the game is over; the host (`host`) that keeps tables and sends
 //! each connection only its seat's view, and the client (`client`), over WebSocket (tokio); the
 //! host's store (`store`), its word to a seat whose turn it is (`notify`) and the tables' clocks
-//! (`clock`).
+//! (`clock`); several hosts sharing one PostgreSQL, each table served by the one holding its
+//! lease (`pgstore`).
 
 pub mod chain;
 pub mod client;
@@ -15,6 +16,7 @@ pub mod host;
 pub mod hosted;
 pub mod limits;
 pub mod notify;
+pub mod pgstore;
 pub mod play;
 pub mod proto;
 pub mod sim;

@@ -20,6 +20,54 @@ pub trait Store: Send + Sync {
     fn forget(&self, id: &str);
     /// Where the tables are kept, for the messages that name it.
     fn place(&self) -> String;
+
+    // What a store shared by several hosts adds (issue 33): a table is served by the one host
+    // holding its lease. A store of one host's own holds every table it keeps for ever.
+
+    /// Whether other hosts keep their tables here too.
+    fn shared(&self) -> bool {
+        false
+    }
+    /// Where table `id`, not served by this host now, is.
+    fn locate(&self, _id: &str) -> Result<Whereabouts, String> {
+        Ok(Whereabouts::Nowhere)
+    }
+    /// Takes table `id`'s lease if no live host holds it: its lines, or none when another holds it.
+    fn take(&self, _id: &str) -> Result<Option<Vec<String>>, String> {
+        Ok(None)
+    }
+    /// Takes up to `most` tables no live host holds (but `except`), with their lines.
+    fn take_free(&self, _most: usize, _except: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+        Ok(Vec::new())
+    }
+    /// Renews every lease this host holds (called well within a lease's length): the tables it
+    /// holds.
+    fn renew(&self) -> Result<Vec<String>, String> {
+        Ok(Vec::new())
+    }
+    /// How long a lease lasts unless renewed (none: the store is this host's alone).
+    fn lease(&self) -> Option<std::time::Duration> {
+        None
+    }
+    /// Gives table `id` up at once, for another host to take (one this host cannot serve).
+    fn release(&self, _id: &str) {}
+    /// Whether this host still holds table `id` (asked when an append failed).
+    fn still_holds(&self, _id: &str) -> bool {
+        true
+    }
+}
+
+/// Where a table is, as a shared store knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Whereabouts {
+    /// No such table: a seat joining opens it.
+    Nowhere,
+    /// This host holds it.
+    Here,
+    /// Another live host holds it, reached at this address (ws://NAME:PORT).
+    Owner(String),
+    /// Its host stopped renewing its lease: any host may take it.
+    Free,
 }
 
 /// The host's tables in one SQLite file.

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod services;
+
 use grognard::engine::geometry::SpaceId;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::SeatId;
