@@ -163,6 +163,22 @@ pub enum Command {
         /// With --store: how long a table waits for another host once its host stops answering.
         #[arg(long, default_value_t = crate::net::pgstore::LEASE.as_secs_f64())]
         lease_seconds: f64,
+        /// Put every public table's spectator stream on this NATS server (nats://HOST:PORT), for
+        /// the edges (grognard edge) to serve spectators from.
+        #[arg(long, value_name = "URL")]
+        nats: Option<String>,
+    },
+    /// Serve spectators from the NATS server the hosts publish on (grognard host --nats), at
+    /// ws://ADDRESS:PORT/TABLE: a streamed final's spectators never touch the table's host.
+    Edge {
+        /// The NATS server, nats://HOST:PORT
+        #[arg(long, value_name = "URL")]
+        nats: String,
+        #[arg(long, default_value_t = 7814)]
+        port: u16,
+        /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).
+        #[arg(long, default_value = "127.0.0.1")]
+        address: String,
     },
     /// List a host's tables: the seats still open and whose turn it is.
     Tables {
@@ -455,6 +471,7 @@ pub fn run() -> i32 {
             store,
             advertise,
             lease_seconds,
+            nats,
         }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
             // Its connections are counted in `host`, once the limit of open files is raised.
@@ -466,8 +483,9 @@ pub fn run() -> i32 {
                 advertise,
                 lease: std::time::Duration::from_secs_f64(lease_seconds.max(0.5)),
             });
-            host(&scenarios, (&address, port), data.as_deref(), shared, delay, limits, notify)
+            host(&scenarios, (&address, port), data.as_deref(), (shared, nats), delay, limits, notify)
         }
+        Some(Command::Edge { nats, port, address }) => edge(&nats, (&address, port)),
         Some(Command::Tables { host, mine: false }) => tables(&host),
         Some(Command::Tables { host, mine: true }) => my_tables(&host),
         Some(Command::SeatSave { save, seat, out }) => seat_save(&save, &seat, out.as_deref()),
@@ -644,7 +662,7 @@ pub fn host(
     scenarios: &[PathBuf],
     (address, port): (&str, u16),
     data: Option<&Path>,
-    shared: Option<Shared>,
+    (shared, nats): (Option<Shared>, Option<String>),
     delay: crate::net::proto::Delay,
     limits: crate::net::limits::Limits,
     mut notify: crate::net::notify::NotifyConfig,
@@ -707,6 +725,16 @@ pub fn host(
             notify.link = Some(format!("ws://{at}"));
         }
         host.notify_with(notify);
+        if let Some(url) = &nats {
+            let h = host.clone();
+            match crate::net::bus::connect_host(url, std::sync::Arc::new(move |id: &str| h.catchup(id))).await {
+                Ok(p) => host.on_bus(p),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return 1;
+                }
+            }
+        }
         let reopened = host.list().len();
         println!(
             "hosting {} at ws://{at}/TABLE (the default {}){}",
@@ -721,6 +749,32 @@ pub fn host(
             println!("spectators are kept {} actions and {} s behind the players", delay.actions, delay.seconds);
         }
         crate::net::host::serve(listener, host).await;
+        0
+    })
+}
+
+/// `grognard edge`: spectators served from the bus.
+pub fn edge(nats: &str, (address, port): (&str, u16)) -> i32 {
+    crate::net::limits::raise_open_file_limit();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(async {
+        let edge = match crate::net::edge::Edge::connect(nats, crate::net::limits::Limits::for_this_process()).await {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        };
+        let listener = match tokio::net::TcpListener::bind((address, port)).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{address}:{port}: {e}");
+                return 1;
+            }
+        };
+        let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        println!("serving spectators at ws://{at}/TABLE from {nats}");
+        crate::net::edge::serve(listener, edge).await;
         0
     })
 }

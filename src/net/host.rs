@@ -304,6 +304,9 @@ struct HostTable {
     out_told: Option<(u8, u64)>,
     /// Taken off the host (it expired): a join that found it a moment before is refused.
     gone: bool,
+    /// How far its spectators' stream has gone on the bus, and whether its end has.
+    published: Option<u64>,
+    published_over: bool,
     listing: Arc<Mutex<Listing>>,
 }
 
@@ -412,6 +415,8 @@ pub struct Host {
     /// Tables of a shared store this host took and could not reopen (a scenario it does not
     /// serve): given back, and not taken again by its sweeps.
     unservable: Mutex<Vec<String>>,
+    /// Where its public tables' spectator streams go for the edges (none: no bus).
+    publisher: std::sync::OnceLock<super::bus::Publisher>,
 }
 
 /// Where a seat joining a table is served, when several hosts share the store.
@@ -514,7 +519,74 @@ impl Host {
             notifier: std::sync::RwLock::new(Notifier::new(NotifyConfig::default())),
             time: std::sync::RwLock::new(Arc::new(SystemTime::now)),
             unservable: Mutex::new(Vec::new()),
+            publisher: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Puts every public table's spectator stream on the bus through `p` from now on.
+    pub fn on_bus(&self, p: super::bus::Publisher) {
+        let _ = self.publisher.set(p);
+    }
+
+    /// What an edge starting to watch public table `id` is sent: the stream so far, as this
+    /// host's spectators see it; none when this host does not hold the table or it is private.
+    pub fn catchup(&self, id: &str) -> Option<Vec<u8>> {
+        let table = self.table(id)?;
+        let t = table.lock().expect("not poisoned");
+        if t.private.is_some() || t.gone {
+            return None;
+        }
+        let seen = t.source(None);
+        let catchup = super::bus::Catchup {
+            head: self.head(&t),
+            update: seen.map(|g| self.spectators_update(&t, g, 0)),
+            finished: seen.filter(|g| g.is_over() || t.claimed.is_some()).map(|g| g.save_text()),
+        };
+        Some(serde_json::to_vec(&catchup).expect("plain data"))
+    }
+
+    fn head(&self, t: &HostTable) -> super::bus::Head {
+        super::bus::Head {
+            seats: t.scenario.seats.clone(),
+            commitment: chain::to_hex(&t.commitment),
+            scenario_hash: t.scenario.scenario_hash.clone(),
+            game: t.scenario.game.clone(),
+            scenario: t.scenario.scenario.clone(),
+            delay: self.delay,
+        }
+    }
+
+    /// What a spectator who has seen `since` actions is sent of `g` (the copy spectators read).
+    fn spectators_update(&self, t: &HostTable, g: &dyn HostedGame, since: u64) -> super::proto::Update {
+        let mut update = g.update(Viewer::Spectator, since);
+        if self.delay == Delay::default() {
+            update.clock = t.clock_view(unix_ms_now(self)).map(Box::new);
+        }
+        if t.claimed.is_some() {
+            update.over = true;
+            update.legal.clear();
+        }
+        update
+    }
+
+    /// Puts what a public table's spectators have not been shown on the bus (the host's delay
+    /// kept: the same copy its own spectators read).
+    fn publish(&self, t: &mut HostTable) {
+        let Some(bus) = self.publisher.get() else { return };
+        let Some(g) = t.source(None).filter(|_| t.private.is_none()) else { return };
+        let over = g.is_over() || t.claimed.is_some();
+        if t.published == Some(g.index()) && t.published_over == over {
+            return;
+        }
+        let from = t.published.filter(|&p| p <= g.index()).unwrap_or(0);
+        let update = self.spectators_update(t, g, from);
+        let index = update.index;
+        bus.publish(&t.id, &super::bus::OnBus::Update { from, update: Box::new(update) });
+        if over && !t.published_over {
+            bus.publish(&t.id, &super::bus::OnBus::Finished { save: g.save_text() });
+        }
+        t.published = Some(index);
+        t.published_over = over;
     }
 
     /// Reads the time of day from `now` (the tests' clock, driven across simulated days).
@@ -833,8 +905,11 @@ impl Host {
         t.out_told = t.out_of_time(unix_ms_now(self));
         self.release(&mut t, self.now());
         self.keep_save(&t);
-        // Whoever was to play was told before the host stopped.
+        // Whoever was to play was told before the host stopped; the bus was told what its
+        // spectators see (an edge that saw otherwise asks again).
         t.told = t.to_decide();
+        t.published = t.source(None).map(|g| g.index());
+        t.published_over = t.ended();
         Ok(t)
     }
 
@@ -899,6 +974,8 @@ impl Host {
             claimed: None,
             out_told: None,
             gone: false,
+            published: None,
+            published_over: false,
             listing: Arc::new(Mutex::new(listing)),
         }
     }
@@ -1583,8 +1660,10 @@ impl Host {
         }
     }
 
-    /// Each connection of the table gets its own viewer's update, if it has something new.
+    /// Each connection of the table gets its own viewer's update, if it has something new, and the
+    /// bus what spectators see.
     fn broadcast(&self, t: &mut HostTable) {
+        self.publish(t);
         let ids: Vec<u64> = t.conns.iter().map(|c| c.id).collect();
         for id in ids {
             let c = t.conns.iter().find(|c| c.id == id).expect("listed");
@@ -1685,7 +1764,7 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
 /// The first wait after a failed accept (doubled up to a second while it keeps failing).
 const ACCEPT_PAUSE: Duration = Duration::from_millis(10);
 
-fn table_name(path: &str) -> Option<String> {
+pub(crate) fn table_name(path: &str) -> Option<String> {
     let name = path.trim_start_matches('/');
     (!name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
         .then(|| name.to_string())
@@ -1833,7 +1912,14 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
     let _ = writer.await;
 }
 
-type Sink = futures_util::stream::SplitSink<tokio_tungstenite::WebSocketStream<TcpStream>, Message>;
+pub(crate) type Sink = futures_util::stream::SplitSink<tokio_tungstenite::WebSocketStream<TcpStream>, Message>;
+
+fn frame_text(f: limits::Frame) -> Message {
+    match f {
+        limits::Frame::Message(m) => Message::text(serde_json::to_string(&m).expect("a message is plain data")),
+        limits::Frame::Shared(text) => Message::Text(text),
+    }
+}
 type Incoming = futures_util::stream::SplitStream<tokio_tungstenite::WebSocketStream<TcpStream>>;
 
 /// Serves a connection through `owner`, the host holding its table: its join and every message
@@ -1898,9 +1984,9 @@ async fn through(
 /// Writes a connection's messages and pings until its queue ends or it is closed (then with a
 /// close frame that says why). A message that cannot be written within `Limits::write` closes
 /// the connection: its reader does not read.
-async fn write_to(
+pub(crate) async fn write_to(
     mut sink: Sink,
-    mut rx: mpsc::Receiver<ToSeat>,
+    mut rx: mpsc::Receiver<limits::Frame>,
     mut pings: mpsc::Receiver<()>,
     mut closing: watch::Receiver<Option<Reason>>,
     close: Closer,
@@ -1911,7 +1997,7 @@ async fn write_to(
             biased;
             _ = closing.changed() => None,
             m = rx.recv() => match m {
-                Some(m) => Some(Message::text(serde_json::to_string(&m).expect("a message is plain data"))),
+                Some(m) => Some(frame_text(m)),
                 None => break,
             },
             Some(()) = pings.recv() => Some(Message::Ping(Vec::new().into())),
@@ -1921,8 +2007,7 @@ async fn write_to(
             if let Some(reason) = reason {
                 // What was queued before the closing (a refusal that says why) goes first.
                 while let Some(m) = reason.after_the_queue().then(|| rx.try_recv().ok()).flatten() {
-                    let text = serde_json::to_string(&m).expect("a message is plain data");
-                    if !matches!(tokio::time::timeout(limits.write, sink.send(Message::text(text))).await, Ok(Ok(()))) {
+                    if !matches!(tokio::time::timeout(limits.write, sink.send(frame_text(m))).await, Ok(Ok(()))) {
                         return;
                     }
                 }

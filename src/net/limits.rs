@@ -167,10 +167,19 @@ impl Allowance {
 /// closes the connection with `TOO_FAR_BEHIND` instead of waiting in memory.
 #[derive(Clone)]
 pub struct Outbox {
-    tx: mpsc::Sender<ToSeat>,
+    tx: mpsc::Sender<Frame>,
     close: Closer,
     /// Refusals sent so far.
     refused: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// One message queued for a connection: one of its own, or a frame written once for many
+/// (an edge's update, the same for each of its thousands of spectators).
+// Boxing the message would cost every message an allocation: the queue held them by value before.
+#[allow(clippy::large_enum_variant)]
+pub enum Frame {
+    Message(ToSeat),
+    Shared(tokio_tungstenite::tungstenite::Utf8Bytes),
 }
 
 /// What closes a connection with a reason, without holding its queue open (the writer's).
@@ -186,7 +195,7 @@ impl Closer {
 
 impl Outbox {
     /// A queue of `capacity` messages: the outbox, what reads it, and what learns of a closing.
-    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<ToSeat>, watch::Receiver<Option<Reason>>) {
+    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Frame>, watch::Receiver<Option<Reason>>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let (close, closing) = watch::channel(None);
         (Outbox { tx, close: Closer(Arc::new(close)), refused: Default::default() }, rx, closing)
@@ -197,6 +206,15 @@ impl Outbox {
         if matches!(m, ToSeat::Refused { .. }) {
             self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
+        self.queue(Frame::Message(m))
+    }
+
+    /// Queues a frame written once for many connections, as `send` does.
+    pub fn send_shared(&self, text: tokio_tungstenite::tungstenite::Utf8Bytes) -> Result<(), Reason> {
+        self.queue(Frame::Shared(text))
+    }
+
+    fn queue(&self, m: Frame) -> Result<(), Reason> {
         match self.tx.try_send(m) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {

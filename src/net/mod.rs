@@ -5,11 +5,13 @@
 //! each connection only its seat's view, and the client (`client`), over WebSocket (tokio); the
 //! host's store (`store`), its word to a seat whose turn it is (`notify`) and the tables' clocks
 //! (`clock`); several hosts sharing one PostgreSQL, each table served by the one holding its
-//! lease (`pgstore`).
+//! lease (`pgstore`), and the spectators' streams on NATS (`bus`) served by edges (`edge`).
 
+pub mod bus;
 pub mod chain;
 pub mod client;
 pub mod clock;
+pub mod edge;
 pub mod fair;
 pub mod feed;
 pub mod host;
