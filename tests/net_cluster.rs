@@ -8,7 +8,7 @@
 //! the README gives: games, actions, the time until a dead host's tables are served again.
 
 mod common;
-use common::services::Postgres;
+use common::services::{Killing, Nats, Postgres};
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::table::Table;
 use grognard::games::botn::{self, Botn};
@@ -50,8 +50,10 @@ fn a_lease_fences_the_host_that_lost_it_and_a_restarted_host_takes_its_tables_ba
     assert_eq!(a.renew().unwrap(), vec!["t".to_string()], "a holds t");
     // a stops renewing (killed, cut off): its lease runs out and b takes the table with its log.
     std::thread::sleep(short + Duration::from_millis(300));
+    // Run out but not taken: a still writes (nobody else can have).
+    a.append("t", "late").unwrap();
     assert_eq!(b.locate("t").unwrap(), Whereabouts::Free);
-    assert_eq!(b.take("t").unwrap(), Some(vec!["zero".to_string(), "one".to_string()]));
+    assert_eq!(b.take("t").unwrap(), Some(vec!["zero".to_string(), "one".to_string(), "late".to_string()]));
     let refused = a.append("t", "a's, too late").unwrap_err();
     assert!(refused.contains("no longer holds"), "{refused}");
     assert!(!a.still_holds("t") && b.still_holds("t"));
@@ -61,16 +63,17 @@ fn a_lease_fences_the_host_that_lost_it_and_a_restarted_host_takes_its_tables_ba
     let b2 = PgStore::connect(&pg.url(), "ws://b:1", Duration::from_secs(60)).unwrap();
     assert_eq!(b2.locate("t").unwrap(), Whereabouts::Free, "b's earlier run is gone");
     let taken = b2.take_free(10, &[]).unwrap();
-    assert_eq!(taken, vec![("t".to_string(), vec!["zero".into(), "one".into(), "two".into()])]);
+    assert_eq!(taken, vec![("t".to_string(), vec!["zero".into(), "one".into(), "late".into(), "two".into()])]);
     assert!(b.append("t", "old b's").is_err(), "the earlier run is fenced off");
     b2.forget("t");
     assert_eq!(a.locate("t").unwrap(), Whereabouts::Nowhere);
 }
 
-/// Starts `grognard host` on the shared database with a short lease; the child and its address.
-fn start_host(url: &str, lease: f64) -> (Child, String) {
+/// Starts `grognard host` on the shared database and bus with a short lease; the child and its address.
+fn start_host(url: &str, nats: &str, lease: f64) -> (Child, String) {
     let lease = lease.to_string();
-    let args = ["--port", "0", "--unstarted-per-address", "100000", "--lease-seconds", &lease, "--store", url];
+    let args =
+        ["--port", "0", "--unstarted-per-address", "100000", "--lease-seconds", &lease, "--store", url, "--nats", nats];
     let file = scenario();
     let args: Vec<&str> = args.into_iter().chain([file.to_str().unwrap()]).collect();
     let (child, at) = common::grognard_host(&args);
@@ -153,6 +156,29 @@ async fn seat(hosts: Arc<Vec<String>>, first: usize, table: String, me: u8, seed
     }
 }
 
+/// A spectator at an edge until its table's game is over, coming back whenever it is closed or
+/// refused (the table not opened yet): the finished save, and the actions its log lines named.
+async fn watcher(edge: String, table: String) -> (String, Vec<u64>) {
+    let (mut index, mut logged) = (0u64, Vec::new());
+    loop {
+        if let Ok(mut c) = Client::rejoin(&format!("{edge}/{table}"), None, None, index).await {
+            while let Some(m) = c.recv().await {
+                match m {
+                    ToSeat::Update(u) => {
+                        assert!(u.index >= index, "{table}: the spectators' log went back");
+                        logged.extend(u.log.iter().map(|l| l.index));
+                        index = u.index;
+                    }
+                    ToSeat::Finished { save } => return (save, logged),
+                    ToSeat::Refused { .. } => break,
+                    _ => {}
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The same game offline, each seat choosing as `seat` does.
 fn offline(save: &HostedSave, seed: u64) -> Hosted<Botn> {
     let secret = chain::from_hex(save.fair.secret.as_deref().unwrap()).unwrap();
@@ -172,19 +198,26 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
     let tables: usize = std::env::var("GROGNARD_CLUSTER_TABLES").ok().and_then(|n| n.parse().ok()).unwrap_or(12);
     let lease = 2.0;
     let pg = Postgres::start();
-    let mut children = Vec::new();
+    let nats = Nats::start();
+    let mut children = Killing::default();
     let mut hosts = Vec::new();
     for _ in 0..3 {
-        let (child, at) = start_host(&pg.url(), lease);
-        children.push(Some(child));
+        let (child, at) = start_host(&pg.url(), &nats.url(), lease);
+        children.0.push(Some(child));
         hosts.push(at);
     }
+    let (edge, edge_at) = common::grognard_edge(&nats.url());
+    children.0.push(Some(edge));
+    // A few tables watched through the edge from before they open to their end, across the kill.
+    let watched = tables.min(8);
     let hosts = Arc::new(hosts);
     let names: Vec<String> = (0..tables).map(|k| format!("c{k}")).collect();
     let seen = Arc::new(Seen::default());
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let (saves, killed_at) = runtime.block_on(async {
+    let (saves, killed_at, views) = runtime.block_on(async {
+        let views: Vec<_> =
+            names[..watched].iter().map(|t| tokio::spawn(watcher(edge_at.clone(), t.clone()))).collect();
         let mut seats = Vec::new();
         for (k, t) in names.iter().enumerate() {
             // The two seats of a table come in through different hosts: one of them is served
@@ -199,21 +232,22 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
         while seen.actions.load(Ordering::Relaxed) < total_guess / 2 && !seats.iter().all(|s| s.is_finished()) {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        let mut dead = children[0].take().unwrap();
-        dead.kill().unwrap();
-        dead.wait().unwrap();
+        children.kill(0);
         let killed_at = started.elapsed();
         let mut out = Vec::new();
         for s in seats {
             out.push(s.await.unwrap());
         }
-        (out, killed_at)
+        let mut seen = Vec::new();
+        for v in views {
+            seen.push(
+                tokio::time::timeout(Duration::from_secs(60), v).await.expect("the spectator saw the end").unwrap(),
+            );
+        }
+        (out, killed_at, seen)
     });
     let elapsed = started.elapsed();
-    for mut c in children.into_iter().flatten() {
-        c.kill().unwrap();
-        c.wait().unwrap();
-    }
+    drop(children);
     let mut actions = 0;
     for (k, t) in names.iter().enumerate() {
         let (a, b) = (&saves[2 * k], &saves[2 * k + 1]);
@@ -225,6 +259,13 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
         assert_eq!(heads(&alone.links), heads(&save.fair.links), "{t}: the same chain as the game played offline");
         assert_eq!(alone.table.digest(), verified.digest(), "{t}: the same final table");
         actions += save.fair.links.len();
+        if let Some((seen, logged)) = views.get(k) {
+            assert_eq!(seen, a, "{t}: the edge's spectator was sent the finished save");
+            let mut logged = logged.clone();
+            logged.dedup();
+            let all: Vec<u64> = (0..save.fair.links.len() as u64).collect();
+            assert_eq!(logged, all, "{t}: the edge's spectator saw every action once, in order");
+        }
     }
     let gaps = seen.gaps.lock().unwrap();
     assert!(!gaps.is_empty(), "killing a host cut some seats off");
@@ -232,7 +273,7 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
     // Served again within the lease, the sweep and the seats' own pauses.
     assert!(*worst < Duration::from_secs_f64(lease + 8.0), "a seat waited {worst:?} for its table");
     eprintln!(
-        "{tables} tables through 3 hosts on one PostgreSQL, host 0 killed at {:.1} s: every game finished and \
+        "{tables} tables through 3 hosts on one PostgreSQL and one NATS ({watched} watched through an edge), host 0 killed at {:.1} s: every game finished and \
          verified, {actions} actions in {:.1} s ({:.0} actions/s); {} seats cut off, served again within {:.2} s \
          (median {:.2} s) with a {lease} s lease",
         killed_at.as_secs_f64(),

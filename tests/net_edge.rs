@@ -9,33 +9,20 @@
 //! prints the figures the README gives.
 
 mod common;
-use common::services::Nats;
+use common::services::{Killing, Nats};
 use futures_util::StreamExt;
 use grognard::net::bus::OnBus;
 use grognard::net::client::Client;
 use grognard::net::proto::ToSeat;
 use grognard::net::sim::pick;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::BufRead;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 fn scenario() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron")
-}
-
-/// Starts `grognard edge` on the bus; the child and its address (ws://…).
-fn start_edge(nats: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
-        .args(["edge", "--port", "0", "--nats", nats])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
-    (child, format!("ws://{at}"))
 }
 
 /// What a spectator saw: the view at each index, the log's action indices (each once), the chat,
@@ -51,13 +38,16 @@ struct Watched {
 
 /// A spectator at `url` until the game's save comes (and, with `say`, one line of chat once it
 /// has seen the game start).
-async fn spectator(url: String, say: Option<String>, hear: bool) -> Watched {
+async fn spectator(url: String, say: Option<String>, hear: bool, welcomed: Arc<AtomicUsize>) -> Watched {
     let mut c = Client::join(&url, None, None).await.unwrap_or_else(|e| panic!("{url}: {e}"));
     let mut w = Watched::default();
     let mut said = false;
     while let Some(m) = c.recv().await {
         match m {
-            ToSeat::Welcome { commitment, .. } => w.commitment = Some(commitment),
+            ToSeat::Welcome { commitment, .. } => {
+                w.commitment = Some(commitment);
+                welcomed.fetch_add(1, Ordering::Relaxed);
+            }
             ToSeat::Update(u) => {
                 assert!(u.legal.is_empty(), "a spectator is offered nothing");
                 w.logged.extend(u.log.iter().map(|l| l.index));
@@ -90,11 +80,12 @@ fn spectators_through_two_edges_see_what_the_host_shows_and_nothing_else() {
     let many: usize = std::env::var("GROGNARD_EDGE_SPECTATORS").ok().and_then(|n| n.parse().ok()).unwrap_or(40);
     let nats = Nats::start();
     let file = scenario();
-    let (mut host, at) =
+    let (host, at) =
         common::grognard_host(&["--port", "0", "--delay-actions", "2", "--nats", &nats.url(), file.to_str().unwrap()]);
     let host_url = format!("ws://{at}");
-    let (mut edge_a, a) = start_edge(&nats.url());
-    let (mut edge_b, b) = start_edge(&nats.url());
+    let (edge_a, a) = common::grognard_edge(&nats.url());
+    let (edge_b, b) = common::grognard_edge(&nats.url());
+    let servers = Killing(vec![Some(host), Some(edge_a), Some(edge_b)]);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let (seats, mut latencies, watched, direct, bus) = runtime.block_on(async {
         // Everything on the bus, read raw.
@@ -109,16 +100,36 @@ fn spectators_through_two_edges_see_what_the_host_shows_and_nothing_else() {
         });
         let table = "final";
         let mut seat0 = Client::join(&format!("{host_url}/{table}"), Some(0), Some([1; 32])).await.unwrap();
-        // The host's own spectator, and the edges' (half on each), before the game starts.
-        let direct = tokio::spawn(spectator(format!("{host_url}/{table}"), None, false));
-        let mut watchers = Vec::new();
-        for k in 0..many {
-            let edge = if k % 2 == 0 { &a } else { &b };
-            let say = (k == 0).then(|| "hello from edge a".to_string());
-            watchers.push(tokio::spawn(spectator(format!("{edge}/{table}"), say, k == 1)));
+        // The host's own spectator, and the edges' (half on each, on a thread of their own: the
+        // crowd's work does not hold up the seats' clients), all in before the game starts.
+        let welcomed = Arc::new(AtomicUsize::new(0));
+        let direct = tokio::spawn(spectator(format!("{host_url}/{table}"), None, false, welcomed.clone()));
+        let crowd = {
+            let (a, b, welcomed) = (a.clone(), b.clone(), welcomed.clone());
+            std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                runtime.block_on(async {
+                    let mut watchers = Vec::new();
+                    for k in 0..many {
+                        let edge = if k % 2 == 0 { &a } else { &b };
+                        let say = (k == 0).then(|| "hello from edge a".to_string());
+                        let url = format!("{edge}/{table}");
+                        watchers.push(tokio::spawn(spectator(url, say, k == 1, welcomed.clone())));
+                    }
+                    let mut watched = Vec::new();
+                    for w in watchers {
+                        let w = tokio::time::timeout(Duration::from_secs(300), w).await;
+                        watched.push(w.expect("every spectator finishes").unwrap());
+                    }
+                    watched
+                })
+            })
+        };
+        let started = Instant::now();
+        while welcomed.load(Ordering::Relaxed) < many + 1 {
+            assert!(started.elapsed() < Duration::from_secs(120), "the spectators were welcomed");
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        // Let the spectators in before the game starts.
-        tokio::time::sleep(Duration::from_millis(500)).await;
         let mut seat1 = Client::join(&format!("{host_url}/{table}"), Some(1), Some([2; 32])).await.unwrap();
         let mut latencies = Vec::new();
         let mut late = None;
@@ -136,7 +147,8 @@ fn spectators_through_two_edges_see_what_the_host_shows_and_nothing_else() {
                             }
                             // A spectator who comes late, half-way through, to edge b.
                             if u.index >= 20 && late.is_none() {
-                                late = Some(tokio::spawn(spectator(format!("{b}/{table}"), None, false)));
+                                let url = format!("{b}/{table}");
+                                late = Some(tokio::spawn(spectator(url, None, false, welcomed.clone())));
                             }
                             if u.active == Some(me) && !u.over {
                                 let k = pick(7, me, u.index, u.legal.len());
@@ -156,19 +168,12 @@ fn spectators_through_two_edges_see_what_the_host_shows_and_nothing_else() {
                 }
             }
         }
-        let mut watched = Vec::new();
-        for w in watchers.into_iter().chain(late) {
-            watched.push(
-                tokio::time::timeout(Duration::from_secs(120), w).await.expect("every spectator finishes").unwrap(),
-            );
-        }
+        let mut watched = tokio::task::spawn_blocking(move || crowd.join().unwrap()).await.unwrap();
+        watched.push(late.expect("a spectator came late").await.unwrap());
         let direct = direct.await.unwrap();
         (saves, latencies, watched, direct, bus.await.unwrap())
     });
-    for c in [&mut host, &mut edge_a, &mut edge_b] {
-        c.kill().unwrap();
-        c.wait().unwrap();
-    }
+    drop(servers);
     assert_eq!(seats[0], seats[1]);
     let length = *direct.views.keys().max().unwrap();
     assert!(length > 20, "a whole game ({length} actions)");

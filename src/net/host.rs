@@ -1726,15 +1726,15 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
     if let Some(lease) = host.store.as_ref().and_then(|s| s.lease()) {
         // Several hosts share the store: leases renewed well before they run out, and the
         // tables of a host that stopped renewing taken over.
-        let h = host.clone();
+        // On a thread of its own: a renewal never queues behind the tables' work.
+        let h = Arc::downgrade(&host);
         let every = (lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(every);
-            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                every.tick().await;
-                let h = h.clone();
-                let _ = tokio::task::spawn_blocking(move || h.sweep()).await;
+        std::thread::spawn(move || {
+            while let Some(h) = h.upgrade() {
+                let started = Instant::now();
+                h.sweep();
+                drop(h);
+                std::thread::sleep(every.saturating_sub(started.elapsed()));
             }
         });
     }

@@ -16,6 +16,8 @@ pub const LEASE: Duration = Duration::from_secs(6);
 /// How many connections a host keeps to the database (its tables' threads share them: an
 /// append holds one for a round trip and a commit).
 const CONNECTIONS: usize = 8;
+/// The connection the renewals and the sweeps for stopped hosts' tables use.
+const SWEEP: usize = CONNECTIONS - 1;
 
 /// A host's view of the shared database: who it is, where players reach it, its connections.
 pub struct PgStore {
@@ -68,7 +70,7 @@ impl PgStore {
             lease,
             conns: (0..CONNECTIONS).map(|_| Mutex::new(None)).collect(),
         };
-        store.with(0, |c| {
+        store.with(SWEEP, |c| {
             let mut tx = c.transaction()?;
             tx.batch_execute(SCHEMA)?;
             tx.commit()
@@ -96,9 +98,10 @@ impl PgStore {
         f(slot.as_mut().expect("connected")).map_err(|e| self.err(e))
     }
 
-    /// The connection a table's statements go through (the same one each time: its appends in order).
+    /// The connection a table's statements go through (the same one each time: its appends in
+    /// order); the last is the sweep's own, so that renewing the leases waits for no table.
     fn conn_of(id: &str) -> usize {
-        id.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize))
+        id.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize)) % (CONNECTIONS - 1)
     }
 
     fn err(&self, e: postgres::Error) -> String {
@@ -122,10 +125,7 @@ impl PgStore {
     /// Whether this host still holds table `id`'s lease.
     pub fn owns(&self, id: &str) -> bool {
         self.with(Self::conn_of(id), |c| {
-            c.query_opt(
-                "SELECT 1 FROM grognard_tables WHERE id = $1 AND owner = $2 AND lease_until > now()",
-                &[&id, &self.me],
-            )
+            c.query_opt("SELECT 1 FROM grognard_tables WHERE id = $1 AND owner = $2", &[&id, &self.me])
         })
         .is_ok_and(|r| r.is_some())
     }
@@ -154,12 +154,13 @@ impl Store for PgStore {
 
     fn append(&self, id: &str, line: &str) -> Result<(), String> {
         // The table's row locked for the statement: a host taking the table over waits for this
-        // line (and then reads it), or this line finds the table taken and is not written.
+        // line (and then reads it), or this line finds the table taken and is not written. The
+        // owner is the fence, not the lease's time: a lease that ran out while nobody took the
+        // table (a renewal late on a busy machine) leaves nothing written by another.
         let written = self.with(Self::conn_of(id), |c| {
             c.execute(
                 "WITH held AS (
-                     SELECT id FROM grognard_tables
-                     WHERE id = $1 AND owner = $2 AND lease_until > now() FOR UPDATE
+                     SELECT id FROM grognard_tables WHERE id = $1 AND owner = $2 FOR UPDATE
                  )
                  INSERT INTO grognard_lines (id, n, line)
                  SELECT held.id, (SELECT COALESCE(MAX(n), -1) + 1 FROM grognard_lines WHERE id = $1), $3
@@ -231,7 +232,7 @@ impl Store for PgStore {
         let most = most.min(i64::MAX as usize) as i64;
         let except: Vec<String> = except.to_vec();
         // SKIP LOCKED: hosts sweeping at once share out what they find instead of queueing.
-        let rows = self.with(0, |c| {
+        let rows = self.with(SWEEP, |c| {
             c.query(
                 &format!(
                     "UPDATE grognard_tables SET owner = $1, lease_until = now() + make_interval(secs => $2::float8)
@@ -252,7 +253,7 @@ impl Store for PgStore {
 
     fn renew(&self) -> Result<Vec<String>, String> {
         let lease = self.lease_secs();
-        let rows = self.with(0, |c| {
+        let rows = self.with(SWEEP, |c| {
             let mut tx = c.transaction()?;
             tx.execute(
                 "INSERT INTO grognard_hosts (id, address, seen) VALUES ($1, $2, now())

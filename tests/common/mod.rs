@@ -153,10 +153,29 @@ pub fn grognard_host<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Ch
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    out.read_line(&mut line).unwrap();
+    // The rest read as it comes: a line printed to a closed pipe would end the host.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
     (child, at)
+}
+
+/// Starts `grognard edge` on the bus at `nats`; the child and its address (ws://…).
+pub fn grognard_edge(nats: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["edge", "--port", "0", "--nats", nats])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
+    (child, format!("ws://{at}"))
 }
 
 /// The first few items of `a` that `b` lacks, for a failure's message.

@@ -152,3 +152,25 @@ impl Drop for Nats {
         let _ = self.child.wait();
     }
 }
+
+/// Processes a test started (hosts, edges), killed when it lets go of them, a failing test too.
+#[derive(Default)]
+pub struct Killing(pub Vec<Option<Child>>);
+
+impl Killing {
+    /// Kills process `k` now (SIGKILL), as a machine lost would be.
+    pub fn kill(&mut self, k: usize) {
+        if let Some(mut c) = self.0[k].take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for Killing {
+    fn drop(&mut self) {
+        for k in 0..self.0.len() {
+            self.kill(k);
+        }
+    }
+}
