@@ -17,7 +17,7 @@ use grognard::net::client::{Client, Sit};
 use grognard::net::hosted::{Hosted, HostedSave, verify};
 use grognard::net::pgstore::PgStore;
 use grognard::net::play::HostedGame;
-use grognard::net::proto::ToSeat;
+use grognard::net::proto::{MySeat, ToSeat};
 use grognard::net::sim::pick;
 use grognard::net::store::{Store, Whereabouts};
 use std::path::PathBuf;
@@ -80,6 +80,10 @@ fn start_host(url: &str, nats: &str, lease: f64) -> (Child, String) {
     (child, format!("ws://{at}"))
 }
 
+fn token_of(table: &str, seat: u8) -> chain::Hash {
+    chain::hash_parts(&[b"token", table.as_bytes(), &[seat]])
+}
+
 fn value(table: &str, seat: u8) -> chain::Hash {
     chain::hash_parts(&[table.as_bytes(), &[seat]])
 }
@@ -96,7 +100,7 @@ struct Seen {
 /// `first` and, whenever its connection ends or is refused, comes back with its token and the
 /// last index it saw to the next host (as behind a load balancer). The log never goes back.
 async fn seat(hosts: Arc<Vec<String>>, first: usize, table: String, me: u8, seed: u64, seen: Arc<Seen>) -> String {
-    let token = chain::hash_parts(&[b"token", table.as_bytes(), &[me]]);
+    let token = token_of(&table, me);
     let (mut index, mut at, mut first_commitment, mut cut) = (0u64, first, None, None::<Instant>);
     loop {
         let url = format!("{}/{table}", hosts[at % hosts.len()]);
@@ -237,6 +241,22 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
         let mut out = Vec::new();
         for s in seats {
             out.push(s.await.unwrap());
+        }
+        // Every host lists every table once, whichever host holds it; and a player's own tables.
+        for at in &hosts[1..] {
+            let listed: Vec<String> = Client::list(at).await.unwrap().into_iter().map(|t| t.name).collect();
+            let mut all = names.clone();
+            all.sort();
+            assert_eq!(listed, all, "{at} lists every host's tables");
+            let mine: Vec<MySeat> = names
+                .iter()
+                .take(grognard::net::host::MAX_MINE)
+                .map(|t| MySeat { table: t.clone(), seat: 1, token: chain::to_hex(&token_of(t, 1)) })
+                .collect();
+            let found = Client::mine(at, mine.clone()).await.unwrap();
+            assert_eq!(found.len(), mine.len(), "{at} finds the player's tables on every host");
+            let wrong = vec![MySeat { token: chain::to_hex(&[7; 32]), ..mine[0].clone() }];
+            assert!(Client::mine(at, wrong).await.unwrap().is_empty(), "a wrong token finds nothing");
         }
         let mut seen = Vec::new();
         for v in views {

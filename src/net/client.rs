@@ -152,7 +152,7 @@ impl Client {
     }
 
     /// Asks host `url` a question it answers with `Tables`.
-    async fn tables(url: &str, question: &ToHost) -> Result<Vec<TableInfo>, String> {
+    pub(crate) async fn tables(url: &str, question: &ToHost) -> Result<Vec<TableInfo>, String> {
         let mut c = Self::connect(url).await?;
         c.send(question).await?;
         loop {

@@ -382,7 +382,9 @@ async fn spectator(stream: TcpStream, edge: Arc<Edge>) {
                     refuse(&e);
                 }
             }
-            (ToHost::List | ToHost::Mine { .. }, _) => refuse("an edge serves spectators: ask a host for its tables"),
+            (ToHost::List | ToHost::Mine { .. } | ToHost::ListHere | ToHost::MineHere { .. }, _) => {
+                refuse("an edge serves spectators: ask a host for its tables")
+            }
             (_, None) => refuse("join as a spectator first"),
             (_, Some(_)) => {
                 refuse("a spectator does not act");

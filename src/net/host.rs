@@ -1598,7 +1598,9 @@ impl Host {
             ToHost::Value { value } => self.value(value, tx, s),
             ToHost::Submit { seq, at, action } => self.submit((seq, at, action), tx, s),
             ToHost::Chat { text } => self.chat(text, tx, s),
-            ToHost::List | ToHost::Mine { .. } => unreachable!("answered on any address, by the connection"),
+            ToHost::List | ToHost::Mine { .. } | ToHost::ListHere | ToHost::MineHere { .. } => {
+                unreachable!("answered on any address, by the connection")
+            }
         }
     }
 
@@ -1769,6 +1771,37 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
     }
 }
 
+/// What the other live hosts sharing the store answer to `question` (a list of their own
+/// tables), each asked at once and given two seconds; a host that does not answer is left out.
+async fn every_host(host: &Arc<Host>, question: ToHost) -> Vec<TableInfo> {
+    let h = host.clone();
+    let peers = tokio::task::spawn_blocking(move || h.store.as_ref().map(|s| s.peers()))
+        .await
+        .ok()
+        .flatten()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    let asked = peers.iter().map(|p| {
+        let question = &question;
+        async move {
+            tokio::time::timeout(Duration::from_secs(2), super::client::Client::tables(p, question))
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or_default()
+        }
+    });
+    futures_util::future::join_all(asked).await.into_iter().flatten().collect()
+}
+
+/// Tables in the order of their names, each once (a table changing hosts as it was asked about
+/// is named by both).
+fn one_each(mut list: Vec<TableInfo>) -> Vec<TableInfo> {
+    list.sort_by(|a, b| a.name.cmp(&b.name));
+    list.dedup_by(|a, b| a.name == b.name);
+    list
+}
+
 /// The first wait after a failed accept (doubled up to a second while it keeps failing).
 const ACCEPT_PAUSE: Duration = Duration::from_millis(10);
 
@@ -1867,14 +1900,24 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
             }
         };
         match message {
-            ToHost::List => {
-                let _ = tx.send(ToSeat::Tables(host.list()));
+            ToHost::List | ToHost::ListHere => {
+                let mut list = host.list();
+                if matches!(message, ToHost::List) && host.is_shared() {
+                    list.extend(every_host(&host, ToHost::ListHere).await);
+                }
+                let _ = tx.send(ToSeat::Tables(one_each(list)));
                 continue;
             }
-            ToHost::Mine { seats } => {
-                let host = host.clone();
-                let mine = tokio::task::spawn_blocking(move || host.mine(&seats)).await.unwrap_or_default();
-                let _ = tx.send(ToSeat::Tables(mine));
+            ToHost::Mine { ref seats } | ToHost::MineHere { ref seats } => {
+                let everywhere = matches!(message, ToHost::Mine { .. }) && host.is_shared();
+                let seats = seats.clone();
+                let (h, asked) = (host.clone(), seats.clone());
+                let mut mine = tokio::task::spawn_blocking(move || h.mine(&asked)).await.unwrap_or_default();
+                if everywhere {
+                    let seats: Vec<MySeat> = seats.into_iter().take(MAX_MINE).collect();
+                    mine.extend(every_host(&host, ToHost::MineHere { seats }).await);
+                }
+                let _ = tx.send(ToSeat::Tables(one_each(mine)));
                 continue;
             }
             _ => {}

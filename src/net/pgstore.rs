@@ -284,6 +284,19 @@ impl Store for PgStore {
         });
     }
 
+    fn peers(&self) -> Result<Vec<String>, String> {
+        let lease = self.lease_secs();
+        let rows = self.with(SWEEP, |c| {
+            c.query(
+                "SELECT DISTINCT address FROM grognard_hosts
+                 WHERE id <> $1 AND address <> $2 AND seen > now() - make_interval(secs => $3::float8)
+                 ORDER BY address",
+                &[&self.me, &self.address, &lease],
+            )
+        })?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     fn still_holds(&self, id: &str) -> bool {
         self.owns(id)
     }

@@ -59,6 +59,10 @@ pub enum ToHost {
     /// The tables these seats sit at, private ones included, each shown only to the holder of
     /// its seat's token (answered on any address, as `Tables`).
     Mine { seats: Vec<MySeat> },
+    /// `List`, asked by another host sharing the store: this host's own tables only.
+    ListHere,
+    /// `Mine`, asked by another host sharing the store: this host's own tables only.
+    MineHere { seats: Vec<MySeat> },
 }
 
 /// A seat a player holds: the table, the seat and its token, as `Mine` asks.

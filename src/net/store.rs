@@ -51,6 +51,10 @@ pub trait Store: Send + Sync {
     }
     /// Gives table `id` up at once, for another host to take (one this host cannot serve).
     fn release(&self, _id: &str) {}
+    /// Where the other live hosts sharing the store are reached (ws://NAME:PORT).
+    fn peers(&self) -> Result<Vec<String>, String> {
+        Ok(Vec::new())
+    }
     /// Whether this host still holds table `id` (asked when an append failed).
     fn still_holds(&self, _id: &str) -> bool {
         true
