@@ -727,8 +727,10 @@ pub fn host(
         host.notify_with(notify);
         if let Some(url) = &nats {
             let h = host.clone();
-            match crate::net::bus::connect_host(url, std::sync::Arc::new(move |id: &str| h.catchup(id))).await {
-                Ok(p) => host.on_bus(p),
+            let bus = crate::net::bus::connect_host(url, std::sync::Arc::new(move |id: &str| h.catchup(id))).await;
+            let edge = crate::net::edge::Edge::connect(url, limits).await;
+            match bus.and_then(|p| edge.map(|e| (p, e))) {
+                Ok((p, e)) => host.on_bus(p, e),
                 Err(e) => {
                     eprintln!("{e}");
                     return 1;

@@ -328,51 +328,82 @@ async fn spectator(stream: TcpStream, edge: Arc<Edge>) {
     let (tx, rx, mut closing) = Outbox::new(limits.queue);
     let (ping, pings) = mpsc::channel::<()>(1);
     let writer = tokio::spawn(super::host::write_to(sink, rx, pings, closing.clone(), tx.closer(), limits));
+    let id = super::host::table_name(&path);
+    serve_spectator(
+        &edge,
+        id.as_deref(),
+        None,
+        Line { incoming: &mut incoming, tx: &tx, closing: &mut closing, ping: &ping },
+    )
+    .await;
+    drop(tx);
+    let _ = writer.await;
+}
+
+/// A connection's reading half, its queue, what tells of its closing and what pings it: what a
+/// host lends the edge to serve one of its own connections as a spectator from the bus.
+pub(crate) struct Line<'a> {
+    pub incoming: &'a mut super::host::Incoming,
+    pub tx: &'a Outbox,
+    pub closing: &'a mut tokio::sync::watch::Receiver<Option<limits::Reason>>,
+    pub ping: &'a mpsc::Sender<()>,
+}
+
+/// Serves a connection to table `id` as a spectator from the bus: `first` (a message already
+/// read: the join a host received), then whatever it sends, until it leaves.
+pub(crate) async fn serve_spectator(edge: &Arc<Edge>, id: Option<&str>, first: Option<ToHost>, line: Line<'_>) {
+    let Line { incoming, tx, closing, ping } = line;
+    let limits = edge.limits;
     let conn = edge.next_conn.fetch_add(1, Ordering::Relaxed) + 1;
     let refuse = |m: &str| {
         let _ = tx.send(ToSeat::Refused { seq: None, rule: None, message: m.to_string() });
     };
     let mut joined: Option<String> = None;
     let mut silences = 0;
+    let mut first = first;
     loop {
-        let wait = if joined.is_some() { limits.ping } else { limits.unjoined };
-        let next = tokio::select! {
-            _ = closing.changed() => break,
-            next = tokio::time::timeout(wait, incoming.next()) => next,
-        };
-        let text = match next {
-            Err(_) if joined.is_some() && silences < 2 => {
-                silences += 1;
-                let _ = ping.try_send(());
-                continue;
-            }
-            Err(_) => {
-                tx.close(if joined.is_some() { limits::NO_ANSWER } else { limits::NOTHING_JOINED });
-                break;
-            }
-            Ok(Some(Ok(Message::Text(t)))) => t,
-            Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {
-                silences = 0;
-                continue;
-            }
-            Ok(_) => break,
-        };
-        silences = 0;
-        let message = match serde_json::from_str::<ToHost>(&text) {
-            Ok(m) => m,
-            Err(e) => {
-                refuse(&format!("not a message: {e}"));
-                continue;
+        let message = if let Some(m) = first.take() {
+            m
+        } else {
+            let wait = if joined.is_some() { limits.ping } else { limits.unjoined };
+            let next = tokio::select! {
+                _ = closing.changed() => break,
+                next = tokio::time::timeout(wait, incoming.next()) => next,
+            };
+            let text = match next {
+                Err(_) if joined.is_some() && silences < 2 => {
+                    silences += 1;
+                    let _ = ping.try_send(());
+                    continue;
+                }
+                Err(_) => {
+                    tx.close(if joined.is_some() { limits::NO_ANSWER } else { limits::NOTHING_JOINED });
+                    break;
+                }
+                Ok(Some(Ok(Message::Text(t)))) => t,
+                Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {
+                    silences = 0;
+                    continue;
+                }
+                Ok(_) => break,
+            };
+            silences = 0;
+            match serde_json::from_str::<ToHost>(&text) {
+                Ok(m) => m,
+                Err(e) => {
+                    refuse(&format!("not a message: {e}"));
+                    continue;
+                }
             }
         };
         match (message, &joined) {
             (ToHost::Join { seat: None, since, .. }, None) => {
-                let Some(id) = super::host::table_name(&path) else {
+                let Some(id) = id else {
                     refuse("the address names no table: ws://EDGE:PORT/TABLE (letters, digits, - and _)");
                     continue;
                 };
-                edge.watch(&id, conn, tx.clone(), since);
-                joined = Some(id);
+                edge.watch(id, conn, tx.clone(), since);
+                joined = Some(id.to_string());
             }
             (ToHost::Join { seat: Some(_), .. }, _) => {
                 refuse("an edge serves spectators: a seat joins at a host");
@@ -386,14 +417,10 @@ async fn spectator(stream: TcpStream, edge: Arc<Edge>) {
                 refuse("an edge serves spectators: ask a host for its tables")
             }
             (_, None) => refuse("join as a spectator first"),
-            (_, Some(_)) => {
-                refuse("a spectator does not act");
-            }
+            (_, Some(_)) => refuse("a spectator does not act"),
         }
     }
     if let Some(id) = &joined {
         edge.leave(id, conn);
     }
-    drop(tx);
-    let _ = writer.await;
 }

@@ -417,6 +417,8 @@ pub struct Host {
     unservable: Mutex<Vec<String>>,
     /// Where its public tables' spectator streams go for the edges (none: no bus).
     publisher: std::sync::OnceLock<super::bus::Publisher>,
+    /// Serves spectators of public tables other hosts hold from the bus, as an edge does.
+    edge: std::sync::OnceLock<Arc<super::edge::Edge>>,
 }
 
 /// Where a seat joining a table is served, when several hosts share the store.
@@ -520,12 +522,15 @@ impl Host {
             time: std::sync::RwLock::new(Arc::new(SystemTime::now)),
             unservable: Mutex::new(Vec::new()),
             publisher: std::sync::OnceLock::new(),
+            edge: std::sync::OnceLock::new(),
         }
     }
 
-    /// Puts every public table's spectator stream on the bus through `p` from now on.
-    pub fn on_bus(&self, p: super::bus::Publisher) {
+    /// Puts every public table's spectator stream on the bus through `p` from now on, and serves
+    /// the spectators of public tables other hosts hold from it through `edge`.
+    pub fn on_bus(&self, p: super::bus::Publisher, edge: Arc<super::edge::Edge>) {
         let _ = self.publisher.set(p);
+        let _ = self.edge.set(edge);
     }
 
     /// What an edge starting to watch public table `id` is sent: the stream so far, as this
@@ -1933,7 +1938,21 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
             match tokio::task::spawn_blocking(move || h.locate(&i)).await {
                 Ok(Served::Here) => {}
                 Ok(Served::Through(owner)) => {
-                    through(&owner, id, text, &mut incoming, &tx, &mut closing, limits).await;
+                    // A spectator of a public table: from the bus, as an edge serves it, never
+                    // touching the table's host (one with a private table's code goes through).
+                    let public_spectator = matches!(message, ToHost::Join { seat: None, code: None, .. });
+                    match host.edge.get().filter(|_| public_spectator) {
+                        Some(edge) => {
+                            let line = super::edge::Line {
+                                incoming: &mut incoming,
+                                tx: &tx,
+                                closing: &mut closing,
+                                ping: &ping,
+                            };
+                            super::edge::serve_spectator(edge, Some(id), Some(message), line).await;
+                        }
+                        None => through(&owner, id, text, &mut incoming, &tx, &mut closing, limits).await,
+                    }
                     break;
                 }
                 Ok(Served::NotNow(why)) => {
@@ -1971,7 +1990,7 @@ fn frame_text(f: limits::Frame) -> Message {
         limits::Frame::Shared(text) => Message::Text(text),
     }
 }
-type Incoming = futures_util::stream::SplitStream<tokio_tungstenite::WebSocketStream<TcpStream>>;
+pub(crate) type Incoming = futures_util::stream::SplitStream<tokio_tungstenite::WebSocketStream<TcpStream>>;
 
 /// Serves a connection through `owner`, the host holding its table: its join and every message
 /// after it go there, every message from there comes back, until either side ends (a host that
