@@ -9,14 +9,13 @@
 
 mod common;
 use common::services::{Killing, Nats, Postgres};
-use grognard::engine::rules::{Game, Mode};
+use grognard::engine::rules::Mode;
 use grognard::engine::table::Table;
 use grognard::games::botn::{self, Botn};
 use grognard::net::chain;
 use grognard::net::client::{Client, Sit};
-use grognard::net::hosted::{Hosted, HostedSave, verify};
+use grognard::net::hosted::{HostedSave, verify};
 use grognard::net::pgstore::PgStore;
-use grognard::net::play::HostedGame;
 use grognard::net::proto::{MySeat, ToSeat};
 use grognard::net::sim::pick;
 use grognard::net::store::{Store, Whereabouts};
@@ -183,20 +182,6 @@ async fn watcher(edge: String, table: String) -> (String, Vec<u64>) {
     }
 }
 
-/// The same game offline, each seat choosing as `seat` does.
-fn offline(save: &HostedSave, seed: u64) -> Hosted<Botn> {
-    let secret = chain::from_hex(save.fair.secret.as_deref().unwrap()).unwrap();
-    let values = save.fair.contributions.iter().map(|v| chain::from_hex(v).unwrap()).collect();
-    let mut h = Hosted::start(&save.fair.table_id, secret, values, botn_table);
-    while let Some(seat) = h.table.game.active_seat().filter(|_| !h.table.game.is_over()) {
-        let mut legal = Vec::new();
-        h.table.game.legal_actions(Mode::Enforced, &mut legal);
-        let k = pick(seed, seat.0, h.index(), legal.len());
-        h.submit(seat, grognard::engine::table::Act::Game(legal[k].clone())).unwrap();
-    }
-    h
-}
-
 #[test]
 fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
     let tables: usize = std::env::var("GROGNARD_CLUSTER_TABLES").ok().and_then(|n| n.parse().ok()).unwrap_or(12);
@@ -282,7 +267,7 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
         assert_eq!(a, b, "{t}: both seats were sent the same finished save");
         let save: HostedSave = ron::from_str(a).unwrap();
         let verified = verify(&save.fair, botn_table).expect("verifies");
-        let alone = offline(&save, k as u64);
+        let alone = common::offline_botn(&save, k as u64);
         let heads = |l: &[grognard::net::chain::Link]| (l.len(), l.last().map(|l| l.hash));
         assert_eq!(heads(&alone.links), heads(&save.fair.links), "{t}: the same chain as the game played offline");
         assert_eq!(alone.table.digest(), verified.digest(), "{t}: the same final table");

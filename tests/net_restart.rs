@@ -4,13 +4,12 @@
 //! as the same game played offline (same chain, same digest) and verifies.
 
 mod common;
-use grognard::engine::rules::{Game, Mode};
+use grognard::engine::rules::Mode;
 use grognard::engine::table::Table;
 use grognard::games::botn::{self, Botn};
 use grognard::net::chain;
 use grognard::net::client::{Client, Sit};
-use grognard::net::hosted::{Hosted, HostedSave, verify};
-use grognard::net::play::HostedGame;
+use grognard::net::hosted::{HostedSave, verify};
 use grognard::net::proto::ToSeat;
 use grognard::net::sim::pick;
 use std::ffi::OsString;
@@ -97,21 +96,6 @@ async fn resilient_seat(port: u16, table: String, me: u8, seed: u64) -> (String,
     }
 }
 
-/// The same game offline: the host's revealed secret and the seats' values, each seat choosing
-/// as `resilient_seat` does.
-fn offline(save: &HostedSave, seed: u64) -> Hosted<Botn> {
-    let secret = chain::from_hex(save.fair.secret.as_deref().unwrap()).unwrap();
-    let values = save.fair.contributions.iter().map(|v| chain::from_hex(v).unwrap()).collect();
-    let mut h = Hosted::start(&save.fair.table_id, secret, values, botn_table);
-    while let Some(seat) = h.table.game.active_seat().filter(|_| !h.table.game.is_over()) {
-        let mut legal = Vec::new();
-        h.table.game.legal_actions(Mode::Enforced, &mut legal);
-        let k = pick(seed, seat.0, h.index(), legal.len());
-        h.submit(seat, grognard::engine::table::Act::Game(legal[k].clone())).unwrap();
-    }
-    h
-}
-
 #[test]
 fn a_host_killed_at_random_moments_restarts_with_every_accepted_action() {
     let data = std::env::temp_dir().join(format!("grognard-kill-{}", std::process::id()));
@@ -154,7 +138,7 @@ fn a_host_killed_at_random_moments_restarts_with_every_accepted_action() {
         assert_eq!(a, b, "{t}: both seats were sent the same finished save");
         let save: HostedSave = ron::from_str(a).unwrap();
         let verified = verify(&save.fair, botn_table).expect("verifies");
-        let alone = offline(&save, k as u64);
+        let alone = common::offline_botn(&save, k as u64);
         let heads = |l: &[grognard::net::chain::Link]| (l.len(), l.last().map(|l| l.hash));
         assert_eq!(heads(&alone.links), heads(&save.fair.links), "{t}: the same chain as the game played offline");
         assert_eq!(alone.table.digest(), verified.digest(), "{t}: the same final table");

@@ -42,6 +42,23 @@ pub struct Head {
     pub delay: Delay,
 }
 
+impl Head {
+    /// The welcome of a connection at `seat` (none: a spectator), with a private table's codes
+    /// for the seat that opened it.
+    pub fn welcome(self, seat: Option<u8>, invitations: Option<super::proto::Invitations>) -> super::proto::ToSeat {
+        super::proto::ToSeat::Welcome {
+            seat,
+            seats: self.seats,
+            commitment: self.commitment,
+            scenario_hash: self.scenario_hash,
+            game: self.game,
+            scenario: self.scenario,
+            delay: self.delay,
+            invitations,
+        }
+    }
+}
+
 /// A table's stream so far, for a newcomer: its head, the spectators' update from the first action
 /// (none before the game starts), and the finished save once it is over.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -17,8 +17,6 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, Semaphore, mpsc};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// How long the edge waits for a table's host to answer for the stream so far.
 const ASK: Duration = Duration::from_secs(2);
@@ -77,16 +75,7 @@ impl Seen {
     fn welcome(&self, w: &mut Watcher) {
         let Some(head) = &self.head else { return };
         w.welcomed = true;
-        let _ = w.tx.send(ToSeat::Welcome {
-            seat: None,
-            seats: head.seats.clone(),
-            commitment: head.commitment.clone(),
-            scenario_hash: head.scenario_hash.clone(),
-            game: head.game.clone(),
-            scenario: head.scenario.clone(),
-            delay: head.delay,
-            invitations: None,
-        });
+        let _ = w.tx.send(head.clone().welcome(None, None));
         if let Some(u) = self.update_since(w.since) {
             let _ = w.tx.send(ToSeat::Update(u));
         }
@@ -312,18 +301,7 @@ pub async fn serve(listener: TcpListener, edge: Arc<Edge>) {
 /// One spectator's connection: its join, then its chat, until it leaves.
 async fn spectator(stream: TcpStream, edge: Arc<Edge>) {
     let limits = edge.limits;
-    let _ = stream.set_nodelay(true);
-    let mut path = String::new();
-    let config = WebSocketConfig::default()
-        .max_message_size(Some(super::host::MAX_FRAME))
-        .max_frame_size(Some(super::host::MAX_FRAME));
-    #[allow(clippy::result_large_err)]
-    let callback = |req: &Request, resp: Response| {
-        path = req.uri().path().to_string();
-        Ok(resp)
-    };
-    let handshake = tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(config));
-    let Ok(Ok(ws)) = tokio::time::timeout(limits.handshake, handshake).await else { return };
+    let Some((ws, path)) = super::host::accept(stream, limits).await else { return };
     let (sink, mut incoming) = ws.split();
     let (tx, rx, mut closing) = Outbox::new(limits.queue);
     let (ping, pings) = mpsc::channel::<()>(1);

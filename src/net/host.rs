@@ -1289,16 +1289,7 @@ impl Host {
         t.conns.push(Conn { id: s.conn, seat: j.seat, tx: tx.clone(), since: j.since, sent: None });
         // The commitment goes out before the host takes this seat's value (issue 30, item 14).
         let invitations = t.private.as_ref().filter(|p| j.seat == Some(p.creator)).map(Private::invitations);
-        let _ = tx.send(ToSeat::Welcome {
-            seat: j.seat,
-            seats: t.scenario.seats.clone(),
-            commitment: chain::to_hex(&t.commitment),
-            scenario_hash: t.scenario.scenario_hash.clone(),
-            game: t.scenario.game.clone(),
-            scenario: t.scenario.scenario.clone(),
-            delay: self.delay,
-            invitations,
-        });
+        let _ = tx.send(self.head(t).welcome(j.seat, invitations));
         if let Some(why) = j.seat.and_then(|k| t.notify_failed[k as usize].take()) {
             let _ = tx.send(ToSeat::Notice { text: why });
         }
@@ -1816,8 +1807,12 @@ pub(crate) fn table_name(path: &str) -> Option<String> {
         .then(|| name.to_string())
 }
 
-async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) {
-    let limits = host.limits;
+/// A connection's WebSocket handshake, within `Limits::handshake`: the socket and the address's
+/// path (the table's name), none when it failed or took too long.
+pub(crate) async fn accept(
+    stream: TcpStream,
+    limits: Limits,
+) -> Option<(tokio_tungstenite::WebSocketStream<TcpStream>, String)> {
     // Small frames, each awaited by a player: sent at once, not held for more to follow.
     let _ = stream.set_nodelay(true);
     let mut path = String::new();
@@ -1830,7 +1825,13 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
         Ok(resp)
     };
     let handshake = tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(config));
-    let Ok(Ok(ws)) = tokio::time::timeout(limits.handshake, handshake).await else { return };
+    let Ok(Ok(ws)) = tokio::time::timeout(limits.handshake, handshake).await else { return None };
+    Some((ws, path))
+}
+
+async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) {
+    let limits = host.limits;
+    let Some((ws, path)) = accept(stream, limits).await else { return };
     let (sink, mut incoming) = ws.split();
     let (tx, rx, mut closing) = Outbox::new(limits.queue);
     let (ping, pings) = mpsc::channel::<()>(1);

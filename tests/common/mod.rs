@@ -146,27 +146,22 @@ pub fn last_french_action_at(t: &mut Table<Botn>, label: &str) {
 /// Starts `grognard host` with these arguments (its scenario among them) and reads the address it
 /// serves at from its first line: the child, and HOST:PORT.
 pub fn grognard_host<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
-    use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
-        .arg("host")
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    // The rest read as it comes: a line printed to a closed pipe would end the host.
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let at = line.split("ws://").nth(1).and_then(|s| s.split('/').next()).expect("the address").to_string();
-    (child, at)
+    let (child, at) = grognard_server("host", args);
+    (child, at.trim_start_matches("ws://").to_string())
 }
 
 /// Starts `grognard edge` on the bus at `nats`; the child and its address (ws://…).
 pub fn grognard_edge(nats: &str) -> (std::process::Child, String) {
+    grognard_server("edge", &["--port", "0", "--nats", nats])
+}
+
+/// Starts `grognard COMMAND ARGS…` and reads the address (ws://…) its first line names; the rest
+/// of what it prints is read as it comes (a line printed to a closed pipe would end it).
+fn grognard_server<S: AsRef<std::ffi::OsStr>>(command: &str, args: &[S]) -> (std::process::Child, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
-        .args(["edge", "--port", "0", "--nats", nats])
+        .arg(command)
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -202,4 +197,22 @@ pub async fn next_refusal(c: &mut grognard::net::client::Client) -> String {
             return message;
         }
     }
+}
+
+/// A Battle of the Nations game played through a host, played again offline from its finished
+/// save (the host's revealed secret, the seats' values), each seat choosing as the tests' random
+/// seats do (`net::sim::pick` with `seed`): the same chain and table if the host lost nothing.
+pub fn offline_botn(save: &grognard::net::hosted::HostedSave, seed: u64) -> grognard::net::hosted::Hosted<Botn> {
+    use grognard::net::chain;
+    use grognard::net::play::HostedGame;
+    let secret = chain::from_hex(save.fair.secret.as_deref().unwrap()).unwrap();
+    let values = save.fair.contributions.iter().map(|v| chain::from_hex(v).unwrap()).collect();
+    let mut h = grognard::net::hosted::Hosted::start(&save.fair.table_id, secret, values, new_table);
+    while let Some(seat) = h.table.game.active_seat().filter(|_| !h.table.game.is_over()) {
+        let mut legal = Vec::new();
+        h.table.game.legal_actions(Mode::Enforced, &mut legal);
+        let k = grognard::net::sim::pick(seed, seat.0, h.index(), legal.len());
+        h.submit(seat, Act::Game(legal[k].clone())).unwrap();
+    }
+    h
 }
