@@ -9,28 +9,19 @@
 
 mod common;
 use common::services::{Killing, Nats, Postgres};
-use grognard::engine::rules::Mode;
-use grognard::engine::table::Table;
-use grognard::games::botn::{self, Botn};
 use grognard::net::chain;
-use grognard::net::client::{Client, Sit};
-use grognard::net::hosted::{HostedSave, verify};
+use grognard::net::client::Client;
 use grognard::net::pgstore::PgStore;
 use grognard::net::proto::{MySeat, ToSeat};
-use grognard::net::sim::pick;
 use grognard::net::store::{Store, Whereabouts};
 use std::path::PathBuf;
 use std::process::Child;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 fn scenario() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/battle-of-the-nations/beginner.ron")
-}
-
-fn botn_table(seed: u64) -> Table<Botn> {
-    botn::new_table(&scenario(), seed, Mode::Enforced).unwrap()
 }
 
 #[test]
@@ -79,86 +70,6 @@ fn start_host(url: &str, nats: &str, lease: f64) -> (Child, String) {
     (child, format!("ws://{at}"))
 }
 
-fn token_of(table: &str, seat: u8) -> chain::Hash {
-    chain::hash_parts(&[b"token", table.as_bytes(), &[seat]])
-}
-
-fn value(table: &str, seat: u8) -> chain::Hash {
-    chain::hash_parts(&[table.as_bytes(), &[seat]])
-}
-
-/// What the seats saw of the cluster: actions accepted, and each time a seat was cut off, how
-/// long until a host served its table again.
-#[derive(Default)]
-struct Seen {
-    actions: AtomicU64,
-    gaps: Mutex<Vec<Duration>>,
-}
-
-/// A seat that plays its game to the end through whichever host answers: it starts at host
-/// `first` and, whenever its connection ends or is refused, comes back with its token and the
-/// last index it saw to the next host (as behind a load balancer). The log never goes back.
-async fn seat(hosts: Arc<Vec<String>>, first: usize, table: String, me: u8, seed: u64, seen: Arc<Seen>) -> String {
-    let token = token_of(&table, me);
-    let (mut index, mut at, mut first_commitment, mut cut) = (0u64, first, None, None::<Instant>);
-    loop {
-        let url = format!("{}/{table}", hosts[at % hosts.len()]);
-        let sit = Sit {
-            seat: Some(me),
-            token: Some(token),
-            value: Some(value(&table, me)),
-            public: true,
-            since: index,
-            ..Sit::default()
-        };
-        let Ok(mut c) = Client::sit(&url, &sit).await else {
-            cut.get_or_insert_with(Instant::now);
-            at += 1;
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
-        let commitment = c.commitment().expect("a welcome brings the commitment");
-        assert_eq!(*first_commitment.get_or_insert(commitment), commitment, "{table}: the same dice secret throughout");
-        while let Some(m) = c.recv().await {
-            match m {
-                ToSeat::Update(u) => {
-                    if let Some(since) = cut.take() {
-                        seen.gaps.lock().unwrap().push(since.elapsed());
-                    }
-                    assert!(
-                        u.index >= index,
-                        "{table}: the log went back from {index} to {}: an action was lost",
-                        u.index
-                    );
-                    seen.actions.fetch_add(u.index - index, Ordering::Relaxed);
-                    index = u.index;
-                    if u.active == Some(me) && !u.over {
-                        let k = pick(seed, me, u.index, u.legal.len());
-                        let _ = c.submit(u.index, u.legal[k].clone()).await;
-                    }
-                }
-                ToSeat::Finished { save } => {
-                    grognard::net::hosted::check_save_text(
-                        &save,
-                        first_commitment.as_ref(),
-                        Some((me, value(&table, me))),
-                    )
-                    .expect("the save holds the first welcome's commitment and the seat's value");
-                    return save;
-                }
-                // An action sent as its host went away, taken after all: stale.
-                ToSeat::Refused { message, .. } if message.contains("chosen at action") => {}
-                // The table changing hosts: come back.
-                ToSeat::Refused { message, .. } if message.contains("come back") => {}
-                ToSeat::Refused { message, .. } => panic!("{table} seat {me}: {message}"),
-                _ => {}
-            }
-        }
-        cut.get_or_insert_with(Instant::now);
-        at += 1;
-    }
-}
-
 /// A spectator at an edge until its table's game is over, coming back whenever it is closed or
 /// refused (the table not opened yet): the finished save, and the actions its log lines named.
 async fn watcher(edge: String, table: String) -> (String, Vec<u64>) {
@@ -201,7 +112,7 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
     let watched = tables.min(8);
     let hosts = Arc::new(hosts);
     let names: Vec<String> = (0..tables).map(|k| format!("c{k}")).collect();
-    let seen = Arc::new(Seen::default());
+    let seen = Arc::new(common::Cuts::default());
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let (saves, killed_at, views) = runtime.block_on(async {
@@ -221,7 +132,14 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
             // through the other's.
             for me in 0..2u8 {
                 let first = k + me as usize;
-                seats.push(tokio::spawn(seat(hosts.clone(), first, t.clone(), me, k as u64, seen.clone())));
+                seats.push(tokio::spawn(common::resilient_seat(
+                    hosts.clone(),
+                    first,
+                    t.clone(),
+                    me,
+                    k as u64,
+                    seen.clone(),
+                )));
             }
         }
         // Host 0 killed once a good part of the play is done.
@@ -244,7 +162,7 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
             let mine: Vec<MySeat> = names
                 .iter()
                 .take(grognard::net::host::MAX_MINE)
-                .map(|t| MySeat { table: t.clone(), seat: 1, token: chain::to_hex(&token_of(t, 1)) })
+                .map(|t| MySeat { table: t.clone(), seat: 1, token: chain::to_hex(&common::token_of(t, 1)) })
                 .collect();
             let found = Client::mine(at, mine.clone()).await.unwrap();
             assert_eq!(found.len(), mine.len(), "{at} finds the player's tables on every host");
@@ -264,13 +182,7 @@ fn three_hosts_on_one_database_one_killed_every_game_finishes_and_verifies() {
     let mut actions = 0;
     for (k, t) in names.iter().enumerate() {
         let (a, b) = (&saves[2 * k], &saves[2 * k + 1]);
-        assert_eq!(a, b, "{t}: both seats were sent the same finished save");
-        let save: HostedSave = ron::from_str(a).unwrap();
-        let verified = verify(&save.fair, botn_table).expect("verifies");
-        let alone = common::offline_botn(&save, k as u64);
-        let heads = |l: &[grognard::net::chain::Link]| (l.len(), l.last().map(|l| l.hash));
-        assert_eq!(heads(&alone.links), heads(&save.fair.links), "{t}: the same chain as the game played offline");
-        assert_eq!(alone.table.digest(), verified.digest(), "{t}: the same final table");
+        let save = common::check_hosted_botn(t, a, b, k as u64);
         actions += save.fair.links.len();
         if let Some((seen, logged)) = views.get(k) {
             assert_eq!(seen, a, "{t}: the edge's spectator was sent the finished save");

@@ -216,3 +216,113 @@ pub fn offline_botn(save: &grognard::net::hosted::HostedSave, seed: u64) -> grog
     }
     h
 }
+
+/// What seats that keep coming back saw of the host or hosts: actions accepted, reconnections,
+/// and each time a seat was cut off, how long until a host served its table again.
+#[derive(Default)]
+pub struct Cuts {
+    pub actions: std::sync::atomic::AtomicU64,
+    pub reconnects: std::sync::atomic::AtomicU64,
+    pub gaps: std::sync::Mutex<Vec<std::time::Duration>>,
+}
+
+/// A seat's token in the tests of hosts killed: its own from the start.
+pub fn token_of(table: &str, seat: u8) -> grognard::net::chain::Hash {
+    grognard::net::chain::hash_parts(&[b"token", table.as_bytes(), &[seat]])
+}
+
+/// A seat's value for the dice in those tests.
+pub fn value_of(table: &str, seat: u8) -> grognard::net::chain::Hash {
+    grognard::net::chain::hash_parts(&[table.as_bytes(), &[seat]])
+}
+
+/// A seat that plays random legal actions (`net::sim::pick` with `seed`) until its game is over,
+/// through whichever of `hosts` (ws://HOST:PORT) answers: it starts at host `first` and, whenever
+/// its connection ends or is refused, comes back with its token and the last index it saw to the
+/// next (as behind a load balancer). Its value goes again after every welcome (a host killed
+/// before it wrote the value down never took it); the log never goes back, the commitment never
+/// changes, and the finished save holds the first welcome's commitment and the seat's value.
+pub async fn resilient_seat(
+    hosts: std::sync::Arc<Vec<String>>,
+    first: usize,
+    table: String,
+    me: u8,
+    seed: u64,
+    cuts: std::sync::Arc<Cuts>,
+) -> String {
+    use grognard::net::client::{Client, Sit};
+    use grognard::net::proto::ToSeat;
+    use std::sync::atomic::Ordering;
+    let (mut index, mut at, mut first_commitment, mut cut) = (0u64, first, None, None::<std::time::Instant>);
+    loop {
+        let url = format!("{}/{table}", hosts[at % hosts.len()]);
+        let sit = Sit {
+            seat: Some(me),
+            token: Some(token_of(&table, me)),
+            value: Some(value_of(&table, me)),
+            public: true,
+            since: index,
+            ..Sit::default()
+        };
+        let Ok(mut c) = Client::sit(&url, &sit).await else {
+            cut.get_or_insert_with(std::time::Instant::now);
+            at += 1;
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            continue;
+        };
+        let commitment = c.commitment().expect("a welcome brings the commitment");
+        assert_eq!(*first_commitment.get_or_insert(commitment), commitment, "{table}: the same dice secret throughout");
+        while let Some(m) = c.recv().await {
+            match m {
+                ToSeat::Update(u) => {
+                    if let Some(since) = cut.take() {
+                        cuts.gaps.lock().unwrap().push(since.elapsed());
+                    }
+                    assert!(
+                        u.index >= index,
+                        "{table}: the log went back from {index} to {}: an action was lost",
+                        u.index
+                    );
+                    cuts.actions.fetch_add(u.index - index, Ordering::Relaxed);
+                    index = u.index;
+                    if u.active == Some(me) && !u.over {
+                        let k = grognard::net::sim::pick(seed, me, u.index, u.legal.len());
+                        let _ = c.submit(u.index, u.legal[k].clone()).await;
+                    }
+                }
+                ToSeat::Finished { save } => {
+                    grognard::net::hosted::check_save_text(
+                        &save,
+                        first_commitment.as_ref(),
+                        Some((me, value_of(&table, me))),
+                    )
+                    .expect("the save holds the first welcome's commitment and the seat's value");
+                    return save;
+                }
+                // An action sent just before its host went away, taken after all: stale.
+                ToSeat::Refused { message, .. } if message.contains("chosen at action") => {}
+                // The table changing hosts: come back.
+                ToSeat::Refused { message, .. } if message.contains("come back") => {}
+                ToSeat::Refused { message, .. } => panic!("{table} seat {me}: {message}"),
+                _ => {}
+            }
+        }
+        cuts.reconnects.fetch_add(1, Ordering::Relaxed);
+        cut.get_or_insert_with(std::time::Instant::now);
+        at += 1;
+    }
+}
+
+/// Checks a Battle of the Nations game played through a host by two seats choosing with `seed`:
+/// both were sent the same finished save, it verifies, and it is the same game (chain and final
+/// table) as played offline. The save.
+pub fn check_hosted_botn(table: &str, a: &str, b: &str, seed: u64) -> grognard::net::hosted::HostedSave {
+    assert_eq!(a, b, "{table}: both seats were sent the same finished save");
+    let save: grognard::net::hosted::HostedSave = ron::from_str(a).unwrap();
+    let verified = grognard::net::hosted::verify(&save.fair, new_table).expect("verifies");
+    let alone = offline_botn(&save, seed);
+    let heads = |l: &[grognard::net::chain::Link]| (l.len(), l.last().map(|l| l.hash));
+    assert_eq!(heads(&alone.links), heads(&save.fair.links), "{table}: the same chain as the game played offline");
+    assert_eq!(alone.table.digest(), verified.digest(), "{table}: the same final table");
+    save
+}
