@@ -156,6 +156,10 @@ pub enum Command {
         /// host given the same: each table is served by one host at a time, through the others.
         #[arg(long, value_name = "URL")]
         store: Option<String>,
+        /// With --store: a PEM file of the CA the database's certificate is signed by (beside the
+        /// system's roots), for a database on a private network.
+        #[arg(long, value_name = "FILE")]
+        store_ca: Option<PathBuf>,
         /// With --store: where the other hosts reach this one (ws://NAME:PORT; the address it
         /// listens on if left out). Each host its own.
         #[arg(long, value_name = "URL")]
@@ -469,6 +473,7 @@ pub fn run() -> i32 {
             notify_local,
             unstarted_per_address,
             store,
+            store_ca,
             advertise,
             lease_seconds,
             nats,
@@ -479,6 +484,7 @@ pub fn run() -> i32 {
             let notify = crate::net::notify::NotifyConfig { allow_local: notify_local, link, ..Default::default() };
             let store = store.or_else(|| std::env::var("GROGNARD_STORE").ok().filter(|c| !c.is_empty()));
             let shared = store.map(|url| Shared {
+                ca: store_ca,
                 url,
                 advertise,
                 lease: std::time::Duration::from_secs_f64(lease_seconds.max(0.5)),
@@ -654,6 +660,7 @@ pub fn catalogue(named: &[PathBuf]) -> Result<crate::net::host::Catalogue, Strin
 /// A store shared with other hosts: the database, where the others reach this host, the lease.
 pub struct Shared {
     pub url: String,
+    pub ca: Option<PathBuf>,
     pub advertise: Option<String>,
     pub lease: std::time::Duration,
 }
@@ -691,7 +698,7 @@ pub fn host(
         None => crate::net::host::Host::open_with_limits(c, delay, data, limits),
         Some(s) => {
             let advertise = s.advertise.unwrap_or_else(|| format!("ws://{at}"));
-            let store = crate::net::pgstore::PgStore::connect(&s.url, &advertise, s.lease)?;
+            let store = crate::net::pgstore::PgStore::connect(&s.url, s.ca.as_deref(), &advertise, s.lease)?;
             crate::net::host::Host::open_on(c, delay, data, Some(std::sync::Arc::new(store)), limits)
         }
     });

@@ -28,8 +28,8 @@ fn scenario() -> PathBuf {
 fn a_lease_fences_the_host_that_lost_it_and_a_restarted_host_takes_its_tables_back_at_once() {
     let pg = Postgres::start();
     let short = Duration::from_millis(800);
-    let a = PgStore::connect(&pg.url(), "ws://a:1", short).unwrap();
-    let b = PgStore::connect(&pg.url(), "ws://b:1", short).unwrap();
+    let a = PgStore::connect(&pg.url(), None, "ws://a:1", short).unwrap();
+    let b = PgStore::connect(&pg.url(), None, "ws://b:1", short).unwrap();
     a.open("t", "zero").unwrap();
     a.append("t", "one").unwrap();
     assert!(a.open("t", "again").is_err(), "a table is opened once, by one host");
@@ -50,13 +50,38 @@ fn a_lease_fences_the_host_that_lost_it_and_a_restarted_host_takes_its_tables_ba
     b.append("t", "two").unwrap();
     assert_eq!(a.renew().unwrap(), Vec::<String>::new(), "a holds nothing any more");
     // b restarted at its own address: the new run takes b's tables back without waiting.
-    let b2 = PgStore::connect(&pg.url(), "ws://b:1", Duration::from_secs(60)).unwrap();
+    let b2 = PgStore::connect(&pg.url(), None, "ws://b:1", Duration::from_secs(60)).unwrap();
     assert_eq!(b2.locate("t").unwrap(), Whereabouts::Free, "b's earlier run is gone");
     let taken = b2.take_free(10, &[]).unwrap();
     assert_eq!(taken, vec![("t".to_string(), vec!["zero".into(), "one".into(), "late".into(), "two".into()])]);
     assert!(b.append("t", "old b's").is_err(), "the earlier run is fenced off");
     b2.forget("t");
     assert_eq!(a.locate("t").unwrap(), Whereabouts::Nowhere);
+}
+
+#[test]
+fn a_host_reaches_its_database_over_tls_checking_the_certificate_against_its_ca() {
+    let pg = Postgres::start_tls();
+    // sslmode=require: TLS or nothing.
+    let url = format!("{}?sslmode=require", pg.url());
+    let store = PgStore::connect(&url, Some(&pg.ca()), "ws://a:1", Duration::from_secs(60)).unwrap();
+    store.open("t", "zero").unwrap();
+    store.append("t", "one").unwrap();
+    assert_eq!(store.renew().unwrap(), vec!["t".to_string()]);
+    // Without the CA the certificate is not trusted: no connection.
+    let refused = PgStore::connect(&url, None, "ws://b:1", Duration::from_secs(60)).err().expect("refused");
+    assert!(refused.to_lowercase().contains("certificate") || refused.contains("UnknownIssuer"), "{refused}");
+    // And a database without TLS is refused when TLS is required.
+    let plain = Postgres::start();
+    let refused =
+        PgStore::connect(&format!("{}?sslmode=require", plain.url()), None, "ws://c:1", Duration::from_secs(60));
+    assert!(refused.is_err());
+    // A CA file that is not one is named.
+    let bad = std::env::temp_dir().join(format!("grognard-not-a-ca-{}", std::process::id()));
+    std::fs::write(&bad, "not a certificate").unwrap();
+    let refused = PgStore::connect(&url, Some(&bad), "ws://d:1", Duration::from_secs(60)).err().expect("refused");
+    assert!(refused.contains(&bad.display().to_string()), "{refused}");
+    let _ = std::fs::remove_file(&bad);
 }
 
 /// Starts `grognard host` on the shared database and bus with a short lease; the child and its address.

@@ -7,9 +7,10 @@
 //! accept an action at one table.
 
 use super::store::{Store, Whereabouts};
-use postgres::{Client, NoTls};
+use postgres::Client;
 use std::sync::Mutex;
 use std::time::Duration;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// How long a lease lasts unless renewed: how long a dead host's tables wait for another.
 pub const LEASE: Duration = Duration::from_secs(6);
@@ -28,6 +29,36 @@ pub struct PgStore {
     address: String,
     lease: Duration,
     conns: Vec<Mutex<Option<Client>>>,
+    /// TLS when the database offers it (`sslmode=require` in the address: only TLS), its
+    /// certificate checked against the system's roots and the CA given.
+    tls: MakeRustlsConnect,
+}
+
+/// How a host reaches the database over TLS: rustls with ring (as the rest), the system's roots,
+/// and `ca`, a PEM file of the private CA a database on a private network is signed by.
+fn tls(ca: Option<&std::path::Path>) -> Result<MakeRustlsConnect, String> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+    if let Some(ca) = ca {
+        let named = |e: &dyn std::fmt::Display| format!("{}: {e}", ca.display());
+        let mut found = 0;
+        for cert in CertificateDer::pem_file_iter(ca).map_err(|e| named(&e))? {
+            roots.add(cert.map_err(|e| named(&e))?).map_err(|e| named(&e))?;
+            found += 1;
+        }
+        if found == 0 {
+            return Err(named(&"no certificate in it (a PEM file: -----BEGIN CERTIFICATE-----)"));
+        }
+    }
+    let config =
+        rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+    Ok(MakeRustlsConnect::new(config))
 }
 
 /// A table no live host holds: its lease ran out, or its host was an earlier run of one at this
@@ -59,9 +90,11 @@ const SCHEMA: &str = "
 ";
 
 impl PgStore {
-    /// Connects to the database at `url` (postgres://USER@HOST:PORT/DB), makes its tables if
-    /// missing and registers this host, reached by the others at `address`.
-    pub fn connect(url: &str, address: &str, lease: Duration) -> Result<PgStore, String> {
+    /// Connects to the database at `url` (postgres://USER@HOST:PORT/DB, `?sslmode=require` for
+    /// TLS only; TLS is used wherever the database offers it), trusting the system's roots and
+    /// the CA in the PEM file `ca`; makes its tables if missing and registers this host, reached
+    /// by the others at `address`.
+    pub fn connect(url: &str, ca: Option<&std::path::Path>, address: &str, lease: Duration) -> Result<PgStore, String> {
         let me = super::chain::to_hex(&super::host::fresh_secret()[..8]);
         let store = PgStore {
             url: url.to_string(),
@@ -69,6 +102,7 @@ impl PgStore {
             address: address.to_string(),
             lease,
             conns: (0..CONNECTIONS).map(|_| Mutex::new(None)).collect(),
+            tls: tls(ca)?,
         };
         store.with(SWEEP, |c| {
             let mut tx = c.transaction()?;
@@ -93,7 +127,7 @@ impl PgStore {
     fn with<T>(&self, k: usize, f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>) -> Result<T, String> {
         let mut slot = self.conns[k % self.conns.len()].lock().expect("not poisoned");
         if slot.as_ref().is_none_or(Client::is_closed) {
-            *slot = Some(Client::connect(&self.url, NoTls).map_err(|e| self.err(e))?);
+            *slot = Some(Client::connect(&self.url, self.tls.clone()).map_err(|e| self.err(e))?);
         }
         f(slot.as_mut().expect("connected")).map_err(|e| self.err(e))
     }
@@ -107,7 +141,15 @@ impl PgStore {
     fn err(&self, e: postgres::Error) -> String {
         // The address without its password.
         let at = self.url.rsplit_once('@').map_or(self.url.as_str(), |(_, at)| at);
-        format!("the database at {at}: {e}")
+        // With its causes: "error performing TLS handshake" alone does not say the certificate
+        // was not trusted.
+        let mut said = format!("the database at {at}: {e}");
+        let mut cause = std::error::Error::source(&e);
+        while let Some(c) = cause {
+            said += &format!(": {c}");
+            cause = c.source();
+        }
+        said
     }
 
     /// The lines of the tables `ids`, in order.

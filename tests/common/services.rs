@@ -68,6 +68,21 @@ pub struct Postgres {
 
 impl Postgres {
     pub fn start() -> Postgres {
+        Self::start_with(false)
+    }
+
+    /// A PostgreSQL that speaks TLS, its certificate (for 127.0.0.1) signed by a CA of the test's
+    /// own (`ca`), made with the openssl command.
+    pub fn start_tls() -> Postgres {
+        Self::start_with(true)
+    }
+
+    /// The PEM file of the CA a TLS PostgreSQL's certificate is signed by.
+    pub fn ca(&self) -> PathBuf {
+        self.dir.path().join("ca.pem")
+    }
+
+    fn start_with(tls: bool) -> Postgres {
         let dir = tempfile::Builder::new().prefix("grognard-pg-").tempdir().unwrap();
         if let Some((uid, gid)) = postgres_account() {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).unwrap();
@@ -80,8 +95,13 @@ impl Postgres {
             .unwrap();
         assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
         let port = free_port();
-        let options =
+        let mut options =
             format!("-c listen_addresses=127.0.0.1 -p {port} -k {} -c max_connections=200", dir.path().display());
+        if tls {
+            certificates(dir.path());
+            let (cert, key) = (dir.path().join("server.pem"), dir.path().join("server.key"));
+            options += &format!(" -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}", cert.display(), key.display());
+        }
         let out = as_postgres(&postgres_bin("pg_ctl"))
             .args(["-w", "-t", "60", "-D"])
             .arg(&data)
@@ -111,6 +131,58 @@ impl Drop for Postgres {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
+    }
+}
+
+/// A CA and a certificate for 127.0.0.1 signed by it, in `dir` (ca.pem; server.pem and
+/// server.key, the key readable by PostgreSQL's account alone, as it demands).
+fn certificates(dir: &Path) {
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl").args(args).current_dir(dir).output().expect("the openssl command");
+        assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let ca = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2"];
+    openssl(&[&ca[..], &["-subj", "/CN=grognard test CA"]].concat());
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ]);
+    for file in ["server.pem", "server.key"] {
+        let path = dir.join(file);
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+        if let Some((uid, gid)) = postgres_account() {
+            std::os::unix::fs::chown(&path, Some(uid), Some(gid)).unwrap();
+        }
     }
 }
 
