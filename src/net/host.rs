@@ -1952,7 +1952,15 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
                             };
                             super::edge::serve_spectator(edge, Some(id), Some(message), line).await;
                         }
-                        None => through(&owner, id, text, &mut incoming, &tx, &mut closing, limits).await,
+                        None => {
+                            let line = super::edge::Line {
+                                incoming: &mut incoming,
+                                tx: &tx,
+                                closing: &mut closing,
+                                ping: &ping,
+                            };
+                            through(&owner, id, text, line, limits).await
+                        }
                     }
                     break;
                 }
@@ -1996,15 +2004,8 @@ pub(crate) type Incoming = futures_util::stream::SplitStream<tokio_tungstenite::
 /// Serves a connection through `owner`, the host holding its table: its join and every message
 /// after it go there, every message from there comes back, until either side ends (a host that
 /// goes away tells the connection to come back: the table is taken over within a lease).
-async fn through(
-    owner: &str,
-    id: &str,
-    join: String,
-    incoming: &mut Incoming,
-    tx: &Outbox,
-    closing: &mut watch::Receiver<Option<Reason>>,
-    limits: Limits,
-) {
+async fn through(owner: &str, id: &str, join: String, line: super::edge::Line<'_>, limits: Limits) {
+    let super::edge::Line { incoming, tx, closing, ping } = line;
     let url = format!("{}/{id}", owner.trim_end_matches('/'));
     let config = WebSocketConfig::default().max_message_size(Some(MAX_FRAME)).max_frame_size(Some(MAX_FRAME));
     let connect = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
@@ -2018,19 +2019,34 @@ async fn through(
         tx.close(limits::OWNER_GONE);
         return;
     }
+    // The seat is pinged here as a host's own connection is (the host it is relayed to hears
+    // this host answer its pings): one gone without a word is closed after two silences.
+    let (mut heard, mut silences) = (Instant::now(), 0);
     loop {
         tokio::select! {
             _ = closing.changed() => break,
-            m = incoming.next() => match m {
-                Some(Ok(Message::Text(t))) => {
-                    if up.send(Message::Text(t)).await.is_err() {
-                        tx.close(limits::OWNER_GONE);
-                        break;
-                    }
+            _ = tokio::time::sleep_until((heard + limits.ping).into()) => {
+                if silences == 2 {
+                    tx.close(limits::NO_ANSWER);
+                    break;
                 }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                _ => break,
-            },
+                silences += 1;
+                heard = Instant::now();
+                let _ = ping.try_send(());
+            }
+            m = incoming.next() => {
+                (heard, silences) = (Instant::now(), 0);
+                match m {
+                    Some(Ok(Message::Text(t))) => {
+                        if up.send(Message::Text(t)).await.is_err() {
+                            tx.close(limits::OWNER_GONE);
+                            break;
+                        }
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    _ => break,
+                }
+            }
             m = down.next() => match m {
                 Some(Ok(Message::Text(t))) => match serde_json::from_str::<ToSeat>(&t) {
                     Ok(m) => {
