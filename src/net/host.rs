@@ -5,7 +5,10 @@
 //! the first connection to its name and starts once every seat has joined with its value for the
 //! dice. With a data folder every table's log is appended there and synced before anyone hears
 //! of an action, so a host killed at any moment comes back with every accepted action.
-//! Spectators read a copy of the table kept behind the players by the host's delay.
+//! Spectators read a copy of the table kept behind the players by the host's delay. Several
+//! hosts may share one store (PostgreSQL, `pgstore`): each serves the tables it holds the lease
+//! of, relays a seat to the host holding its table, takes over the tables of a host that stopped
+//! renewing its leases, and puts its public tables' spectator streams on NATS (`bus`).
 
 use super::chain::{self, Hash, Link};
 use super::clock::{Clock, ClockRule, ClockView};
