@@ -547,7 +547,7 @@ impl Host {
         let seen = t.source(None);
         let catchup = super::bus::Catchup {
             head: self.head(&t),
-            update: seen.map(|g| self.spectators_update(&t, g, 0)),
+            update: seen.map(|g| self.update_for(&t, g, None, 0)),
             finished: seen.filter(|g| g.is_over() || t.claimed.is_some()).map(|g| g.save_text()),
         };
         Some(serde_json::to_vec(&catchup).expect("plain data"))
@@ -564,10 +564,12 @@ impl Host {
         }
     }
 
-    /// What a spectator who has seen `since` actions is sent of `g` (the copy spectators read).
-    fn spectators_update(&self, t: &HostTable, g: &dyn HostedGame, since: u64) -> super::proto::Update {
-        let mut update = g.update(Viewer::Spectator, since);
-        if self.delay == Delay::default() {
+    /// What a connection at `seat` (none: a spectator) who has seen `since` actions is sent of
+    /// `g`, the copy it reads: on the bus, what the host's own spectators are sent.
+    fn update_for(&self, t: &HostTable, g: &dyn HostedGame, seat: Option<u8>, since: u64) -> super::proto::Update {
+        let mut update = g.update(viewer(seat), since);
+        // The clock runs on the table itself: a spectator kept behind is not shown it.
+        if seat.is_some() || self.delay == Delay::default() {
             update.clock = t.clock_view(unix_ms_now(self)).map(Box::new);
         }
         if t.claimed.is_some() {
@@ -587,7 +589,7 @@ impl Host {
             return;
         }
         let from = t.published.filter(|&p| p <= g.index()).unwrap_or(0);
-        let update = self.spectators_update(t, g, from);
+        let update = self.update_for(t, g, None, from);
         let index = update.index;
         bus.publish(&t.id, &super::bus::OnBus::Update { from, update: Box::new(update) });
         if over && !t.published_over {
@@ -1651,15 +1653,7 @@ impl Host {
     fn send_update(&self, t: &mut HostTable, conn: u64) {
         let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
         let Some(g) = t.source(t.conns[c].seat) else { return };
-        let mut update = g.update(viewer(t.conns[c].seat), t.conns[c].sent.unwrap_or(t.conns[c].since));
-        // The clock runs on the table itself: a spectator kept behind is not shown it.
-        if t.conns[c].seat.is_some() || self.delay == Delay::default() {
-            update.clock = t.clock_view(unix_ms_now(self)).map(Box::new);
-        }
-        if t.claimed.is_some() {
-            update.over = true;
-            update.legal.clear();
-        }
+        let update = self.update_for(t, g, t.conns[c].seat, t.conns[c].sent.unwrap_or(t.conns[c].since));
         let over = (g.is_over() || t.claimed.is_some()).then(|| g.save_text());
         let c = &mut t.conns[c];
         c.sent = Some(update.index);
