@@ -362,6 +362,12 @@ impl HostTable {
         self.claimed.is_some() || self.game.as_ref().is_some_and(|g| g.is_over())
     }
 
+    /// Whether `g`, the table's game or the copy kept behind for its spectators, reads as over:
+    /// its game over, or the game claimed (which ends every copy at once).
+    fn over_in(&self, g: &dyn HostedGame) -> bool {
+        self.claimed.is_some() || g.is_over()
+    }
+
     /// What a connection at `seat` reads: a seat the table itself; a spectator the delayed copy,
     /// or the table itself when there is no delay.
     fn source(&self, seat: Option<u8>) -> Option<&dyn HostedGame> {
@@ -390,7 +396,7 @@ impl HostTable {
             open_seats: (0..self.tokens.len() as u8).filter(|&k| self.tokens[k as usize].is_none()).collect(),
             active: seen.and_then(|g| g.active()),
             index: seen.map_or(0, |g| g.index()),
-            over: seen.is_some_and(|g| g.is_over()) || self.claimed.is_some(),
+            over: seen.is_some_and(|g| self.over_in(g)),
             clock: None,
         };
         let mut l = self.listing.lock().expect("not poisoned");
@@ -548,7 +554,7 @@ impl Host {
         let catchup = super::bus::Catchup {
             head: self.head(&t),
             update: seen.map(|g| self.update_for(&t, g, None, 0)),
-            finished: seen.filter(|g| g.is_over() || t.claimed.is_some()).map(|g| g.save_text()),
+            finished: seen.filter(|g| t.over_in(*g)).map(|g| g.save_text()),
         };
         Some(serde_json::to_vec(&catchup).expect("plain data"))
     }
@@ -584,7 +590,7 @@ impl Host {
     fn publish(&self, t: &mut HostTable) {
         let Some(bus) = self.publisher.get() else { return };
         let Some(g) = t.source(None).filter(|_| t.private.is_none()) else { return };
-        let over = g.is_over() || t.claimed.is_some();
+        let over = t.over_in(g);
         if t.published == Some(g.index()) && t.published_over == over {
             return;
         }
@@ -1013,12 +1019,13 @@ impl Host {
 
     /// Moves the spectators' copy forward to what the delay lets them see at `now`; whether it moved.
     fn release(&self, t: &mut HostTable, now: SystemTime) -> bool {
+        let ended = t.ended();
         let (Some(g), Some(b)) = (&t.game, &mut t.behind) else { return false };
         let total = g.index();
         let mut moved = false;
         while b.index() < total {
             let i = b.index() as usize;
-            let count_ok = g.is_over() || t.claimed.is_some() || total - (i as u64 + 1) >= self.delay.actions;
+            let count_ok = ended || total - (i as u64 + 1) >= self.delay.actions;
             let waited = now.duration_since(t.accepted[i]).unwrap_or(Duration::ZERO);
             if !(count_ok && waited >= Duration::from_secs(self.delay.seconds)) {
                 break;
@@ -1654,7 +1661,7 @@ impl Host {
         let Some(c) = t.conns.iter().position(|c| c.id == conn) else { return };
         let Some(g) = t.source(t.conns[c].seat) else { return };
         let update = self.update_for(t, g, t.conns[c].seat, t.conns[c].sent.unwrap_or(t.conns[c].since));
-        let over = (g.is_over() || t.claimed.is_some()).then(|| g.save_text());
+        let over = t.over_in(g).then(|| g.save_text());
         let c = &mut t.conns[c];
         c.sent = Some(update.index);
         let _ = c.tx.send(ToSeat::Update(update));

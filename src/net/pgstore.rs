@@ -163,14 +163,6 @@ impl PgStore {
         }
         Ok(out)
     }
-
-    /// Whether this host still holds table `id`'s lease.
-    pub fn owns(&self, id: &str) -> bool {
-        self.with(Self::conn_of(id), |c| {
-            c.query_opt("SELECT 1 FROM grognard_tables WHERE id = $1 AND owner = $2", &[&id, &self.me])
-        })
-        .is_ok_and(|r| r.is_some())
-    }
 }
 
 impl Store for PgStore {
@@ -339,7 +331,12 @@ impl Store for PgStore {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
+    /// Whether this host is still table `id`'s owner (the owner, not the lease's time, is the
+    /// fence: see `append`).
     fn still_holds(&self, id: &str) -> bool {
-        self.owns(id)
+        self.with(Self::conn_of(id), |c| {
+            c.query_opt("SELECT 1 FROM grognard_tables WHERE id = $1 AND owner = $2", &[&id, &self.me])
+        })
+        .is_ok_and(|r| r.is_some())
     }
 }
