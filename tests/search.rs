@@ -291,6 +291,8 @@ fn the_ladder_record_keeps_each_game_and_a_second_run_plays_only_the_games_it_la
     assert!(first.iter().all(|g| !g.ms[0].is_empty() && g.ms[1].is_empty()), "normal searches, random does not");
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.lines().count(), 6, "one line a game");
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    assert!(first.iter().all(|g| g.cpu), "decisions timed by their thread's processor time");
 
     // Run again: everything comes from the record, nothing is appended.
     let (again, recorded) = Record::open(&file).unwrap().games(entry, &path, &players, 6, 9, 1).unwrap();
@@ -311,6 +313,13 @@ fn the_ladder_record_keeps_each_game_and_a_second_run_plays_only_the_games_it_la
     // Another pairing on the same seeds is its own games.
     let (other, recorded) = Record::open(&file).unwrap().games(entry, &path, &["random", "random"], 2, 9, 1).unwrap();
     assert_eq!((recorded, other.len()), (0, 2));
+
+    // A record written before decisions were timed by processor time reads as the wall clock's.
+    let old = text.lines().next().unwrap().replace(",\"cpu\":true", "");
+    std::fs::write(&file, format!("{old}\n")).unwrap();
+    let (older, recorded) = Record::open(&file).unwrap().games(entry, &path, &players, 1, 9, 1).unwrap();
+    assert_eq!(recorded, 1);
+    assert!(!older[0].cpu, "{old}");
 
     // A line that does not read names the file and its line.
     std::fs::write(&file, format!("{}\nnot a game\n", text.lines().next().unwrap())).unwrap();

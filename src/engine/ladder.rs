@@ -28,6 +28,10 @@ pub struct Played {
     pub winner: Option<usize>,
     /// How long each search decision took, in milliseconds of one core, by seat index.
     pub ms: Vec<Vec<f32>>,
+    /// Whether `ms` is the deciding thread's processor time; false (and in records written
+    /// before it was) the wall clock, which counts the time the ladder waited behind other work.
+    #[serde(default)]
+    pub cpu: bool,
 }
 
 /// Plays the games of `seeds` with `play` on `threads` threads, calling `done` as each ends; the
@@ -55,7 +59,8 @@ pub fn play_many(
                                 m.push((t * 10.0).round() / 10.0);
                             }
                         }
-                        let game = Played { scenario: String::new(), players: Vec::new(), seed, winner, ms };
+                        let cpu = crate::engine::search::decisions_timed_by_processor();
+                        let game = Played { scenario: String::new(), players: Vec::new(), seed, winner, ms, cpu };
                         done(&game);
                         out.push(game);
                     }

@@ -316,6 +316,7 @@ pub fn choose<G: Searched>(
         return legal[0].clone();
     }
     let start = std::time::Instant::now();
+    let cpu = thread_cpu_ms();
     let mut found: Vec<Estimate<G::Action>> =
         search::<G>(view, seat, budget, rng).into_iter().filter(|e| legal.contains(&e.action)).collect();
     if let Some(margin) = budget.keep_default_by
@@ -327,7 +328,10 @@ pub fn choose<G: Searched>(
         found.swap(0, pick);
     }
     let chosen = found.into_iter().next().map(|e| e.action).unwrap_or_else(|| legal[0].clone());
-    let ms = start.elapsed().as_secs_f32() * 1000.0;
+    let ms = match (cpu, thread_cpu_ms()) {
+        (Some(from), Some(to)) => (to - from) as f32,
+        _ => start.elapsed().as_secs_f32() * 1000.0,
+    };
     DECISIONS.with_borrow_mut(|d| d.push((seat, ms)));
     chosen
 }
@@ -350,9 +354,30 @@ thread_local! {
     static DECISIONS: std::cell::RefCell<Vec<(SeatId, f32)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The decisions this thread's searches made since the last call, and how long each took.
+/// The decisions this thread's searches made since the last call, and how long each took:
+/// the thread's processor time where `decisions_timed_by_processor`, else the wall clock.
 pub fn take_decision_times() -> Vec<(SeatId, f32)> {
     DECISIONS.with_borrow_mut(std::mem::take)
+}
+
+/// Whether decisions are timed by their thread's processor time (Linux): what a decision costs
+/// one core whatever else the machine runs, where the wall clock counted the ladder's waits
+/// behind builds (a 200 ms decision read 12 s with the ladder at the lowest priority).
+pub fn decisions_timed_by_processor() -> bool {
+    thread_cpu_ms().is_some()
+}
+
+/// The processor time this thread has used, in milliseconds; None where it cannot be read.
+fn thread_cpu_ms() -> Option<f64> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes the timespec it is handed and reads nothing else.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Some(ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6);
+        }
+    }
+    None
 }
 
 /// The position's estimate for `seat` from its view: the evaluation averaged over `deals`
@@ -398,4 +423,29 @@ fn play<G: Game>(game: &mut G, mover: SeatId, action: &G::Action, events: &mut V
     events.clear();
     game.apply(mover, proof, events);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn a_decision_is_timed_by_its_threads_processor_time_not_by_waiting() {
+        assert!(decisions_timed_by_processor());
+        let from = thread_cpu_ms().expect("readable on Linux");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let waited = thread_cpu_ms().expect("readable") - from;
+        assert!(waited < 100.0, "300 ms asleep counted {waited} ms");
+        let from = thread_cpu_ms().expect("readable");
+        let start = std::time::Instant::now();
+        let mut x = 0u64;
+        while start.elapsed() < std::time::Duration::from_millis(300) {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+        }
+        let worked = thread_cpu_ms().expect("readable") - from;
+        // Working for 300 ms of the wall clock: most of it on this thread's core, even on a
+        // machine shared with a build.
+        assert!(worked > 30.0, "300 ms of work counted {worked} ms");
+    }
 }
