@@ -109,8 +109,18 @@ fn scenario() -> std::path::PathBuf {
 
 /// `grognard host`'s arguments for a load from one address: every table opened from loopback,
 /// many at once.
-fn many_tables() -> [std::ffi::OsString; 5] {
-    ["--port".into(), "0".into(), "--unstarted-per-address".into(), "10000".into(), scenario().into_os_string()]
+fn many_tables() -> [std::ffi::OsString; 9] {
+    [
+        "--port".into(),
+        "0".into(),
+        "--unstarted-per-address".into(),
+        "10000".into(),
+        "--tables-per-address".into(),
+        "10000".into(),
+        "--connections-per-address".into(),
+        "100000".into(),
+        scenario().into_os_string(),
+    ]
 }
 
 /// The host's CPU time so far (user and system), in seconds.
@@ -130,6 +140,10 @@ fn at_once() {
         "0".into(),
         "--unstarted-per-address".into(),
         n.to_string().into(),
+        "--tables-per-address".into(),
+        n.to_string().into(),
+        "--connections-per-address".into(),
+        "100000".into(),
         scenario().into_os_string(),
     ];
     let (mut host, at) = common::grognard_host(&args);

@@ -151,6 +151,13 @@ pub enum Command {
         /// club behind one address, or a load test on loopback).
         #[arg(long, default_value_t = crate::net::limits::Limits::default().unstarted_per_address)]
         unstarted_per_address: usize,
+        /// How many tables not over one address may have opened, started or not.
+        #[arg(long, default_value_t = crate::net::limits::Limits::default().tables_per_address)]
+        tables_per_address: usize,
+        /// How many connections one address may have at once (IPv6: one /64); never more than a
+        /// quarter of the connections the host serves.
+        #[arg(long, default_value_t = crate::net::limits::Limits::default().connections_per_address)]
+        connections_per_address: usize,
         /// Keep the tables in this PostgreSQL (postgres://USER@HOST:PORT/DATABASE, or
         /// GROGNARD_STORE, kept out of the process list) instead of --data, shared with any other
         /// host given the same: each table is served by one host at a time, through the others.
@@ -472,6 +479,8 @@ pub fn run() -> i32 {
             link,
             notify_local,
             unstarted_per_address,
+            tables_per_address,
+            connections_per_address,
             store,
             store_ca,
             advertise,
@@ -480,7 +489,12 @@ pub fn run() -> i32 {
         }) => {
             let delay = crate::net::proto::Delay { actions: delay_actions, seconds: delay_minutes.saturating_mul(60) };
             // Its connections are counted in `host`, once the limit of open files is raised.
-            let limits = crate::net::limits::Limits { unstarted_per_address, ..Default::default() };
+            let limits = crate::net::limits::Limits {
+                unstarted_per_address,
+                tables_per_address,
+                connections_per_address,
+                ..Default::default()
+            };
             let notify = crate::net::notify::NotifyConfig { allow_local: notify_local, link, ..Default::default() };
             let store = store.or_else(|| std::env::var("GROGNARD_STORE").ok().filter(|c| !c.is_empty()));
             let shared = store.map(|url| Shared {
@@ -680,7 +694,8 @@ pub fn host(
     let limits = crate::net::limits::Limits {
         connections: crate::net::limits::Limits::for_this_process().connections,
         ..limits
-    };
+    }
+    .per_address_within();
     // Bound first: the other hosts sharing the store are told the address it listens on.
     let listener = match std::net::TcpListener::bind((address, port)).and_then(|l| l.set_nonblocking(true).map(|()| l))
     {

@@ -87,8 +87,20 @@ fn a_host_reaches_its_database_over_tls_checking_the_certificate_against_its_ca(
 /// Starts `grognard host` on the shared database and bus with a short lease; the child and its address.
 fn start_host(url: &str, nats: &str, lease: f64) -> (Child, String) {
     let lease = lease.to_string();
-    let args =
-        ["--port", "0", "--unstarted-per-address", "100000", "--lease-seconds", &lease, "--store", url, "--nats", nats];
+    let args = [
+        "--port",
+        "0",
+        "--unstarted-per-address",
+        "100000",
+        "--tables-per-address",
+        "100000",
+        "--lease-seconds",
+        &lease,
+        "--store",
+        url,
+        "--nats",
+        nats,
+    ];
     let file = scenario();
     let args: Vec<&str> = args.into_iter().chain([file.to_str().unwrap()]).collect();
     let (child, at) = common::grognard_host(&args);

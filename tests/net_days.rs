@@ -277,6 +277,91 @@ fn a_failing_address_is_tried_again_then_told_to_its_seat_and_never_holds_up_the
     });
 }
 
+/// A web server on loopback that takes every connection and never answers (a slow webhook).
+async fn silent_receiver() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/slow", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept().await {
+            held.push(s);
+        }
+    });
+    url
+}
+
+/// Plays both seats of table `url`, each leaving its address, until `actions` were taken: how
+/// many times the decision passed to a seat (a post due each time).
+async fn play_table(url: String, addresses: [String; 2], actions: u64) -> usize {
+    let mut seats = Vec::new();
+    for (k, hook) in addresses.into_iter().enumerate() {
+        let mut c = Client::sit(&url, &Sit { notify: Some(hook), ..sit(k as u8, None) }).await.unwrap();
+        welcome(&mut c).await.unwrap();
+        seats.push(c);
+    }
+    let (mut passed, mut active) = (0, None);
+    loop {
+        let mut acted = false;
+        for (k, c) in seats.iter_mut().enumerate() {
+            let u = next_update(c).await;
+            if k == 0 && u.active != active && !u.over {
+                active = u.active;
+                passed += 1;
+            }
+            if u.active == Some(k as u8) && !u.over && u.index < actions {
+                c.submit(u.index, u.legal[(u.index as usize * 7) % u.legal.len()].clone()).await.unwrap();
+                acted = true;
+            }
+        }
+        if !acted {
+            return passed;
+        }
+    }
+}
+
+#[test]
+fn thousands_of_failing_and_slow_webhooks_across_hundreds_of_tables_freeze_no_table() {
+    // Issue 63, item 1: past 64 posts under way (or a post that failed at once) the host called
+    // the failure's callback on the thread holding the table, which locked it again: the table
+    // froze for good, and the host after it.
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("ws://{}", listener.local_addr().unwrap());
+        let h = Host::new(botn());
+        h.notify_with(NotifyConfig {
+            allow_local: true,
+            backoff: vec![Duration::from_millis(200); 2],
+            timeout: Duration::from_secs(2),
+            link: None,
+        });
+        tokio::spawn(serve(listener, h));
+        let hooks = [
+            silent_receiver().await,
+            "http://127.0.0.1:9/closed".to_string(),
+            "http://no-such-host.invalid/hook".to_string(),
+        ];
+        const TABLES: usize = 240;
+        const AT_ONCE: usize = 40;
+        let mut passed = 0;
+        for wave in 0..TABLES / AT_ONCE {
+            let plays = (0..AT_ONCE).map(|i| {
+                let n = wave * AT_ONCE + i;
+                let addresses = [hooks[n % 3].clone(), hooks[(n + 1) % 3].clone()];
+                play_table(format!("{base}/hooked-{n}"), addresses, 30)
+            });
+            let done = tokio::time::timeout(Duration::from_secs(60), futures_util::future::join_all(plays))
+                .await
+                .unwrap_or_else(|_| panic!("a table of wave {wave} froze"));
+            passed += done.iter().sum::<usize>();
+        }
+        assert!(passed >= 1000, "only {passed} posts were due: too few to fill the host's 64");
+        // The host still opens tables and answers.
+        let fresh_table = play_table(format!("{base}/after"), [hooks[1].clone(), hooks[2].clone()], 4);
+        tokio::time::timeout(Duration::from_secs(10), fresh_table).await.expect("a new table plays");
+        assert_eq!(Client::list(&base).await.unwrap().len(), TABLES + 1);
+    });
+}
+
 #[test]
 fn a_host_on_the_internet_takes_no_address_of_its_own_network_and_a_spectator_leaves_none() {
     runtime().block_on(async {
@@ -424,6 +509,14 @@ fn a_turn_based_clock_runs_for_the_seat_to_play_and_a_seat_out_of_time_is_skippe
         seats[k].check_save(None, &save).unwrap();
         let kept: grognard::net::hosted::HostedSave = ron::from_str(&save).unwrap();
         assert_eq!(kept.fair.claimed_by, Some(first));
+        // Issue 63: the save names its scenario by game and file, not by the host's own path.
+        assert_eq!(kept.scenario.path, std::path::Path::new("battle-of-the-nations/beginner.ron"));
+        let saved = data.path().join("handed-out.save.ron");
+        std::fs::write(&saved, &save).unwrap();
+        let verified = grognard::net::hosted::verify_file(&saved, |p, seed| {
+            grognard::engine::kit::new_table::<grognard::games::botn::Botn>(p, seed).map_err(|e| e.to_string())
+        });
+        assert!(verified.as_ref().is_ok_and(|v| v.starts_with("verified")), "{verified:?}");
         let file = grognard::engine::scenario::scenarios_root().join("battle-of-the-nations/beginner.ron");
         let table = grognard::net::hosted::verify(&kept.fair, |seed| {
             grognard::engine::kit::new_table::<grognard::games::botn::Botn>(&file, seed).unwrap()

@@ -75,6 +75,13 @@ fn a_private_table_is_taken_only_with_its_invitation_code_and_never_listed() {
         }
         let e = Client::sit(&url, &Sit::default()).await.err().expect("watching takes a code");
         assert!(e.contains("private"), "{e}");
+        // Issue 63: a stranger is told nothing more of a private table, neither its scenario (asked
+        // for another) nor which seats are taken.
+        let other = Sit { scenario: Some("leipzig-1813/1-historical-situation".into()), ..seat(1, [2; 32], [22; 32], None) };
+        let e = Client::sit(&url, &other).await.err().expect("refused");
+        assert!(!e.contains("battle-of-the-nations") && !e.contains("plays"), "{e}");
+        let e = Client::sit(&url, &seat(0, [4; 32], [44; 32], Some("00".repeat(12)))).await.err().expect("refused");
+        assert!(e.contains("only with its invitation code") && !e.contains("taken"), "{e}");
         let mut watcher = Client::sit(&url, &Sit { code: Some(inv.watch.clone()), ..Sit::default() }).await.unwrap();
         // The invited player, with their seat's code; their welcome carries no codes.
         let mut guest = Client::sit(&url, &seat(1, [2; 32], [22; 32], Some(inv.seats[1].clone()))).await.unwrap();

@@ -568,3 +568,36 @@ fn napoleon_done_moves_time_only_before_the_last_date() {
         assert_eq!(t.game.time, last - start + moved, "from {} spaces before 19.10.", start);
     }
 }
+
+/// "Time bar and scoring" with "End of the game" (issue 63, item 7): when the game's last action
+/// moves the time indicator two spaces, past 19.10. (two movement cards jumping an army, a scout
+/// card placing an army), the reveal it makes due comes first; the game ends with it and is
+/// scored with every mission shown, and a finished game lists and accepts no reveal.
+#[test]
+fn a_reveal_made_due_by_the_games_last_action_comes_before_the_end_and_every_mission_is_scored() {
+    let mut found = 0;
+    for seed in 0..400u64 {
+        let mut t = new_table(seed);
+        let mut rng = grognard::engine::rng::TableRng::from_seed(seed ^ 0x7e7e);
+        while !t.game.is_over() {
+            let l = legal(&t);
+            let seat = t.game.active_seat().unwrap();
+            let a = l[rng.below(l.len())].clone();
+            t.submit(seat, Act::Game(a)).unwrap();
+            if t.game.reveals_due > 0 && t.game.past_last_date() {
+                found += 1;
+                assert!(!t.game.is_over(), "seed {seed}: the game ended with a mission still to reveal");
+                let l = legal(&t);
+                assert!(!l.is_empty() && l.iter().all(|a| matches!(a, Action::RevealMission(_))), "{l:?}");
+                assert_eq!(t.game.active_seat(), Some(FRENCH));
+            }
+        }
+        assert_eq!(t.game.reveals_due, 0, "seed {seed}: a reveal left due after the end");
+        assert_eq!(t.game.revealed as usize, t.game.missions.len(), "seed {seed}: every mission is scored");
+        assert_eq!(t.game.results.len(), t.game.missions.len(), "seed {seed}");
+        let hidden = t.game.missions[0];
+        let refused = t.submit(FRENCH, Act::Game(Action::RevealMission(hidden)));
+        assert!(refused.is_err(), "seed {seed}: a finished game accepts no reveal");
+    }
+    assert!(found > 0, "no game of these seeds ended on a move two spaces past 19.10.");
+}

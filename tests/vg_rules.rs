@@ -106,8 +106,8 @@ fn setup_is_section_v_exactly() {
     // Appendix A: every unit of the game is somewhere; 157 cards in three decks.
     assert_eq!(g.sc.cards.len(), 157);
     // 18 French, 14 British, 8 Prussian, 8 Austrian, 12 Russian, 10 Spanish (one reconstructed),
-    // 8 German, 5 Italian and 5 Polish (reconstructed) units.
-    assert_eq!(g.sc.units.len(), 88);
+    // 8 German, 5 Italian and 6 Polish units.
+    assert_eq!(g.sc.units.len(), 89);
 }
 
 #[test]
@@ -673,4 +673,50 @@ fn solo_ai_hands_over_a_campaign_it_has_no_valid_units_for() {
     let french = unit_of(&t, france).expect("a French land unit");
     t.game.units.set(french as usize, Loc::Army(Player::France));
     assert!(!t.game.campaign_disadvantages_ai(italian), "a French unit may go");
+}
+
+/// Appendix A, "Units in the Game", as the rulebook prints it, every nation to Poland's line.
+const APPENDIX_A: &str = "
+FRANCE (blue): Infantry 1 x3; Navy 1 x2; Infantry 2 x1; Cavalry 2 x1 (Hussar); Artillery 2 x1; Navy 2 x2; Infantry 3 x1; Cavalry 3 x1 (Dragoon); Artillery 3 x1; Navy 3 x2; Infantry 4 x1 (Elite Guard); Cavalry 4 x1 (Cuirassier); Artillery 4 x1 (Guard Artillery).
+BRITAIN (red): Navy 1 x2; Infantry 2 x1; Cavalry 2 x1 (Light Cavalry); Artillery 2 x1; Navy 2 x2; Infantry 3 x1; Cavalry 3 x1 (Heavy Cavalry); Navy 3 x2; Infantry 4 x1; Navy 4 x2.
+PRUSSIA (purple): Infantry 1 x3 (Landwehr Militia); Cavalry 1 x1 (Landwehr Cavalry); Infantry 2 x1; Cavalry 2 x1 (Hussar Light Cavalry); Artillery 2 x1; Infantry 3 x1.
+AUSTRIA (gray): Infantry 1 x2 (Landwehr); Infantry 2 x1; Cavalry 2 x1 (Hussar Light Cavalry); Artillery 2 x1; Infantry 3 x1; Cavalry 3 x1 (Heavy Cavalry); Artillery 3 x1.
+RUSSIA (green): Infantry 1 x3 (Militia); Cavalry 1 x3 (Cossack); Infantry 2 x1; Cavalry 2 x1 (Hussar Light Cavalry); Artillery 2 x1 (Horse Artillery); Infantry 3 x1 (Guard Infantry); Cavalry 3 x1 (Heavy Cavalry); Artillery 3 x1.
+SPAIN (yellow): Infantry 1 x4 (Guerilla); Infantry 2 x1; Cavalry 2 x1; Artillery 2 x1; Navy 1 x2.
+GERMANY (light blue): Infantry 1 x2; Infantry 2 x1; Cavalry 2 x1; Artillery 2 x1 (French Artillery); Infantry 3 x1; Cavalry 3 x1; Artillery 3 x1 (French Artillery).
+ITALY (orange): Infantry 1 x2; Infantry 2 x1; Cavalry 2 x1 (French Dragoon Cavalry); Artillery 2 x1 (French Artillery).
+POLAND (beige): Infantry 2 x2; Cavalry 2 x2; Cavalry 3 x2.
+";
+
+/// Appendix A (issue 63, item 8): every nation's units are the appendix's, Poland's included
+/// (Infantry 2 x2, Cavalry 2 x2, Cavalry 3 x2), with the one addition the scenario names: section
+/// V's Spanish Navy 2.
+#[test]
+fn every_nations_units_are_those_appendix_a_prints() {
+    let sc = scenario();
+    let mut printed: Vec<(String, String, u8, usize)> = Vec::new();
+    for line in APPENDIX_A.lines().filter(|l| !l.trim().is_empty()) {
+        let (nation, rest) = line.split_once(" (").unwrap();
+        let nation = nation[..1].to_string() + &nation[1..].to_lowercase();
+        let rest = rest.split_once("): ").unwrap().1.trim_end_matches('.');
+        for entry in rest.split("; ") {
+            let words: Vec<&str> = entry.split_whitespace().collect();
+            let count: usize = words[2].trim_start_matches('x').parse().unwrap();
+            printed.push((nation.clone(), words[0].to_string(), words[1].parse().unwrap(), count));
+        }
+    }
+    printed.push(("Spain".into(), "Navy".into(), 2, 1));
+    let mut shipped: Vec<(String, String, u8, usize)> = Vec::new();
+    for u in &sc.units {
+        let key = (sc.nation_name(u.nation).to_string(), u.kind.name().to_string(), u.value);
+        match shipped.iter_mut().find(|(n, k, v, _)| (n, k, v) == (&key.0, &key.1, &key.2)) {
+            Some(found) => found.3 += 1,
+            None => shipped.push((key.0, key.1, key.2, 1)),
+        }
+    }
+    printed.sort();
+    shipped.sort();
+    assert_eq!(shipped, printed);
+    let poland: Vec<_> = shipped.iter().filter(|u| u.0 == "Poland").collect();
+    assert_eq!(poland.len(), 3, "{poland:?}");
 }

@@ -141,9 +141,28 @@ impl Client {
         super::hosted::check_save_text(save, self.commitment.as_ref(), seat.zip(self.value))
     }
 
-    /// The host's tables and whose turn it is at each.
+    /// The host's public tables and whose turn it is at each: every page of the list, asked
+    /// for one after another on one connection.
     pub async fn list(url: &str) -> Result<Vec<TableInfo>, String> {
-        Self::tables(url, &ToHost::List).await
+        let mut c = Self::connect(url).await?;
+        let mut all: Vec<TableInfo> = Vec::new();
+        let mut question = ToHost::List;
+        loop {
+            let page = c.answer(url, &question).await?;
+            let full = page.len() >= super::proto::LIST_PAGE;
+            all.extend(page);
+            match all.last() {
+                Some(last) if full => question = ToHost::ListAfter { after: last.name.clone() },
+                _ => return Ok(all),
+            }
+        }
+    }
+
+    /// The first page of the host's public tables (at most `LIST_PAGE`), or the page after the
+    /// table named `after`.
+    pub async fn list_page(url: &str, after: Option<&str>) -> Result<Vec<TableInfo>, String> {
+        let question = after.map_or(ToHost::List, |a| ToHost::ListAfter { after: a.to_string() });
+        Self::tables(url, &question).await
     }
 
     /// The tables at host `url` (ws://HOST:PORT) these seats sit at, private ones included.
@@ -153,7 +172,12 @@ impl Client {
 
     /// Asks host `url` a question it answers with `Tables`.
     pub(crate) async fn tables(url: &str, question: &ToHost) -> Result<Vec<TableInfo>, String> {
-        let mut c = Self::connect(url).await?;
+        Self::connect(url).await?.answer(url, question).await
+    }
+
+    /// Asks `question` on this connection and waits for its `Tables`.
+    async fn answer(&mut self, url: &str, question: &ToHost) -> Result<Vec<TableInfo>, String> {
+        let c = self;
         c.send(question).await?;
         loop {
             match c.recv().await {

@@ -132,6 +132,29 @@ impl Clock {
         self.running = active.map(|s| (s, now));
     }
 
+    /// Excuses the seat whose time runs for the time the host was away: from `down_from` (its
+    /// last sign of life) to `now`, none of it before that seat's time started (issue 63: a
+    /// host's downtime was charged as thinking). How much was excused.
+    pub fn excuse_downtime(&mut self, down_from: u64, now: u64) -> u64 {
+        let Some((_, since)) = self.running else { return 0 };
+        let excused = now.saturating_sub(down_from.max(since));
+        self.excuse(excused);
+        excused
+    }
+
+    /// Moves the start of the running seat's time on by `ms`: a downtime excused, as the
+    /// table's log records it.
+    pub fn excuse(&mut self, ms: u64) {
+        if let Some((_, since)) = &mut self.running {
+            *since += ms;
+        }
+    }
+
+    /// Whether some seat's time runs now.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
     /// The seat whose time runs and has run out at `now`.
     pub fn out_of_time(&self, now: u64) -> Option<u8> {
         let (s, _) = self.running?;
@@ -219,6 +242,25 @@ mod tests {
         c.pass(None, 200_000);
         assert_eq!(c.view(900_000, None).running, None);
         assert_eq!(c.left(1, 900_000), 600_000 - 80_000, "nothing added at the end");
+    }
+
+    #[test]
+    fn a_downtime_of_the_host_is_excused_from_the_seat_whose_time_runs() {
+        // Issue 63, item 5: live:1, the host last alive 10 s into the seat's minute, down for
+        // 60 s. Only the 10 s it was there count.
+        let mut c = Clock::new(ClockRule::live(1, 0), 2);
+        c.pass(Some(0), 1_000);
+        assert_eq!(c.excuse_downtime(11_000, 71_000), 60_000);
+        assert_eq!(c.left(0, 71_000), 50_000);
+        assert_eq!(c.out_of_time(71_000), None);
+        // A host down since before the seat's time started excuses only what ran of it.
+        let mut c = Clock::new(ClockRule::turns(1, 0), 2);
+        c.pass(Some(1), 5_000);
+        assert_eq!(c.excuse_downtime(2_000, 9_000), 4_000);
+        assert_eq!(c.left(1, 9_000), 24 * 3_600_000);
+        // Nobody's time runs: nothing to excuse.
+        let mut c = Clock::new(ClockRule::live(1, 0), 2);
+        assert_eq!(c.excuse_downtime(0, 9_000), 0);
     }
 
     #[test]

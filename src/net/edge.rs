@@ -303,7 +303,7 @@ async fn spectator(stream: TcpStream, edge: Arc<Edge>) {
     let limits = edge.limits;
     let Some((ws, path)) = super::host::accept(stream, limits).await else { return };
     let (sink, mut incoming) = ws.split();
-    let (tx, rx, mut closing) = Outbox::new(limits.queue);
+    let (tx, rx, mut closing) = Outbox::new(limits.queue, super::limits::Budget::new(&limits, None));
     let (ping, pings) = mpsc::channel::<()>(1);
     let writer = tokio::spawn(super::host::write_to(sink, rx, pings, closing.clone(), tx.closer(), limits));
     let id = super::host::table_name(&path);
@@ -391,7 +391,15 @@ pub(crate) async fn serve_spectator(edge: &Arc<Edge>, id: Option<&str>, first: O
                     refuse(&e);
                 }
             }
-            (ToHost::List | ToHost::Mine { .. } | ToHost::ListHere | ToHost::MineHere { .. }, _) => {
+            (
+                ToHost::List
+                | ToHost::ListAfter { .. }
+                | ToHost::Mine { .. }
+                | ToHost::ListHere
+                | ToHost::ListHereAfter { .. }
+                | ToHost::MineHere { .. },
+                _,
+            ) => {
                 refuse("an edge serves spectators: ask a host for its tables")
             }
             (_, None) => refuse("join as a spectator first"),

@@ -22,7 +22,7 @@ use super::store::{Store, Whereabouts};
 use crate::engine::seats::{SeatId, Viewer};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -177,7 +177,14 @@ enum DiskLine {
         /// The table's clock (none: it has none).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<ClockRule>,
+        /// The address that opened it, counted against that address's tables after a restart
+        /// too (none: an older host's line).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<std::net::IpAddr>,
     },
+    /// The host was away `ms` while the seat to decide had its time running: excused from it
+    /// (issue 63, item 5), written when the host came back.
+    Excused { ms: u64, unix_ms: u64 },
     /// A seat taken with the token its owner chose (an older host's line brings the seat's value).
     Seat {
         seat: u8,
@@ -272,6 +279,23 @@ struct Listing {
     info: TableInfo,
     /// The table's clock and who claimed the game, for the list to show as it stands.
     clock: Option<(Clock, Option<u8>)>,
+    /// When its last move was made (or the game started), in milliseconds since 1970: a table
+    /// left long without one lapses (`lapses_after`).
+    moved_ms: Option<u64>,
+}
+
+/// How long a started table may go without a move before it lapses and leaves the host with its
+/// log (issue 63): a finished game a week after its end (its save stays in the data folder); a
+/// live clock's game a day; a turn-based clock's a seat's whole time and a week more (long after
+/// the other seat could have claimed it); a game without a clock 30 days.
+pub fn lapses_after(clock: Option<&ClockRule>, over: bool) -> Duration {
+    const DAY: Duration = Duration::from_secs(24 * 3600);
+    match clock {
+        _ if over => 7 * DAY,
+        None => 30 * DAY,
+        Some(r) if r.kind == super::clock::ClockKind::Live => DAY,
+        Some(r) => Duration::from_millis(r.start_ms.max(0) as u64) + 7 * DAY,
+    }
 }
 
 struct HostTable {
@@ -305,6 +329,8 @@ struct HostTable {
     claimed: Option<u8>,
     /// The seat last seen out of time, at which action (each time is told once).
     out_told: Option<(u8, u64)>,
+    /// When the game started (every seat's value in), in milliseconds since 1970.
+    started_ms: Option<u64>,
     /// Taken off the host (it expired): a join that found it a moment before is refused.
     gone: bool,
     /// How far its spectators' stream has gone on the bus, and whether its end has.
@@ -403,6 +429,7 @@ impl HostTable {
         l.started = self.game.is_some();
         l.info = info;
         l.clock = self.clock.clone().map(|c| (c, self.claimed));
+        l.moved_ms = self.accepted.last().map(|t| unix_ms(*t)).or(self.started_ms).max(self.started_ms);
     }
 }
 
@@ -428,7 +455,55 @@ pub struct Host {
     publisher: std::sync::OnceLock<super::bus::Publisher>,
     /// Serves spectators of public tables other hosts hold from the bus, as an edge does.
     edge: std::sync::OnceLock<Arc<super::edge::Edge>>,
+    /// What each address holds now: its connections and their unread bytes (issue 63).
+    addresses: Mutex<HashMap<std::net::IpAddr, AddressUse>>,
+    /// The pages of the list as last written, each kept a second: a list asked for again and
+    /// again costs one page shared by every queue (issue 63: each answer was a copy of it all).
+    pages: Mutex<HashMap<String, (Instant, tokio_tungstenite::tungstenite::Utf8Bytes)>>,
 }
+
+/// What one address holds of a host now.
+struct AddressUse {
+    connections: usize,
+    bytes: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// An address as the host counts it: IPv4 as it is (an IPv4-mapped IPv6 address as its IPv4),
+/// IPv6 by its /64, the block one subscriber is given.
+pub fn address_key(ip: std::net::IpAddr) -> std::net::IpAddr {
+    match ip {
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => std::net::IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                std::net::IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+        v4 => v4,
+    }
+}
+
+/// One connection's place among its address's: given back when the connection ends.
+struct AddressSlot {
+    host: Arc<Host>,
+    key: std::net::IpAddr,
+    bytes: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut all = self.host.addresses.lock().expect("not poisoned");
+        if let Some(u) = all.get_mut(&self.key) {
+            u.connections -= 1;
+            if u.connections == 0 {
+                all.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// How long a page of the list is answered as it was written.
+const PAGE_KEPT: Duration = Duration::from_secs(1);
 
 /// Where a seat joining a table is served, when several hosts share the store.
 pub enum Served {
@@ -471,6 +546,18 @@ fn my_seat<'a>(s: &'a Session, none: &str) -> Result<Held<'a>, String> {
         return Err("this seat came back on another connection: this one may no longer act".into());
     }
     Ok((me, table, guard))
+}
+
+/// Tells seat `k` why its notification failed: now if it is here, else when it comes back.
+fn tell_failed(t: &mut HostTable, k: u8, why: String) {
+    let here: Vec<&Conn> = t.conns.iter().filter(|c| c.seat == Some(k)).collect();
+    if here.is_empty() {
+        t.notify_failed[k as usize] = Some(why);
+    } else {
+        for c in here {
+            let _ = c.tx.send(ToSeat::Notice { text: why.clone() });
+        }
+    }
 }
 
 fn refused(seq: Option<u64>, r: Refusal) -> ToSeat {
@@ -532,7 +619,22 @@ impl Host {
             unservable: Mutex::new(Vec::new()),
             publisher: std::sync::OnceLock::new(),
             edge: std::sync::OnceLock::new(),
+            addresses: Mutex::new(HashMap::new()),
+            pages: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// A place for one more connection from `ip`, or none when its address has
+    /// `Limits::connections_per_address` already.
+    fn admit(self: &Arc<Self>, ip: std::net::IpAddr) -> Option<AddressSlot> {
+        let key = address_key(ip);
+        let mut all = self.addresses.lock().expect("not poisoned");
+        let u = all.entry(key).or_insert_with(|| AddressUse { connections: 0, bytes: Default::default() });
+        if u.connections >= self.limits.connections_per_address.max(1) {
+            return None;
+        }
+        u.connections += 1;
+        Some(AddressSlot { host: self.clone(), key, bytes: u.bytes.clone() })
     }
 
     /// Puts every public table's spectator stream on the bus through `p` from now on, and serves
@@ -642,22 +744,20 @@ impl Host {
             link: notifier.link().map(|l| format!("{}/{}", l.trim_end_matches('/'), t.id)),
         };
         let weak = Arc::downgrade(table);
-        notifier.post(
+        // The callback runs on the post's own thread, after every try: it takes the table's lock
+        // there. A post refused at once is told here, under the lock this thread already holds
+        // (issue 63: the refusal once ran the callback here, which locked the table again).
+        let posted = notifier.post(
             &address,
             &notice,
             Box::new(move |why| {
                 let Some(table) = weak.upgrade() else { return };
-                let mut t = table.lock().expect("not poisoned");
-                let here: Vec<&Conn> = t.conns.iter().filter(|c| c.seat == Some(k)).collect();
-                if here.is_empty() {
-                    t.notify_failed[k as usize] = Some(why);
-                } else {
-                    for c in here {
-                        let _ = c.tx.send(ToSeat::Notice { text: why.clone() });
-                    }
-                }
+                tell_failed(&mut table.lock().expect("not poisoned"), k, why);
             }),
         );
+        if let Err(why) = posted {
+            tell_failed(t, k, why);
+        }
     }
 
     /// A host keeping its tables in `data` (made if missing: `grognard.sqlite`, and the finished
@@ -850,7 +950,7 @@ impl Host {
             lines.push(serde_json::from_str::<DiskLine>(line).map_err(|e| format!("line {}: {e}", n + 1))?);
         }
         let mut it = lines.into_iter();
-        let Some(DiskLine::Open { scenario_hash, scenario, secret, private, clock }) = it.next() else {
+        let Some(DiskLine::Open { scenario_hash, scenario, secret, private, clock, by }) = it.next() else {
             return Err("line 1: the table's opening line is missing".into());
         };
         let Some(tables) = self.catalogue.by_hash(&scenario_hash) else {
@@ -863,6 +963,7 @@ impl Host {
             return Err("line 1: the invitation codes are not one per seat".into());
         }
         let mut t = self.blank(id, tables, secret, self.store.clone(), private, clock);
+        t.listing.lock().expect("not poisoned").opened_by = by;
         let seats = t.values.len();
         let seat_of = |seat: u8| (seat as usize) < seats;
         for (n, line) in it.enumerate() {
@@ -895,7 +996,15 @@ impl Host {
                     }
                     t.values[seat as usize] = Some(value);
                     if self.start_if_ready(&mut t).map_err(at)? {
-                        t.pass_clock(unix_ms.unwrap_or_else(|| unix_ms_now(self)));
+                        let now = unix_ms.unwrap_or_else(|| unix_ms_now(self));
+                        t.started_ms = Some(now);
+                        t.pass_clock(now);
+                    }
+                    continue;
+                }
+                DiskLine::Excused { ms, .. } => {
+                    if let Some(c) = &mut t.clock {
+                        c.excuse(ms);
                     }
                     continue;
                 }
@@ -924,6 +1033,17 @@ impl Host {
             g.replay_link(&link).map_err(at)?;
             t.accepted.push(when);
             t.pass_clock(unix_ms(when));
+        }
+        // The time the host was away is not the seat's to pay (issue 63, item 5): from the last
+        // moment the run before this one was alive, kept in the log for the runs after.
+        let now = unix_ms_now(self);
+        if let (Some(down_from), Some(clock)) = (self.store.as_ref().and_then(|s| s.last_alive()), &mut t.clock)
+            && t.claimed.is_none()
+        {
+            let excused = clock.excuse_downtime(down_from, now);
+            if excused > 0 {
+                t.append(&DiskLine::Excused { ms: excused, unix_ms: now }).map_err(|e| format!("its log: {e}"))?;
+            }
         }
         // A seat out of time before the host stopped was told then.
         t.out_told = t.out_of_time(unix_ms_now(self));
@@ -964,6 +1084,7 @@ impl Host {
             opened_at: Instant::now(),
             started: false,
             clock: None,
+            moved_ms: None,
             info: TableInfo {
                 name: id.to_string(),
                 game: String::new(),
@@ -997,6 +1118,7 @@ impl Host {
             clock: clock.map(|r| Clock::new(r, seats)),
             claimed: None,
             out_told: None,
+            started_ms: None,
             gone: false,
             published: None,
             published_over: false,
@@ -1090,6 +1212,38 @@ impl Host {
             .collect()
     }
 
+    /// One page of the public tables: the first `LIST_PAGE` named after `after` (from the
+    /// first: none), in the order of their names.
+    pub fn list_page(&self, after: Option<&str>) -> Vec<TableInfo> {
+        use std::ops::Bound;
+        let tables = self.tables.lock().expect("not poisoned");
+        let from = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.to_string()));
+        tables
+            .range((from, Bound::Unbounded))
+            .filter_map(|(_, e)| {
+                let l = e.listing.lock().expect("not poisoned");
+                l.public.then(|| self.listed(&l))
+            })
+            .take(super::proto::LIST_PAGE)
+            .collect()
+    }
+
+    /// The page of the list after `after` as it was written within the last second, if it was.
+    fn page_kept(&self, key: &str) -> Option<tokio_tungstenite::tungstenite::Utf8Bytes> {
+        let pages = self.pages.lock().expect("not poisoned");
+        pages.get(key).filter(|(at, _)| at.elapsed() < PAGE_KEPT).map(|(_, text)| text.clone())
+    }
+
+    /// Keeps a page of the list as written, for a second (pages older than that go).
+    fn keep_page(&self, key: String, text: tokio_tungstenite::tungstenite::Utf8Bytes) {
+        let mut pages = self.pages.lock().expect("not poisoned");
+        pages.retain(|_, (at, _)| at.elapsed() < PAGE_KEPT);
+        // A stranger asking for pages after a thousand made-up names keeps at most so many.
+        if pages.len() < 1024 {
+            pages.insert(key, (Instant::now(), text));
+        }
+    }
+
     /// Every table's name, private ones included (for the host's operator, never sent).
     pub fn table_names(&self) -> Vec<String> {
         self.tables.lock().expect("not poisoned").keys().cloned().collect()
@@ -1117,6 +1271,7 @@ impl Host {
         scenario: Arc<Tables>,
         private: Option<Private>,
         clock: Option<ClockRule>,
+        by: Option<std::net::IpAddr>,
     ) -> Result<HostTable, String> {
         let secret = fresh_secret();
         let open = DiskLine::Open {
@@ -1125,6 +1280,7 @@ impl Host {
             secret,
             private: private.clone(),
             clock,
+            by,
         };
         if let Some(store) = &self.store {
             // The opening line holds the host's secret: kept before any seat is welcomed.
@@ -1132,7 +1288,9 @@ impl Host {
                 .open(id, &serde_json::to_string(&open).expect("plain data"))
                 .map_err(|e| format!("the table's log: {e}"))?;
         }
-        Ok(self.blank(id, scenario, secret, self.store.clone(), private, clock))
+        let t = self.blank(id, scenario, secret, self.store.clone(), private, clock);
+        t.listing.lock().expect("not poisoned").opened_by = by;
+        Ok(t)
     }
 
     /// The table `id`, opened for `j`'s seat when there is none yet (within the host's limits);
@@ -1159,17 +1317,26 @@ impl Host {
             if tables.len() >= MAX_TABLES {
                 return Err(format!("this host keeps {MAX_TABLES} tables already"));
             }
-            // One address may keep only so many tables waiting for their other seats.
-            let waiting = tables
-                .values()
-                .filter(|e| {
-                    let l = e.listing.lock().expect("not poisoned");
-                    !l.started && l.opened_by.is_some() && l.opened_by == s.from
-                })
-                .count();
+            // One address may keep only so many tables waiting for their other seats, and only
+            // so many not over, started or not (issue 63: one client sitting at both seats filled
+            // the host): room stays for everyone else.
+            let from = s.from.map(address_key);
+            let (mut waiting, mut playing) = (0, 0);
+            for e in tables.values() {
+                let l = e.listing.lock().expect("not poisoned");
+                if from.is_some() && l.opened_by.map(address_key) == from && !l.info.over {
+                    playing += 1;
+                    waiting += usize::from(!l.started);
+                }
+            }
             if waiting >= self.limits.unstarted_per_address {
                 return Err(format!(
                     "this address has opened {waiting} tables that have not started: let one start or expire first"
+                ));
+            }
+            if playing >= self.limits.tables_per_address {
+                return Err(format!(
+                    "this address has opened {playing} tables that are not over: finish one, or let one lapse, first"
                 ));
             }
         }
@@ -1177,9 +1344,8 @@ impl Host {
         // meet at the file (made only once) or at the insertion below.
         let private = (!j.public).then(|| Private::new(creator, scenario.seats.len()));
         let t = self
-            .new_table(id, scenario, private, j.clock)
+            .new_table(id, scenario, private, j.clock, s.from)
             .map_err(|e| format!("the table could not be opened: {e}"))?;
-        t.listing.lock().expect("not poisoned").opened_by = s.from;
         let mut tables = self.tables.lock().expect("not poisoned");
         if tables.contains_key(id) {
             return Err(format!("the table `{id}` was opened by another seat a moment ago: join it"));
@@ -1197,8 +1363,18 @@ impl Host {
         if s.joined.is_some() {
             return refuse("this connection has joined already");
         }
-        // The table's own scenario, or the one a seat opening it names.
-        let existing = self.table(id).map(|t| t.lock().expect("not poisoned").scenario.clone());
+        // A private table tells a stranger nothing (issue 63: a wrong code was told its scenario
+        // and which seats were taken): only an invitation code or a seat's token lets a join on.
+        let existing = self.table(id).map(|t| {
+            let t = t.lock().expect("not poisoned");
+            let token = j.token.as_deref().and_then(chain::from_hex);
+            let stranger = !t.lets_watch(j.code.as_deref()) && !token.is_some_and(|c| t.tokens.contains(&Some(c)));
+            (t.scenario.clone(), stranger)
+        });
+        if existing.as_ref().is_some_and(|(_, stranger)| *stranger) {
+            return refuse(&format!("the table `{id}` is private: it is joined only with its invitation code"));
+        }
+        let existing = existing.map(|(scenario, _)| scenario);
         let scenario = match (existing, j.scenario.as_deref()) {
             (Some(have), Some(asked)) if have.scenario != asked => {
                 return refuse(&format!(
@@ -1341,6 +1517,7 @@ impl Host {
         t.values[k as usize] = Some(value);
         match self.start_if_ready(t) {
             Ok(true) => {
+                t.started_ms = Some(now);
                 t.pass_clock(now);
                 self.after_actions(table, t);
             }
@@ -1534,6 +1711,17 @@ impl Host {
     /// Tells every connection of a table whose clock has just run out (called every second).
     fn clocks(&self) {
         let now = unix_ms_now(self);
+        // While some seat's time runs, the store hears every second that the host is alive: the
+        // next run excuses the seats for the time after the last mark (issue 63, item 5).
+        if let Some(store) = &self.store {
+            let running = self.tables.lock().expect("not poisoned").values().any(|e| {
+                let l = e.listing.lock().expect("not poisoned");
+                l.clock.as_ref().is_some_and(|(c, claimed)| claimed.is_none() && c.is_running())
+            });
+            if running {
+                store.mark_alive(now);
+            }
+        }
         // The listings tell whose time has run out: the sweep waits for no table busy with its
         // disk, and locks only the few it has news for.
         let late: Vec<Arc<Mutex<HostTable>>> = {
@@ -1606,7 +1794,12 @@ impl Host {
             ToHost::Value { value } => self.value(value, tx, s),
             ToHost::Submit { seq, at, action } => self.submit((seq, at, action), tx, s),
             ToHost::Chat { text } => self.chat(text, tx, s),
-            ToHost::List | ToHost::Mine { .. } | ToHost::ListHere | ToHost::MineHere { .. } => {
+            ToHost::List
+            | ToHost::ListAfter { .. }
+            | ToHost::Mine { .. }
+            | ToHost::ListHere
+            | ToHost::ListHereAfter { .. }
+            | ToHost::MineHere { .. } => {
                 unreachable!("answered on any address, by the connection")
             }
         }
@@ -1627,29 +1820,46 @@ impl Host {
         }
     }
 
-    /// Removes the tables that have waited `Limits::unstarted_expiry` for their other seats, with
-    /// their logs; a seat still connected to one is told and closed.
+    /// Removes the tables that have waited `Limits::unstarted_expiry` for their other seats, and
+    /// the started ones left without a move for longer than `lapses_after` says, with their logs;
+    /// a seat still connected to one is told and closed.
     fn expire(&self, now: Instant) {
         let expiry = self.limits.unstarted_expiry;
-        let gone: Vec<(String, Arc<Mutex<HostTable>>)> = {
+        let now_ms = unix_ms_now(self);
+        let gone: Vec<(String, Arc<Mutex<HostTable>>, (String, Reason))> = {
             let mut tables = self.tables.lock().expect("not poisoned");
-            let ids: Vec<String> = tables
+            let ids: Vec<(String, (String, Reason))> = tables
                 .iter()
-                .filter(|(_, e)| {
+                .filter_map(|(id, e)| {
                     let l = e.listing.lock().expect("not poisoned");
-                    !l.started && now.duration_since(l.opened_at) >= expiry
+                    if !l.started {
+                        return (now.duration_since(l.opened_at) >= expiry).then(|| {
+                            let why = format!(
+                                "the table `{id}` expired: its other seats did not join within {} s",
+                                expiry.as_secs()
+                            );
+                            (id.clone(), (why, limits::EXPIRED))
+                        });
+                    }
+                    let moved = l.moved_ms?;
+                    let after = lapses_after(l.clock.as_ref().map(|(c, _)| &c.rule), l.info.over);
+                    (now_ms.saturating_sub(moved) >= after.as_millis() as u64).then(|| {
+                        let days = after.as_secs() / 86_400;
+                        let hours = after.as_secs() / 3600;
+                        let span = if days >= 1 { format!("{days} days") } else { format!("{hours} hours") };
+                        let what = if l.info.over { "finished" } else { "without a move" };
+                        (id.clone(), (format!("the table `{id}` lapsed: {what} for {span}"), limits::LAPSED))
+                    })
                 })
-                .map(|(id, _)| id.clone())
                 .collect();
-            ids.into_iter().map(|id| (id.clone(), tables.remove(&id).expect("listed").table)).collect()
+            ids.into_iter().map(|(id, why)| (id.clone(), tables.remove(&id).expect("listed").table, why)).collect()
         };
-        for (id, table) in gone {
+        for (id, table, (why, reason)) in gone {
             let mut t = table.lock().expect("not poisoned");
             t.gone = true;
             for c in &t.conns {
-                let m = format!("the table `{id}` expired: its other seats did not join within {} s", expiry.as_secs());
-                let _ = c.tx.send(refused(None, host_refusal(m)));
-                c.tx.close(limits::EXPIRED);
+                let _ = c.tx.send(refused(None, host_refusal(why.clone())));
+                c.tx.close(reason);
             }
             if let Some(store) = t.store.take() {
                 store.forget(&id);
@@ -1755,9 +1965,22 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
         match listener.accept().await {
             Ok((stream, from)) => {
                 pause = ACCEPT_PAUSE;
+                // One address holds only so many connections: the next is told so and closed at
+                // once, before its handshake, and takes no slot (issue 63, item 4).
+                let Some(slot) = host.admit(from.ip()) else {
+                    let most = host.limits.connections_per_address;
+                    let body = format!("this address has {most} connections to this host already\n");
+                    let answer = format!(
+                        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.try_write(answer.as_bytes());
+                    drop(permit);
+                    continue;
+                };
                 let host = host.clone();
                 tokio::spawn(async move {
-                    connection(stream, from.ip(), host).await;
+                    connection(stream, from.ip(), slot, host).await;
                     drop(permit);
                 });
             }
@@ -1833,11 +2056,12 @@ pub(crate) async fn accept(
     Some((ws, path))
 }
 
-async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) {
+async fn connection(stream: TcpStream, from: std::net::IpAddr, slot: AddressSlot, host: Arc<Host>) {
     let limits = host.limits;
     let Some((ws, path)) = accept(stream, limits).await else { return };
     let (sink, mut incoming) = ws.split();
-    let (tx, rx, mut closing) = Outbox::new(limits.queue);
+    let budget = limits::Budget::new(&limits, Some(slot.bytes.clone()));
+    let (tx, rx, mut closing) = Outbox::new(limits.queue, budget);
     let (ping, pings) = mpsc::channel::<()>(1);
     let writer = tokio::spawn(write_to(sink, rx, pings, closing.clone(), tx.closer(), limits));
     let id = table_name(&path);
@@ -1851,6 +2075,9 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
     let mut silences = 0;
     // Refusals already weighed against the connection's allowance.
     let mut weighed = 0;
+    // A connection that joins nothing goes when its time is up, whatever it asks meanwhile:
+    // listing the tables again and again does not keep it (issue 63, item 4).
+    let unjoined_until = Instant::now() + limits.unjoined;
     loop {
         // A connection past its allowance of refusals waits before it is read again.
         while weighed < tx.refusals() {
@@ -1860,7 +2087,11 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
                 tokio::time::sleep(wait).await;
             }
         }
-        let wait = if session.joined.is_some() { limits.ping } else { limits.unjoined };
+        let wait = if session.joined.is_some() {
+            limits.ping
+        } else {
+            unjoined_until.saturating_duration_since(Instant::now())
+        };
         let next = tokio::select! {
             _ = closing.changed() => break,
             next = tokio::time::timeout(wait, incoming.next()) => next,
@@ -1910,12 +2141,37 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
             }
         };
         match message {
-            ToHost::List | ToHost::ListHere => {
-                let mut list = host.list();
-                if matches!(message, ToHost::List) && host.is_shared() {
-                    list.extend(every_host(&host, ToHost::ListHere).await);
-                }
-                let _ = tx.send(ToSeat::Tables(one_each(list)));
+            ToHost::List | ToHost::ListHere | ToHost::ListAfter { .. } | ToHost::ListHereAfter { .. } => {
+                let (after, everywhere) = match message {
+                    ToHost::List => (None, true),
+                    ToHost::ListHere => (None, false),
+                    ToHost::ListAfter { after } => (Some(after), true),
+                    ToHost::ListHereAfter { after } => (Some(after), false),
+                    _ => unreachable!("a question of the list"),
+                };
+                let everywhere = everywhere && host.is_shared();
+                // The same page asked for within a second is the same bytes, shared.
+                let key = format!("{}{}", if everywhere { "*" } else { "" }, after.as_ref().map_or(String::new(), |a| format!(">{a}")));
+                let page = match host.page_kept(&key) {
+                    Some(page) => page,
+                    None => {
+                        let mut list = host.list_page(after.as_deref());
+                        if everywhere {
+                            let question = match after.clone() {
+                                None => ToHost::ListHere,
+                                Some(after) => ToHost::ListHereAfter { after },
+                            };
+                            list.extend(every_host(&host, question).await);
+                        }
+                        let mut list = one_each(list);
+                        list.truncate(super::proto::LIST_PAGE);
+                        let text: tokio_tungstenite::tungstenite::Utf8Bytes =
+                            serde_json::to_string(&ToSeat::Tables(list)).expect("plain data").into();
+                        host.keep_page(key, text.clone());
+                        text
+                    }
+                };
+                let _ = tx.send_shared(page);
                 continue;
             }
             ToHost::Mine { ref seats } | ToHost::MineHere { ref seats } => {
@@ -1998,10 +2254,7 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, host: Arc<Host>) 
 pub(crate) type Sink = futures_util::stream::SplitSink<tokio_tungstenite::WebSocketStream<TcpStream>, Message>;
 
 fn frame_text(f: limits::Frame) -> Message {
-    match f {
-        limits::Frame::Message(m) => Message::text(serde_json::to_string(&m).expect("a message is plain data")),
-        limits::Frame::Shared(text) => Message::Text(text),
-    }
+    Message::Text(f.text())
 }
 pub(crate) type Incoming = futures_util::stream::SplitStream<tokio_tungstenite::WebSocketStream<TcpStream>>;
 

@@ -126,7 +126,7 @@ impl<G: Game> Hosted<G> {
         HostedSave {
             format: HOSTED_SAVE_FORMAT,
             game: G::ID.to_string(),
-            scenario: self.table.game.scenario(),
+            scenario: shared_scenario(self.table.game.scenario()),
             fair: self.record(),
         }
     }
@@ -204,6 +204,28 @@ pub fn check_save_text(save: &str, commitment: Option<&Hash>, seat_value: Option
     check_kept(&save.fair, commitment, seat_value)
 }
 
+/// The scenario as a save handed to players names it: by the game's folder and the file's name
+/// (`leipzig-1813/1-historical-situation.ron`), never the host's own path to it (issue 63: the
+/// finished save carried the host's absolute path, its user name and folders).
+fn shared_scenario(mut sc: crate::engine::scenario::ScenarioRef) -> crate::engine::scenario::ScenarioRef {
+    let file = sc.path.file_name().map(std::path::PathBuf::from).unwrap_or_default();
+    let game = sc.path.parent().and_then(|d| d.file_name()).map(std::path::PathBuf::from);
+    sc.path = game.map_or(file.clone(), |g| g.join(&file));
+    sc
+}
+
+/// The scenario file a save names: as written when it is there (an older save's own path),
+/// else under the scenarios folder (`shared_scenario`'s name).
+fn scenario_of(named: &std::path::Path) -> std::path::PathBuf {
+    if named.is_relative() && !named.exists() {
+        let under = crate::engine::scenario::scenarios_root().join(named);
+        if under.exists() {
+            return under;
+        }
+    }
+    named.to_path_buf()
+}
+
 /// `grognard verify`: reads a hosted game's save and recomputes it on its scenario (`new_table`
 /// sets a game up on the scenario file with a seed). What was verified, or why not, naming the
 /// file.
@@ -220,7 +242,7 @@ pub fn verify_file<G: Game>(
     if save.game != G::ID {
         return Err(at(format!("a save of `{}`, not of `{}`", save.game, G::ID)));
     }
-    let scenario = save.scenario.path.clone();
+    let scenario = scenario_of(&save.scenario.path);
     new_table(&scenario, 0).map_err(at)?;
     let table = verify(&save.fair, |seed| new_table(&scenario, seed).expect("it loaded a moment ago")).map_err(at)?;
     let claimed =

@@ -2,10 +2,12 @@
 //! at once below the process's limit of open files, deadlines for a handshake, for a connection
 //! that joins nothing and for a joined one that stops answering pings, and a bounded queue of
 //! messages to each connection, whose reader is closed with a reason once it falls too far
-//! behind instead of holding the host's memory.
+//! behind instead of holding the host's memory; and (issue 63) what one address may hold: its
+//! connections, its unread bytes, its tables.
 
 use super::proto::ToSeat;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
@@ -23,8 +25,18 @@ pub struct Limits {
     /// How long a joined connection may stay silent before it is pinged; three silences in a
     /// row (two pings unanswered) close it.
     pub ping: Duration,
-    /// How many messages may wait for a connection that reads slowly.
+    /// How many messages may wait for a connection that reads slowly ...
     pub queue: usize,
+    /// ... and how many bytes of them (issue 63: one message may be large, a list of tables).
+    pub queue_bytes: usize,
+    /// How many bytes may wait, unread, for all the connections of one address together.
+    pub address_bytes: usize,
+    /// The most connections one address may have at once (IPv6: one /64); the next is refused at
+    /// once, before its handshake, so that one address never holds every slot.
+    pub connections_per_address: usize,
+    /// The most tables not over that one address may have opened, started or not (issue 63: a
+    /// client sitting at both seats started ten thousand).
+    pub tables_per_address: usize,
     /// How long one message may take to be written to a connection.
     pub write: Duration,
     /// How many tables not yet started (a seat still empty) one address may have opened.
@@ -45,6 +57,10 @@ impl Default for Limits {
             unjoined: Duration::from_secs(60),
             ping: Duration::from_secs(30),
             queue: 256,
+            queue_bytes: 4 << 20,
+            address_bytes: 16 << 20,
+            connections_per_address: 128,
+            tables_per_address: 256,
             write: Duration::from_secs(30),
             unstarted_per_address: 8,
             unstarted_expiry: Duration::from_secs(24 * 3600),
@@ -58,7 +74,15 @@ impl Limits {
     /// The default limits, with the connections capped at half of this process's limit of open
     /// files: the other half is for the tables' logs, the listener and what the host reads.
     pub fn for_this_process() -> Limits {
-        Limits { connections: (open_file_limit() / 2).clamp(8, 100_000), ..Limits::default() }
+        Limits { connections: (open_file_limit() / 2).clamp(8, 100_000), ..Limits::default() }.per_address_within()
+    }
+
+    /// One address held to at most a quarter of the connections: three quarters stay for others
+    /// whatever one stranger does (issue 63: 128 connections of one address held a host of 256
+    /// open files).
+    pub fn per_address_within(self) -> Limits {
+        let most = (self.connections / 4).max(1);
+        Limits { connections_per_address: self.connections_per_address.min(most), ..self }
     }
 }
 
@@ -107,8 +131,10 @@ impl Reason {
 }
 
 /// A connection that fell this far behind is closed.
-pub const TOO_FAR_BEHIND: Reason =
-    Reason { code: 1008, text: "too far behind: the host keeps only so many unread messages for a connection" };
+pub const TOO_FAR_BEHIND: Reason = Reason {
+    code: 1008,
+    text: "too far behind: the host keeps only so many unread messages and bytes for a connection and its address",
+};
 /// A joined connection that answered no ping.
 pub const NO_ANSWER: Reason = Reason { code: 1008, text: "no answer to the host's pings" };
 /// A connection that joined no table and said nothing.
@@ -117,6 +143,8 @@ pub const NOTHING_JOINED: Reason = Reason { code: 1008, text: "no table joined i
 pub const NOT_READING: Reason = Reason { code: 1008, text: "the connection did not read what the host sent" };
 /// A table whose other seats did not join in time.
 pub const EXPIRED: Reason = Reason { code: 1008, text: "the table expired before its other seats joined" };
+/// A started table left without a move for longer than the host keeps one (`host::lapses_after`).
+pub const LAPSED: Reason = Reason { code: 1008, text: "the table lapsed: no move for longer than the host keeps a table" };
 /// A table another host serves now (this host's lease on it lapsed): come back, to be served there.
 pub const TABLE_MOVED: Reason =
     Reason { code: 1012, text: "this table is now served by another host: come back to be served there" };
@@ -163,23 +191,80 @@ impl Allowance {
     }
 }
 
-/// A connection's queue of messages, bounded (`Limits::queue`): a message that finds it full
-/// closes the connection with `TOO_FAR_BEHIND` instead of waiting in memory.
+/// A connection's queue of messages, bounded in messages (`Limits::queue`) and in bytes, its own
+/// (`Limits::queue_bytes`) and its address's (`Limits::address_bytes`): a message that finds it
+/// full closes the connection with `TOO_FAR_BEHIND` instead of waiting in memory.
 #[derive(Clone)]
 pub struct Outbox {
     tx: mpsc::Sender<Frame>,
     close: Closer,
     /// Refusals sent so far.
     refused: Arc<std::sync::atomic::AtomicU64>,
+    budget: Arc<Budget>,
 }
 
-/// One message queued for a connection: one of its own, or a frame written once for many
-/// (an edge's update, the same for each of its thousands of spectators).
-// Boxing the message would cost every message an allocation: the queue held them by value before.
-#[allow(clippy::large_enum_variant)]
-pub enum Frame {
-    Message(ToSeat),
-    Shared(tokio_tungstenite::tungstenite::Utf8Bytes),
+/// What the messages queued for one connection weigh, and what its address's weigh together.
+pub struct Budget {
+    mine: AtomicUsize,
+    most: usize,
+    address: Option<(Arc<AtomicUsize>, usize)>,
+}
+
+impl Budget {
+    /// A connection's budget under `limits`; `address`: what its address's connections hold
+    /// together (none: counted alone).
+    pub fn new(limits: &Limits, address: Option<Arc<AtomicUsize>>) -> Arc<Budget> {
+        Arc::new(Budget {
+            mine: AtomicUsize::new(0),
+            most: limits.queue_bytes.max(1),
+            address: address.map(|a| (a, limits.address_bytes.max(1))),
+        })
+    }
+
+    /// Takes `n` bytes, or none when the connection or its address would hold more than it may.
+    fn take(&self, n: usize) -> bool {
+        let mine = self.mine.fetch_add(n, Ordering::SeqCst) + n;
+        let theirs = self.address.as_ref().map(|(a, most)| (a.fetch_add(n, Ordering::SeqCst) + n, *most));
+        if mine > self.most || theirs.is_some_and(|(held, most)| held > most) {
+            self.give(n);
+            return false;
+        }
+        true
+    }
+
+    fn give(&self, n: usize) {
+        self.mine.fetch_sub(n, Ordering::SeqCst);
+        if let Some((a, _)) = &self.address {
+            a.fetch_sub(n, Ordering::SeqCst);
+        }
+    }
+
+    /// The bytes queued for this connection and not yet written.
+    pub fn held(&self) -> usize {
+        self.mine.load(Ordering::SeqCst)
+    }
+}
+
+/// One message queued for a connection, written once as JSON: its own, or one written once for
+/// many (an edge's update for thousands of spectators, the same page of the list for everyone
+/// asking within a second), whose bytes all its queues share. Its weight goes back to the
+/// connection's budget when it is written or dropped.
+pub struct Frame {
+    text: tokio_tungstenite::tungstenite::Utf8Bytes,
+    budget: Arc<Budget>,
+}
+
+impl Frame {
+    /// The frame's text (the bytes shared, not copied).
+    pub fn text(&self) -> tokio_tungstenite::tungstenite::Utf8Bytes {
+        self.text.clone()
+    }
+}
+
+impl Drop for Frame {
+    fn drop(&mut self) {
+        self.budget.give(self.text.len());
+    }
 }
 
 /// What closes a connection with a reason, without holding its queue open (the writer's).
@@ -194,28 +279,37 @@ impl Closer {
 }
 
 impl Outbox {
-    /// A queue of `capacity` messages: the outbox, what reads it, and what learns of a closing.
-    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Frame>, watch::Receiver<Option<Reason>>) {
+    /// A queue of `capacity` messages within `budget`: the outbox, what reads it, and what learns
+    /// of a closing.
+    pub fn new(
+        capacity: usize,
+        budget: Arc<Budget>,
+    ) -> (Outbox, mpsc::Receiver<Frame>, watch::Receiver<Option<Reason>>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let (close, closing) = watch::channel(None);
-        (Outbox { tx, close: Closer(Arc::new(close)), refused: Default::default() }, rx, closing)
+        (Outbox { tx, close: Closer(Arc::new(close)), refused: Default::default(), budget }, rx, closing)
     }
 
     /// Queues `m`; a full queue closes the connection (an error: the message is dropped).
     pub fn send(&self, m: ToSeat) -> Result<(), Reason> {
         if matches!(m, ToSeat::Refused { .. }) {
-            self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.refused.fetch_add(1, Ordering::Relaxed);
         }
-        self.queue(Frame::Message(m))
+        self.queue(serde_json::to_string(&m).expect("a message is plain data").into())
     }
 
     /// Queues a frame written once for many connections, as `send` does.
     pub fn send_shared(&self, text: tokio_tungstenite::tungstenite::Utf8Bytes) -> Result<(), Reason> {
-        self.queue(Frame::Shared(text))
+        self.queue(text)
     }
 
-    fn queue(&self, m: Frame) -> Result<(), Reason> {
-        match self.tx.try_send(m) {
+    fn queue(&self, text: tokio_tungstenite::tungstenite::Utf8Bytes) -> Result<(), Reason> {
+        if !self.budget.take(text.len()) {
+            self.close(TOO_FAR_BEHIND);
+            return Err(TOO_FAR_BEHIND);
+        }
+        let frame = Frame { text, budget: self.budget.clone() };
+        match self.tx.try_send(frame) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {
                 self.close(TOO_FAR_BEHIND);
@@ -232,12 +326,17 @@ impl Outbox {
 
     /// How many refusals this connection has been sent.
     pub fn refusals(&self) -> u64 {
-        self.refused.load(std::sync::atomic::Ordering::Relaxed)
+        self.refused.load(Ordering::Relaxed)
     }
 
     /// What closes this connection without holding its queue open.
     pub fn closer(&self) -> Closer {
         self.close.clone()
+    }
+
+    /// The bytes queued for this connection and not yet written.
+    pub fn held(&self) -> usize {
+        self.budget.held()
     }
 }
 

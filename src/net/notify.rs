@@ -128,7 +128,8 @@ impl Notice {
 }
 
 /// Whether an address may be posted to from a host on the internet: not this machine, not a
-/// private, shared or link-local network, nothing unspecified or multicast.
+/// private, shared, reserved or link-local network, nothing unspecified or multicast, and no IPv6
+/// address that carries one of those IPv4 addresses inside it (mapped, compatible, NAT64, 6to4).
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
@@ -142,19 +143,41 @@ pub fn is_public(ip: IpAddr) -> bool {
                 || v4.is_documentation()
                 || o[0] == 0
                 // Shared address space (carrier-grade NAT), 100.64.0.0/10.
-                || (o[0] == 100 && (o[1] & 0xc0) == 64))
+                || (o[0] == 100 && (o[1] & 0xc0) == 64)
+                // IETF protocol assignments, 192.0.0.0/24 (issue 63).
+                || (o[0] == 192 && o[1] == 0 && o[2] == 0)
+                // Benchmarking, 198.18.0.0/15.
+                || (o[0] == 198 && (o[1] & 0xfe) == 18)
+                // Reserved for future use, 240.0.0.0/4 (the broadcast address among them).
+                || o[0] >= 240)
         }
         IpAddr::V6(v6) => {
+            let s = v6.segments();
+            let embedded = |hi: u16, lo: u16| {
+                IpAddr::V4(std::net::Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8))
+            };
             if let Some(v4) = v6.to_ipv4_mapped() {
                 return is_public(IpAddr::V4(v4));
             }
-            let first = v6.segments()[0];
+            // IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks to the IPv4
+            // address) and NAT64's well-known prefix (64:ff9b::/96): the IPv4 address decides.
+            if s[..6] == [0; 6] || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+                return is_public(embedded(s[6], s[7]));
+            }
+            // 6to4 (2002::/16) carries its relay's IPv4 address in the next 32 bits.
+            if s[0] == 0x2002 {
+                return is_public(embedded(s[1], s[2]));
+            }
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
                 // Unique local (fc00::/7) and link-local (fe80::/10).
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80)
+                || (s[0] & 0xfe00) == 0xfc00
+                || (s[0] & 0xffc0) == 0xfe80
+                // NAT64 for local use (64:ff9b:1::/48), Teredo (2001::/32, a tunnel to any IPv4
+                // address), documentation (2001:db8::/32).
+                || (s[0] == 0x64 && s[1] == 0xff9b)
+                || (s[0] == 0x2001 && (s[1] == 0 || s[1] == 0xdb8)))
         }
     }
 }
@@ -228,13 +251,14 @@ impl Notifier {
     }
 
     /// Posts `notice` to `to` off this thread, trying again after each pause of the back-off;
-    /// `failed` hears why once every try has failed (or at once when too many posts are under
-    /// way). Never waits.
-    pub fn post(&self, to: &Address, notice: &Notice, failed: Failed) {
+    /// `failed` hears why once every try has failed, always on the post's own thread. Never waits,
+    /// and never calls `failed` itself: a post refused at once (too many under way) is an error
+    /// here, for the caller to handle under the locks it already holds (issue 63: the callback
+    /// locked the table its caller held, and the table froze for good).
+    pub fn post(&self, to: &Address, notice: &Notice, failed: Failed) -> Result<(), String> {
         if self.in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
-            failed(format!("the host has {MAX_IN_FLIGHT} notifications under way: this one was not sent"));
-            return;
+            return Err(format!("the host has {MAX_IN_FLIGHT} notifications under way: this one was not sent"));
         }
         let (agent, backoff, in_flight) = (self.agent.clone(), self.config.backoff.clone(), self.in_flight.clone());
         let (url, body) = (to.url.clone(), notice.body(to.format));
@@ -243,10 +267,12 @@ impl Notifier {
             for pause in std::iter::once(Duration::ZERO).chain(backoff.iter().copied()) {
                 std::thread::sleep(pause);
                 match agent.post(&url).header("Content-Type", "application/json").send(&body) {
-                    Ok(_) => {
+                    // A redirect is not followed, so it did not deliver (issue 63): only 2xx did.
+                    Ok(r) if r.status().is_success() => {
                         in_flight.fetch_sub(1, Ordering::SeqCst);
                         return;
                     }
+                    Ok(r) => last = format!("answered {} without taking it", r.status()),
                     Err(e) => last = e.to_string(),
                 }
             }
@@ -256,7 +282,9 @@ impl Notifier {
         });
         if spawned.is_err() {
             self.in_flight.fetch_sub(1, Ordering::SeqCst);
+            return Err("the host could not start a notification: this one was not sent".into());
         }
+        Ok(())
     }
 }
 
@@ -285,6 +313,30 @@ mod tests {
         }
         for local in ["::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "::"] {
             assert!(!is_public(local.parse().unwrap()), "{local}");
+        }
+        // Issue 63: IPv4's other reserved blocks, and IPv6 addresses that carry a private IPv4
+        // address (NAT64, IPv4-compatible, 6to4) or tunnel to any (Teredo).
+        for local in [
+            "198.18.0.1",
+            "198.19.255.1",
+            "240.0.0.1",
+            "255.255.255.254",
+            "192.0.0.8",
+            "64:ff9b::7f00:1",
+            "64:ff9b::a00:1",
+            "64:ff9b:1::1",
+            "::127.0.0.1",
+            "::10.0.0.1",
+            "2002:7f00:1::1",
+            "2002:c0a8:101::1",
+            "2001:0:4136:e378::1",
+            "2001:db8::1",
+        ] {
+            assert!(!is_public(local.parse().unwrap()), "{local}");
+        }
+        // The same wrappers around a public IPv4 address reach the internet.
+        for public in ["64:ff9b::5db8:d822", "2002:5db8:d822::1", "198.20.0.1"] {
+            assert!(is_public(public.parse().unwrap()), "{public}");
         }
         for public in ["93.184.216.34", "1.1.1.1", "2606:4700::1111"] {
             assert!(is_public(public.parse().unwrap()), "{public}");

@@ -54,13 +54,18 @@ pub enum ToHost {
     Submit { seq: u64, at: u64, action: serde_json::Value },
     /// A spectator's line in the spectators' chat (the players never see it).
     Chat { text: String },
-    /// The host's public tables and whose turn it is at each (answered on any address).
+    /// The host's public tables and whose turn it is at each (answered on any address): the
+    /// first `LIST_PAGE` in the order of their names (issue 63: the whole list was megabytes).
     List,
+    /// The next page of the list: the public tables named after `after`, as `List` answers.
+    ListAfter { after: String },
     /// The tables these seats sit at, private ones included, each shown only to the holder of
     /// its seat's token (answered on any address, as `Tables`).
     Mine { seats: Vec<MySeat> },
     /// `List`, asked by another host sharing the store: this host's own tables only.
     ListHere,
+    /// `ListAfter`, asked by another host sharing the store: this host's own tables only.
+    ListHereAfter { after: String },
     /// `Mine`, asked by another host sharing the store: this host's own tables only.
     MineHere { seats: Vec<MySeat> },
 }
@@ -196,6 +201,9 @@ pub struct Delay {
     pub actions: u64,
     pub seconds: u64,
 }
+
+/// The most tables one answer to `List` holds; a shorter page is the last.
+pub const LIST_PAGE: usize = 200;
 
 /// A public table of the host, as `List` answers (a private table is never listed).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

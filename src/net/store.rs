@@ -59,6 +59,16 @@ pub trait Store: Send + Sync {
     fn still_holds(&self, _id: &str) -> bool {
         true
     }
+
+    // Downtime (issue 63, item 5): a host alive while some seat's time runs says so every
+    // second; the next run excuses the seats whose time ran for the time nobody was there.
+
+    /// Marks this host alive at `unix_ms`.
+    fn mark_alive(&self, _unix_ms: u64) {}
+    /// When the run before this one was last marked alive (none: never, or not kept).
+    fn last_alive(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Where a table is, as a shared store knows it.
@@ -78,6 +88,8 @@ pub enum Whereabouts {
 pub struct SqliteStore {
     path: PathBuf,
     db: Mutex<rusqlite::Connection>,
+    /// When the run before this one was last alive, read as the store opened.
+    previous_alive: Option<u64>,
 }
 
 /// The folder the logs of an older host go to once their lines are in the database.
@@ -91,6 +103,15 @@ impl SqliteStore {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("grognard.sqlite");
         let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
+        // SQLite takes an empty file for a new database: a store cut to nothing (a full disk, a
+        // copy gone wrong) would start a host with no tables and not a word (issue 63).
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+            return Err(format!(
+                "{}: the file is empty (0 bytes), not a store of tables: restore it from a backup, \
+                 or move it away to start a host with no tables",
+                path.display()
+            ));
+        }
         let db = rusqlite::Connection::open(&path).map_err(named)?;
         #[cfg(unix)]
         std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600))
@@ -106,10 +127,15 @@ impl SqliteStore {
                  n INTEGER NOT NULL,
                  line TEXT NOT NULL,
                  PRIMARY KEY (id, n)
-             ) STRICT;",
+             ) STRICT;
+             CREATE TABLE IF NOT EXISTS host_alive (k INTEGER PRIMARY KEY, unix_ms INTEGER NOT NULL) STRICT;",
         )
         .map_err(named)?;
-        let store = SqliteStore { path, db: Mutex::new(db) };
+        let previous_alive = db
+            .query_row("SELECT unix_ms FROM host_alive WHERE k = 0", [], |r| r.get::<_, i64>(0))
+            .ok()
+            .map(|ms| ms.max(0) as u64);
+        let store = SqliteStore { path, db: Mutex::new(db), previous_alive };
         let problems = store.move_in_logs(dir)?;
         Ok((store, problems))
     }
@@ -229,6 +255,18 @@ impl Store for SqliteStore {
     fn place(&self) -> String {
         self.path.display().to_string()
     }
+
+    fn mark_alive(&self, unix_ms: u64) {
+        let db = self.db.lock().expect("not poisoned");
+        let _ = db.execute(
+            "INSERT INTO host_alive (k, unix_ms) VALUES (0, ?1) ON CONFLICT (k) DO UPDATE SET unix_ms = ?1",
+            [unix_ms.min(i64::MAX as u64) as i64],
+        );
+    }
+
+    fn last_alive(&self) -> Option<u64> {
+        self.previous_alive
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +299,24 @@ mod tests {
         drop(store);
         // Kept across a reopening.
         assert_eq!(SqliteStore::open_in(&dir).unwrap().0.load().unwrap(), vec![("a".to_string(), a)]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_empty_store_file_is_refused_by_name_and_an_alive_mark_is_read_by_the_next_run() {
+        // Issue 63: a 0-byte grognard.sqlite started an empty host without a word.
+        let dir = folder("empty");
+        std::fs::write(dir.join("grognard.sqlite"), b"").unwrap();
+        let e = SqliteStore::open_in(&dir).err().expect("refused");
+        assert!(e.contains("grognard.sqlite") && e.contains("empty (0 bytes)"), "{e}");
+        std::fs::remove_file(dir.join("grognard.sqlite")).unwrap();
+        let (store, _) = SqliteStore::open_in(&dir).unwrap();
+        assert_eq!(store.last_alive(), None);
+        store.mark_alive(1_000);
+        store.mark_alive(2_000);
+        assert_eq!(store.last_alive(), None, "this run's own marks are the next run's");
+        drop(store);
+        assert_eq!(SqliteStore::open_in(&dir).unwrap().0.last_alive(), Some(2_000));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -60,6 +60,11 @@ impl Botn {
 
     pub(super) fn apply_reveal(&mut self, m: MissionId, events: &mut Vec<Event>) -> bool {
         self.reveal_mission(m, events);
+        // The game's last action made this reveal due: with it shown, the game ends and is scored
+        // ("End of the game"; `finish_turn` waited for it).
+        if self.reveals_due == 0 && self.step == Step::Actions && self.actions_left == 0 && self.past_last_date() {
+            self.finish_turn(events);
+        }
         true // a reveal
     }
 

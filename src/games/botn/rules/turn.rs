@@ -69,6 +69,14 @@ impl Botn {
             self.resolve_fight(events);
         }
         if self.past_last_date() {
+            // A reveal the last action made due (the indicator moved two spaces, past 19.10.)
+            // comes before the end: the game is scored with every mission shown (issue 63). The
+            // turn stands with no action left until Napoléon reveals; `apply_reveal` ends it.
+            if self.reveals_due > 0 {
+                self.step = Step::Actions;
+                self.actions_left = 0;
+                return true;
+            }
             events.push(Event::GameEnded);
             self.begin_scoring(events);
             return true;
