@@ -211,7 +211,14 @@ fn a_connection_that_does_not_read_is_closed_with_a_reason_once_its_queue_is_ful
     let rt = runtime();
     rt.block_on(async {
         let url =
-            serving(Limits { queue: 8, write: Duration::from_secs(10), unstarted_per_address: 1000, ..quick() }).await;
+            serving(Limits {
+                queue: 8,
+                write: Duration::from_secs(10),
+                unstarted_per_address: 1000,
+                connections_per_address: 1000,
+                ..quick()
+            })
+            .await;
         // 200 tables with long names, so that each list is some 20 KB.
         let mut seats = Vec::new();
         for k in 0..200u8 {
@@ -387,5 +394,121 @@ fn refusals_past_a_connections_allowance_are_slowed_to_its_rate_and_others_are_s
         // 10 at once, then 100 a second: the last after 1.9 s.
         assert!(took >= Duration::from_millis(1700), "200 refusals in {took:?}");
         assert!(other < Duration::from_millis(500), "another connection waited {other:?}");
+    });
+}
+
+/// Issue 63, item 2: the list comes in pages of `LIST_PAGE`, in the order of the tables' names
+/// (a whole list of 10,000 tables was 2.5 MB a message), and a page asked for again while nothing
+/// it shows has changed is the page as it was written, shared: a flood of lists costs the host
+/// one page a second.
+#[test]
+fn the_list_comes_in_pages_and_a_page_asked_again_is_not_written_again() {
+    use grognard::net::proto::LIST_PAGE;
+    let rt = runtime();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}", listener.local_addr().unwrap());
+        let limits = Limits {
+            unstarted_per_address: 10_000,
+            tables_per_address: 10_000,
+            connections: 10_000,
+            connections_per_address: 10_000,
+            ..quick()
+        };
+        let host = Host::with_limits(botn_tables(), limits);
+        tokio::spawn(serve(listener, host.clone()));
+        let n = LIST_PAGE * 2 + 17;
+        let mut seats = Vec::new();
+        for k in 0..n {
+            seats.push(Client::join(&format!("{url}/p{k:04}"), Some(0), Some([(k % 250) as u8; 32])).await.unwrap());
+        }
+        for c in &mut seats {
+            while !matches!(c.recv().await, Some(grognard::net::proto::ToSeat::Welcome { .. })) {}
+        }
+        let all = Client::list(&format!("{url}/")).await.unwrap();
+        let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
+        let expected: Vec<String> = (0..n).map(|k| format!("p{k:04}")).collect();
+        assert_eq!(names, expected, "every page, in order, each table once");
+        let first = Client::list_page(&format!("{url}/"), None).await.unwrap();
+        assert_eq!(first.len(), LIST_PAGE);
+        let second = Client::list_page(&format!("{url}/"), Some(&first[LIST_PAGE - 1].name)).await.unwrap();
+        assert_eq!(second[0].name, format!("p{LIST_PAGE:04}"));
+        let last = Client::list_page(&format!("{url}/"), Some("p0399")).await.unwrap();
+        assert_eq!(last.len(), 17, "the last page is short");
+        // Asked a hundred times with nothing changed: written once.
+        let before = host.pages_written();
+        for _ in 0..100 {
+            assert_eq!(Client::list_page(&format!("{url}/"), None).await.unwrap().len(), LIST_PAGE);
+        }
+        assert!(host.pages_written() - before <= 2, "{} pages written", host.pages_written() - before);
+        // A table opened is on the next list at once.
+        seats.push(Client::join(&format!("{url}/a-new-one"), Some(0), Some([7; 32])).await.unwrap());
+        let c = seats.last_mut().unwrap();
+        while !matches!(c.recv().await, Some(grognard::net::proto::ToSeat::Welcome { .. })) {}
+        let later = Client::list_page(&format!("{url}/"), None).await.unwrap();
+        assert_eq!(later[0].name, "a-new-one");
+    });
+}
+
+/// Issue 63, item 4: one address holds at most `connections_per_address` connections (128 from
+/// one address held every slot of a host); the next is answered 429 before its handshake, and
+/// one of the address's connections ending makes room. Listing the tables over and over does not
+/// keep a connection that joins nothing.
+#[test]
+fn one_address_holds_only_so_many_connections_and_listing_keeps_no_connection() {
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(Limits { connections_per_address: 4, ..quick() }).await;
+        let mut held = Vec::new();
+        for _ in 0..4 {
+            held.push(tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap().0);
+        }
+        let refused = tokio_tungstenite::connect_async(format!("{url}/t")).await.err().expect("a fifth is refused");
+        assert!(refused.to_string().contains("429"), "{refused}");
+        drop(held.pop());
+        let mut again = None;
+        for _ in 0..50 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            if let Ok((ws, _)) = tokio_tungstenite::connect_async(format!("{url}/t")).await {
+                again = Some(ws);
+                break;
+            }
+        }
+        let mut lister = again.expect("room once one ended");
+        // It lists every 100 ms and joins nothing: closed when its 600 ms are up all the same.
+        let started = Instant::now();
+        let closed = loop {
+            if lister.send(Message::text(r#""List""#)).await.is_err() {
+                break started.elapsed();
+            }
+            match tokio::time::timeout(Duration::from_millis(100), lister.next()).await {
+                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => break started.elapsed(),
+                _ => {}
+            }
+            assert!(started.elapsed() < Duration::from_secs(5), "a lister was kept past its deadline");
+        };
+        assert!(closed >= Duration::from_millis(500) && closed < Duration::from_secs(3), "{closed:?}");
+    });
+}
+
+/// Issue 63, item 3: one address may have opened only so many tables not over, started or not
+/// (a client sitting at both seats started 9,960 and filled the host): room stays for others.
+#[test]
+fn one_address_opens_only_so_many_tables_that_are_not_over_even_when_it_starts_each() {
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(Limits { tables_per_address: 3, unstarted_per_address: 100, ..quick() }).await;
+        let mut seats = Vec::new();
+        for k in 0..3u8 {
+            for seat in 0..2u8 {
+                seats.push(Client::join(&format!("{url}/s{k}"), Some(seat), Some([k * 2 + seat + 1; 32])).await.unwrap());
+            }
+        }
+        for c in &mut seats {
+            common::next_update(c).await;
+        }
+        let refusal = Client::join(&format!("{url}/s3"), Some(0), Some([99; 32])).await.err().expect("refused");
+        assert!(refusal.contains("has opened 3 tables that are not over"), "{refusal}");
+        assert_eq!(Client::list(&format!("{url}/")).await.unwrap().len(), 3);
     });
 }

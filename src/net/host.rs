@@ -337,6 +337,8 @@ struct HostTable {
     published: Option<u64>,
     published_over: bool,
     listing: Arc<Mutex<Listing>>,
+    /// The host's count of changes to what the list shows (`Host::list_changed`).
+    list_changed: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// One table of the host: its own lock (a slow disk or a flood at one table holds up no other),
@@ -412,6 +414,7 @@ impl HostTable {
     /// Brings what the list shows up to date: what a spectator sees, never ahead of the host's
     /// delay (issue 30, item 7).
     fn relist(&self) {
+        self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let seen = self.source(None);
         let info = TableInfo {
             name: self.id.clone(),
@@ -459,7 +462,19 @@ pub struct Host {
     addresses: Mutex<HashMap<std::net::IpAddr, AddressUse>>,
     /// The pages of the list as last written, each kept a second: a list asked for again and
     /// again costs one page shared by every queue (issue 63: each answer was a copy of it all).
-    pages: Mutex<HashMap<String, (Instant, tokio_tungstenite::tungstenite::Utf8Bytes)>>,
+    pages: Mutex<HashMap<String, Page>>,
+    /// Changes to what the list shows (a table opened, gone or moved on): a page written before
+    /// the last is written again.
+    list_changed: Arc<std::sync::atomic::AtomicU64>,
+    /// Pages of the list written so far (how the tests see that a repeated list costs nothing).
+    pages_written: std::sync::atomic::AtomicU64,
+}
+
+/// A page of the list as written: when, after which change, and its text.
+struct Page {
+    at: Instant,
+    changes: u64,
+    text: tokio_tungstenite::tungstenite::Utf8Bytes,
 }
 
 /// What one address holds of a host now.
@@ -621,6 +636,8 @@ impl Host {
             edge: std::sync::OnceLock::new(),
             addresses: Mutex::new(HashMap::new()),
             pages: Mutex::new(HashMap::new()),
+            list_changed: Default::default(),
+            pages_written: Default::default(),
         }
     }
 
@@ -778,6 +795,18 @@ impl Host {
         data: Option<&Path>,
         limits: Limits,
     ) -> Result<(Arc<Host>, Vec<String>), String> {
+        Self::open_at(catalogue, delay, data, limits, None)
+    }
+
+    /// `open_with_limits`, reading the time of day from `now` from the start (the tests' clock:
+    /// a host reopened after a simulated downtime).
+    pub fn open_at(
+        catalogue: impl Into<Catalogue>,
+        delay: Delay,
+        data: Option<&Path>,
+        limits: Limits,
+        now: Option<Now>,
+    ) -> Result<(Arc<Host>, Vec<String>), String> {
         let mut problems = Vec::new();
         let store: Option<Arc<dyn Store>> = match data {
             Some(dir) => {
@@ -787,7 +816,7 @@ impl Host {
             }
             None => None,
         };
-        let (host, more) = Self::open_on(catalogue, delay, data, store, limits)?;
+        let (host, more) = Self::open_on_at(catalogue, delay, data, store, limits, now)?;
         problems.extend(more);
         Ok((host, problems))
     }
@@ -802,7 +831,21 @@ impl Host {
         store: Option<Arc<dyn Store>>,
         limits: Limits,
     ) -> Result<(Arc<Host>, Vec<String>), String> {
+        Self::open_on_at(catalogue, delay, data, store, limits, None)
+    }
+
+    fn open_on_at(
+        catalogue: impl Into<Catalogue>,
+        delay: Delay,
+        data: Option<&Path>,
+        store: Option<Arc<dyn Store>>,
+        limits: Limits,
+        now: Option<Now>,
+    ) -> Result<(Arc<Host>, Vec<String>), String> {
         let mut host = Host { limits, ..Self::with(catalogue.into(), delay, data.map(Path::to_path_buf)) };
+        if let Some(now) = now {
+            host.time = std::sync::RwLock::new(now);
+        }
         host.store = store.clone();
         let mut problems = Vec::new();
         if let Some(store) = store {
@@ -811,6 +854,8 @@ impl Host {
                     problems.push(e);
                 }
             }
+            // This run is alive from here: a run after it excuses nothing before now again.
+            store.mark_alive(unix_ms_now(&host));
         }
         Ok((Arc::new(host), problems))
     }
@@ -831,6 +876,7 @@ impl Host {
             Ok((name, t)) => {
                 // A table taken twice at once (two seats asking for it) is served once.
                 self.tables.lock().expect("not poisoned").entry(name).or_insert_with(|| self.entry(t));
+                self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Ok(())
             }
             Err(e) => {
@@ -934,6 +980,7 @@ impl Host {
         let mut tables = self.tables.lock().expect("not poisoned");
         if tables.get(&t.id).is_some_and(|e| Arc::ptr_eq(&e.listing, &t.listing)) {
             tables.remove(&t.id);
+            self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
@@ -1123,6 +1170,7 @@ impl Host {
             published: None,
             published_over: false,
             listing: Arc::new(Mutex::new(listing)),
+            list_changed: self.list_changed.clone(),
         }
     }
 
@@ -1228,20 +1276,30 @@ impl Host {
             .collect()
     }
 
-    /// The page of the list after `after` as it was written within the last second, if it was.
+    /// The page of the list `key` as it was written within the last second, if nothing it
+    /// shows has changed since.
     fn page_kept(&self, key: &str) -> Option<tokio_tungstenite::tungstenite::Utf8Bytes> {
+        let changes = self.list_changed.load(std::sync::atomic::Ordering::Relaxed);
         let pages = self.pages.lock().expect("not poisoned");
-        pages.get(key).filter(|(at, _)| at.elapsed() < PAGE_KEPT).map(|(_, text)| text.clone())
+        pages.get(key).filter(|p| p.at.elapsed() < PAGE_KEPT && p.changes == changes).map(|p| p.text.clone())
     }
 
-    /// Keeps a page of the list as written, for a second (pages older than that go).
-    fn keep_page(&self, key: String, text: tokio_tungstenite::tungstenite::Utf8Bytes) {
+    /// Keeps a page of the list as written after change `changes`, for a second at most (pages
+    /// older than that go).
+    fn keep_page(&self, key: String, changes: u64, text: tokio_tungstenite::tungstenite::Utf8Bytes) {
+        self.pages_written.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut pages = self.pages.lock().expect("not poisoned");
-        pages.retain(|_, (at, _)| at.elapsed() < PAGE_KEPT);
+        pages.retain(|_, p| p.at.elapsed() < PAGE_KEPT);
         // A stranger asking for pages after a thousand made-up names keeps at most so many.
         if pages.len() < 1024 {
-            pages.insert(key, (Instant::now(), text));
+            pages.insert(key, Page { at: Instant::now(), changes, text });
         }
+    }
+
+    /// How many pages of the list this host has written (a page asked for again is not).
+    #[doc(hidden)]
+    pub fn pages_written(&self) -> u64 {
+        self.pages_written.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Every table's name, private ones included (for the host's operator, never sent).
@@ -1353,6 +1411,7 @@ impl Host {
         let entry = self.entry(t);
         let table = entry.table.clone();
         tables.insert(id.to_string(), entry);
+        self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok((table, true))
     }
 
@@ -1852,6 +1911,7 @@ impl Host {
                     })
                 })
                 .collect();
+            self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             ids.into_iter().map(|(id, why)| (id.clone(), tables.remove(&id).expect("listed").table, why)).collect()
         };
         for (id, table, (why, reason)) in gone {
@@ -2155,6 +2215,7 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, slot: AddressSlot
                 let page = match host.page_kept(&key) {
                     Some(page) => page,
                     None => {
+                        let changes = host.list_changed.load(std::sync::atomic::Ordering::Relaxed);
                         let mut list = host.list_page(after.as_deref());
                         if everywhere {
                             let question = match after.clone() {
@@ -2167,7 +2228,7 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, slot: AddressSlot
                         list.truncate(super::proto::LIST_PAGE);
                         let text: tokio_tungstenite::tungstenite::Utf8Bytes =
                             serde_json::to_string(&ToSeat::Tables(list)).expect("plain data").into();
-                        host.keep_page(key, text.clone());
+                        host.keep_page(key, changes, text.clone());
                         text
                     }
                 };

@@ -351,3 +351,42 @@ pub fn fewer_heaps() {
         libc::mallopt(libc::M_ARENA_MAX, 2);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 63, item 2: a queue bounded in messages alone held 256 copies of a 2.5 MB list.
+    /// Bytes are bounded too, the connection's own and its address's together; what was written
+    /// (or dropped) is given back.
+    #[test]
+    fn a_queue_holds_only_so_many_bytes_of_its_own_and_of_its_address() {
+        let limits = Limits { queue: 256, queue_bytes: 100_000, address_bytes: 150_000, ..Limits::default() };
+        let page: tokio_tungstenite::tungstenite::Utf8Bytes = "x".repeat(30_000).into();
+        let (a, mut a_rx, a_closing) = Outbox::new(limits.queue, Budget::new(&limits, None));
+        for _ in 0..3 {
+            a.send_shared(page.clone()).unwrap();
+        }
+        assert_eq!(a.held(), 90_000);
+        assert_eq!(a.send_shared(page.clone()), Err(TOO_FAR_BEHIND), "a fourth page is over 100,000 bytes");
+        assert_eq!(*a_closing.borrow(), Some(TOO_FAR_BEHIND));
+        // What the writer takes is given back.
+        drop(a_rx.try_recv().unwrap());
+        assert_eq!(a.held(), 60_000);
+        // Two connections of one address: 150,000 bytes between them.
+        let address = Arc::new(AtomicUsize::new(0));
+        let (b, _b_rx, _) = Outbox::new(limits.queue, Budget::new(&limits, Some(address.clone())));
+        let (c, mut c_rx, c_closing) = Outbox::new(limits.queue, Budget::new(&limits, Some(address.clone())));
+        for _ in 0..3 {
+            b.send_shared(page.clone()).unwrap();
+        }
+        c.send_shared(page.clone()).unwrap();
+        assert_eq!(address.load(Ordering::SeqCst), 120_000);
+        assert_eq!(c.send_shared(page.clone()), Err(TOO_FAR_BEHIND), "the address would hold 150,001 and more");
+        assert_eq!(*c_closing.borrow(), Some(TOO_FAR_BEHIND));
+        drop(c_rx.try_recv().unwrap());
+        assert_eq!(address.load(Ordering::SeqCst), 90_000);
+        // A refused frame took nothing.
+        assert_eq!(c.held(), 0);
+    }
+}
