@@ -361,7 +361,7 @@ mod tests {
     /// (or dropped) is given back.
     #[test]
     fn a_queue_holds_only_so_many_bytes_of_its_own_and_of_its_address() {
-        let limits = Limits { queue: 256, queue_bytes: 100_000, address_bytes: 150_000, ..Limits::default() };
+        let limits = Limits { queue: 256, queue_bytes: 100_000, address_bytes: 140_000, ..Limits::default() };
         let page: tokio_tungstenite::tungstenite::Utf8Bytes = "x".repeat(30_000).into();
         let (a, mut a_rx, a_closing) = Outbox::new(limits.queue, Budget::new(&limits, None));
         for _ in 0..3 {
@@ -373,7 +373,7 @@ mod tests {
         // What the writer takes is given back.
         drop(a_rx.try_recv().unwrap());
         assert_eq!(a.held(), 60_000);
-        // Two connections of one address: 150,000 bytes between them.
+        // Two connections of one address: 140,000 bytes between them.
         let address = Arc::new(AtomicUsize::new(0));
         let (b, _b_rx, _) = Outbox::new(limits.queue, Budget::new(&limits, Some(address.clone())));
         let (c, mut c_rx, c_closing) = Outbox::new(limits.queue, Budget::new(&limits, Some(address.clone())));
@@ -382,7 +382,7 @@ mod tests {
         }
         c.send_shared(page.clone()).unwrap();
         assert_eq!(address.load(Ordering::SeqCst), 120_000);
-        assert_eq!(c.send_shared(page.clone()), Err(TOO_FAR_BEHIND), "the address would hold 150,001 and more");
+        assert_eq!(c.send_shared(page.clone()), Err(TOO_FAR_BEHIND), "the address would hold 150,000");
         assert_eq!(*c_closing.borrow(), Some(TOO_FAR_BEHIND));
         drop(c_rx.try_recv().unwrap());
         assert_eq!(address.load(Ordering::SeqCst), 90_000);
