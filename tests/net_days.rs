@@ -763,3 +763,101 @@ fn grognard_host_with_no_scenario_serves_every_game_and_grognard_tables_shows_ea
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// Issue 63, item 5: a clock is reckoned from the actions' times, so the minutes the host was
+/// down counted as the seat's thinking (live:1, host down 60 s: the seat at −7 s and the game
+/// claimed). The seat to move is charged only the time the host was there to take its move.
+#[test]
+fn the_time_a_host_was_down_is_not_charged_to_the_seat_to_move() {
+    let data = tempfile::tempdir().unwrap();
+    let (ms, now) = test_time(1_800_000_000_000);
+    let catalogue = botn();
+    let rt = runtime();
+    let first = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/live", listener.local_addr().unwrap());
+        let limits = grognard::net::limits::Limits::default();
+        let (h, _) = Host::open_at(catalogue.clone(), Delay::default(), Some(data.path()), limits, Some(now.clone()))
+            .unwrap();
+        tokio::spawn(serve(listener, h));
+        let mut a = Client::sit(&url, &Sit { clock: Some("live:1".into()), ..sit(0, None) }).await.unwrap();
+        welcome(&mut a).await.unwrap();
+        let mut b = Client::sit(&url, &sit(1, None)).await.unwrap();
+        welcome(&mut b).await.unwrap();
+        let u = next_update(&mut a).await;
+        let first = u.active.unwrap();
+        assert_eq!(u.clock.unwrap().left_ms[first as usize], 60_000);
+        // The seat thinks 10 s while the host is there (it marks itself alive every second) ...
+        ms.fetch_add(10_000, std::sync::atomic::Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        first
+    });
+    // ... then the host is down for a minute.
+    drop(rt);
+    ms.fetch_add(60_000, std::sync::atomic::Ordering::SeqCst);
+    let limits = grognard::net::limits::Limits::default();
+    let (h, problems) =
+        Host::open_at(catalogue.clone(), Delay::default(), Some(data.path()), limits, Some(now.clone())).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let c = h.list()[0].clock.clone().unwrap();
+    assert_eq!(c.running, Some(first));
+    assert_eq!(c.left_ms[first as usize], 50_000, "only the 10 s the host was there count");
+    assert_eq!(c.out_of_time, None);
+    // Opened again at once, the downtime stays excused, once.
+    drop(h);
+    let (h, _) = Host::open_at(catalogue, Delay::default(), Some(data.path()), limits, Some(now)).unwrap();
+    assert_eq!(h.list()[0].clock.clone().unwrap().left_ms[first as usize], 50_000);
+}
+
+/// Issue 63, item 3: a started table left without a move lapses and leaves the host with its
+/// log, so that abandoned tables never fill it: a live clock's after a day, a turn-based clock's
+/// after a seat's whole time and a week more, one without a clock after 30 days, a finished one a
+/// week after its end. A seat still there is told why.
+#[test]
+fn a_table_left_without_a_move_lapses_after_the_time_its_clock_says() {
+    use grognard::net::clock::ClockRule;
+    use grognard::net::host::lapses_after;
+    const DAY: Duration = Duration::from_secs(24 * 3600);
+    assert_eq!(lapses_after(Some(&ClockRule::live(30, 10)), false), DAY);
+    assert_eq!(lapses_after(Some(&ClockRule::turns(2, 5)), false), 14 * DAY);
+    assert_eq!(lapses_after(None, false), 30 * DAY);
+    assert_eq!(lapses_after(Some(&ClockRule::live(30, 10)), true), 7 * DAY);
+    let (ms, now) = test_time(1_800_000_000_000);
+    runtime().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("ws://{}", listener.local_addr().unwrap());
+        // The sweep runs every 100 ms (an eighth of the time an unstarted table waits).
+        let limits =
+            grognard::net::limits::Limits { unstarted_expiry: Duration::from_millis(800), ..Default::default() };
+        let h = Host::with_limits(botn(), limits);
+        h.set_time(now);
+        tokio::spawn(serve(listener, h));
+        let mut kept = Vec::new();
+        for (name, clock) in [("live", Some("live:30+10")), ("days", Some("days:2+5")), ("none", None)] {
+            let url = format!("{base}/{name}");
+            let mut a = Client::sit(&url, &Sit { clock: clock.map(str::to_string), ..sit(0, None) }).await.unwrap();
+            welcome(&mut a).await.unwrap();
+            let mut b = Client::sit(&url, &sit(1, None)).await.unwrap();
+            welcome(&mut b).await.unwrap();
+            next_update(&mut a).await;
+            next_update(&mut b).await;
+            kept.push((a, b));
+        }
+        let names = || async {
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            Client::list(&base).await.unwrap().into_iter().map(|t| t.name).collect::<Vec<_>>()
+        };
+        assert_eq!(names().await, ["days", "live", "none"]);
+        let step = |d: Duration| ms.fetch_add(d.as_millis() as u64, std::sync::atomic::Ordering::SeqCst);
+        step(DAY - Duration::from_secs(60));
+        assert_eq!(names().await, ["days", "live", "none"], "a day less a minute: all there");
+        step(Duration::from_secs(120));
+        assert_eq!(names().await, ["days", "none"]);
+        let told = common::next_refusal(&mut kept[0].0).await;
+        assert!(told.contains("lapsed: without a move for a day"), "{told}");
+        step(13 * DAY);
+        assert_eq!(names().await, ["none"]);
+        step(16 * DAY);
+        assert_eq!(names().await, Vec::<String>::new());
+    });
+}

@@ -1905,7 +1905,11 @@ impl Host {
                     (now_ms.saturating_sub(moved) >= after.as_millis() as u64).then(|| {
                         let days = after.as_secs() / 86_400;
                         let hours = after.as_secs() / 3600;
-                        let span = if days >= 1 { format!("{days} days") } else { format!("{hours} hours") };
+                        let span = match days {
+                            0 => format!("{hours} hours"),
+                            1 => "a day".to_string(),
+                            d => format!("{d} days"),
+                        };
                         let what = if l.info.over { "finished" } else { "without a move" };
                         (id.clone(), (format!("the table `{id}` lapsed: {what} for {span}"), limits::LAPSED))
                     })
