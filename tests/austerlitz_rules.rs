@@ -476,6 +476,9 @@ fn movement_a_column_that_used_its_extra_mf_must_attack_before_anything_else() {
     note_formations(&mut g);
     act(&mut g, Action::Move { unit: a as UnitId, to: (2, 7), facing: Facing::N });
     assert!(!g.units[a].extra);
+    // It may leave the infantry it faces (which may then fire at it) and end the step.
+    act(&mut g, Action::Decline);
+    act(&mut g, Action::Decline);
     act(&mut g, Action::EndMovement);
 }
 
@@ -507,6 +510,9 @@ fn movement_cavalry_attacks_on_its_lower_mf() {
     let e = put(&mut g, ENEMY, (2, 10), Facing::S);
     act(&mut g, Action::Move { unit: c as UnitId, to: (2, 9), facing: Facing::N });
     assert_eq!(g.units[c].spent, 9);
+    // Unable to attack it, the cavalry stands in the infantry's front: it may be fired at.
+    assert!(matches!(g.pending.as_slice(), [Pending::OpportunityFire { chance: false, .. }]), "{:?}", g.pending);
+    act(&mut g, Action::Decline);
     let err = refused(&g, Action::Attack { units: vec![c as UnitId], target: (2, 10), charge: false });
     assert!(err.words.contains("higher MF"), "{err}");
     let _ = e;
@@ -869,16 +875,97 @@ fn reactions_infantry_opportunity_fire_when_a_unit_moves_into_its_front() {
     let _ = e;
 }
 
+/// Infantry Opportunity fire (issue 63, item 9): "each time a player moves a unit into a space
+/// opposite the Front of an enemy Infantry unit, without attacking that infantry unit". A unit
+/// that ends facing the infantry and could attack it is asked first: attacked, the infantry does
+/// not fire; left alone, it may.
+#[test]
+fn reactions_infantry_opportunity_fire_at_a_unit_facing_it_that_does_not_attack_it() {
+    let setup = || {
+        let mut g = empty();
+        let u = put(&mut g, LINE, (2, 3), Facing::N);
+        let e = put(&mut g, ENEMY, (2, 5), Facing::S);
+        note_formations(&mut g);
+        act(&mut g, Action::Move { unit: u as UnitId, to: (2, 4), facing: Facing::N });
+        (g, u, e)
+    };
+    let (mut g, u, e) = setup();
+    assert!(
+        matches!(g.pending.last(), Some(Pending::Faced { unit, by }) if *unit as usize == u && by == &vec![e as UnitId]),
+        "{:?}",
+        g.pending
+    );
+    assert_eq!(g.deciding(), Some(Side::French), "the mover's player chooses");
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    assert!(legal.contains(&Action::Decline));
+    assert!(legal.iter().any(|a| matches!(a, Action::Attack { target: (2, 5), .. })), "{legal:?}");
+    assert!(
+        !legal.iter().any(|a| matches!(a, Action::Move { .. } | Action::EndMovement)),
+        "nothing else first: {legal:?}"
+    );
+    // Left alone: the Allied infantry may fire.
+    act(&mut g, Action::Decline);
+    assert!(
+        matches!(g.pending.last(), Some(Pending::OpportunityFire { by, at, chance: false }) if *by as usize == e && *at as usize == u),
+        "{:?}",
+        g.pending
+    );
+    assert_eq!(g.deciding(), Some(Side::Allied));
+    // Attacked: no opportunity fire, before or after the attack.
+    let (mut g, _, _) = setup();
+    g.rng = rolling(&[3, 3, 3]);
+    act(&mut g, Action::Attack { units: vec![u as UnitId], target: (2, 5), charge: false });
+    assert!(
+        !g.pending.iter().any(|p| matches!(p, Pending::OpportunityFire { .. } | Pending::Faced { .. })),
+        "{:?}",
+        g.pending
+    );
+}
+
+/// Combat: "If a Command is stacked with combat units it suffers the same result as the units it
+/// is stacked with" (issue 63, item 9): driven back, the units take their command with them; it
+/// is not left behind alone to be taken.
+#[test]
+fn combat_a_command_stacked_with_combat_units_retreats_with_them() {
+    let mut g = empty();
+    let a = put(&mut g, LINE, (4, 3), Facing::N);
+    let d = put(&mut g, ENEMY, (4, 4), Facing::S);
+    put(&mut g, LINE3, (3, 3), Facing::N);
+    put(&mut g, LINE4, (5, 3), Facing::N);
+    let k = command(&g, "Bagration");
+    g.commands[k].at = Some((4, 4));
+    note_formations(&mut g);
+    // The die that drives the defender back (its command's rating counts in the odds).
+    let start = g.clone();
+    let mut driven_back = false;
+    for die in 1..=6 {
+        g = start.clone();
+        g.rng = rolling(&[die]);
+        act(&mut g, Action::Attack { units: vec![a as UnitId], target: (4, 4), charge: false });
+        if matches!(g.pending.last(), Some(Pending::Retreat { chooser: Side::French, .. })) {
+            driven_back = true;
+            break;
+        }
+    }
+    assert!(driven_back, "some die drives the defender back");
+    act(&mut g, Action::Retreat { toward: Facing::N, facing: Facing::S });
+    assert_ne!(g.units[d].at, Some((4, 4)), "driven back");
+    assert_eq!(g.commands[k].at, g.units[d].at, "the command went with its unit");
+    assert!(!g.commands[k].captured);
+}
+
 #[test]
 fn combat_chance_fire_at_a_unit_before_infantry_it_may_not_attack_below_minus_1() {
     const DRAGOONS: &str = "Bourcier: dragoons";
-    // 1 (dragoons) against 2 (a lone line unit): −1, an attack the table allows: no fire.
+    // 1 (dragoons) against 2 (a lone line unit): −1, an attack the table allows: no chance
+    // fire; the French choose to attack it or not (opportunity fire if not).
     let mut g = empty();
     let d = put(&mut g, DRAGOONS, (2, 2), Facing::N);
     put(&mut g, ENEMY, (2, 6), Facing::S);
     note_formations(&mut g);
     act(&mut g, Action::Move { unit: d as UnitId, to: (2, 5), facing: Facing::N });
-    assert!(g.pending.is_empty(), "{:?}", g.pending);
+    assert!(matches!(g.pending.as_slice(), [Pending::Faced { .. }]), "{:?}", g.pending);
     // The same unit in a line of three: 2 + 2 = 4 against 1 (2 charging), below −1.
     let mut g = empty();
     let d = put(&mut g, DRAGOONS, (2, 2), Facing::N);

@@ -162,7 +162,7 @@ fn victory_and_glory_simulate_validate_and_replay() {
     let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/victory-and-glory/napoleon.ron");
     let out = grognard().arg("validate").arg(&scenario).output().unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("11 nations, 88 units, 157 cards"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("11 nations, 89 units, 157 cards"));
     for solo in [None, Some("france"), Some("britain")] {
         let mut cmd = grognard();
         cmd.arg("simulate").arg(&scenario).args(["--games", "3", "--seed", "4", "--save-dir"]).arg(tmp.path());

@@ -342,6 +342,8 @@ pub fn choose(view: &AzView, legal: &[Action], player: AzPlayer, rng: &mut Table
         return match p {
             // Reactions are always taken; a retreat keeps the unit facing the way it came.
             Pending::AttackReactions { .. } | Pending::OpportunityFire { .. } => legal[0].clone(),
+            // Facing enemy infantry: attack it (the first listed) rather than take its fire.
+            Pending::Faced { .. } => legal[0].clone(),
             Pending::Retreat { .. } => legal
                 .iter()
                 .find(

@@ -99,6 +99,10 @@ pub enum Pending {
         #[serde(default)]
         chance: bool,
     },
+    /// `unit` moved into the front of the enemy infantry `by` with them in its own front: its
+    /// player attacks them now, or leaves them, and then each may fire at it (Infantry
+    /// Opportunity fire: "without attacking that infantry unit"; issue 63).
+    Faced { unit: UnitId, by: Vec<UnitId> },
 }
 
 /// A declared attack: units, target space, charge, and the reactions already taken.

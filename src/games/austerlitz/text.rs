@@ -139,6 +139,12 @@ impl Austerlitz {
                     self.unit_label(*at),
                     if *chance { " (chance fire: it stands before it too weak to attack)" } else { "" }
                 ),
+                Pending::Faced { unit, by } => format!(
+                    "{who}: {} faces {}: attack, or leave {} (then it may fire: opportunity fire)",
+                    self.unit_label(*unit),
+                    by.iter().map(|&v| self.unit_label(v)).collect::<Vec<_>>().join(" and "),
+                    if by.len() > 1 { "them" } else { "it" }
+                ),
             };
         }
         let side = self.side.name();

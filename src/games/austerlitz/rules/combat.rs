@@ -563,6 +563,11 @@ impl Austerlitz {
             self.units[u].at = Some(end);
             self.units[u].facing = facing;
             ev.push(Event::Retreated { unit: u as u8, from, to: end });
+        }
+        // Combat: "If a Command is stacked with combat units it suffers the same result as the
+        // units it is stacked with": it retreats with them (issue 63: it stayed behind, alone).
+        self.carry_command(from, end, side, ev);
+        for &u in &units {
             if self.units[u].square {
                 self.disorder(u, "a square that retreats".into(), ev);
             }
@@ -584,9 +589,21 @@ impl Austerlitz {
             Some(n) if self.units_at(n).is_empty() && self.sc.board.space(n).terrain != Terrain::Pond => {
                 self.units[v].at = Some(n);
                 ev.push(Event::Retreated { unit: v as u8, from: c, to: n });
+                self.carry_command(c, n, self.side_of(v), ev);
             }
             _ => self.disorder(v, "pushed by a retreat with nowhere to go".into(), ev),
         }
+    }
+
+    /// A command of `side` on `from` left without a unit of its own there goes where they went
+    /// (Combat: a stacked command suffers the same result as its units).
+    fn carry_command(&mut self, from: Cell, to: Cell, side: Side, ev: &mut Vec<Event>) {
+        let Some(k) = self.command_at(from) else { return };
+        if self.sc.commands[k].side != side || self.units_at(from).iter().any(|&u| self.side_of(u) == side) {
+            return;
+        }
+        self.commands[k].at = Some(to);
+        ev.push(Event::CommandMoved { command: k as u8, to });
     }
 
     pub fn eliminate(&mut self, u: usize, why: String, ev: &mut Vec<Event>) {
@@ -641,6 +658,7 @@ impl Austerlitz {
             // The firing unit's player (the non-phasing one, or the winner of a fight whose
             // loser retreats past his infantry).
             Pending::OpportunityFire { by, .. } => Some(self.side_of(*by as usize)),
+            Pending::Faced { unit, .. } => Some(self.side_of(*unit as usize)),
         }
     }
 
@@ -652,6 +670,9 @@ impl Austerlitz {
                 Pending::Retreat { units, .. } => units.iter().all(|&u| !self.on_board(u as usize)),
                 Pending::OpportunityFire { by, at, .. } => !self.on_board(*by as usize) || !self.on_board(*at as usize),
                 Pending::AttackReactions { .. } => false,
+                Pending::Faced { unit, by } => {
+                    !self.on_board(*unit as usize) || by.iter().all(|&v| !self.on_board(v as usize))
+                }
             };
             if stale || self.winner.is_some() {
                 self.pending.pop();

@@ -123,6 +123,7 @@ impl Austerlitz {
                 Pending::Retreat { units, .. } => self.list_retreats(units, out),
                 Pending::AttackReactions { attack } => self.list_reactions(attack, out),
                 Pending::OpportunityFire { .. } => out.extend([Action::OpportunityFire, Action::Decline]),
+                Pending::Faced { unit, by } => self.list_faced(*unit, by, out),
             }
             return;
         }
@@ -222,11 +223,16 @@ impl Austerlitz {
     pub fn explain(&self, a: &Action) -> AzError {
         let n = self.units.len();
         let seq = |m: &str| AzError::new(rule::PHASES, m.to_string());
-        if let Some(p) = self.pending.last() {
+        // A column owing its attack that faces infantry is told it must attack (below).
+        let owing = |u: &u8| self.units[*u as usize].extra && !self.units[*u as usize].attacked;
+        if let Some(p) = self.pending.last().filter(|p| !matches!(p, Pending::Faced { unit, .. } if owing(unit))) {
             let what = match p {
                 Pending::Retreat { .. } => "a retreat: the winner chooses the least damaging straight line away",
                 Pending::AttackReactions { .. } => "the defender's reactions to the attack",
                 Pending::OpportunityFire { .. } => "the defender's opportunity fire",
+                Pending::Faced { .. } => {
+                    "the attacker's choice: attack the infantry its unit faces, or not (which lets it fire)"
+                }
             };
             return AzError::new(
                 if matches!(p, Pending::Retreat { .. }) { rule::RETREAT } else { rule::REACTIONS },
@@ -328,6 +334,9 @@ impl Game for Austerlitz {
             Action::Move { unit, to, facing } => self.apply_move(unit as usize, to, facing, kept, ev),
             Action::Square { unit } => self.apply_square(unit as usize, ev),
             Action::Attack { units, target, charge } => {
+                if matches!(self.pending.last(), Some(Pending::Faced { .. })) {
+                    self.settle_faced(Some(target));
+                }
                 self.apply_attack(units.into_iter().map(|u| u as usize).collect(), target, charge, ev)
             }
             Action::EndMovement => {
@@ -355,6 +364,10 @@ impl Game for Austerlitz {
                     Some(Pending::AttackReactions { .. }) => {
                         ev.push(Event::StepOver { side, what: "no reaction to the attack".into() });
                         self.apply_decline_attack_reactions(ev)
+                    }
+                    Some(Pending::Faced { .. }) => {
+                        ev.push(Event::StepOver { side, what: "no attack on the infantry it faces".into() });
+                        self.settle_faced(None)
                     }
                     _ => {
                         ev.push(Event::StepOver { side, what: "no opportunity fire".into() });
@@ -494,6 +507,8 @@ impl Austerlitz {
             Pending::AttackReactions { .. } => "reaction",
             Pending::OpportunityFire { .. } => "opportunity-fire",
             Pending::Retreat { .. } => "retreat",
+            // The phasing player's own choice, never a question between turns.
+            Pending::Faced { .. } => return None,
         };
         Some((seat_of(side), kind))
     }

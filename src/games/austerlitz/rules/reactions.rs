@@ -4,7 +4,7 @@
 use crate::games::austerlitz::actions::Action;
 use crate::games::austerlitz::actions::{Event, rule};
 use crate::games::austerlitz::data::{Cell, CrtResult};
-use crate::games::austerlitz::state::{Aspect, Attack, Austerlitz, Pending};
+use crate::games::austerlitz::state::{Aspect, Attack, Austerlitz, Pending, Step};
 
 impl Austerlitz {
     /// The reactions the defender may still make to a declared attack: guns (by id) that may fire
@@ -102,6 +102,14 @@ impl Austerlitz {
             return;
         }
         let mine = self.front_cells(u);
+        // The infantry it faces and may attack now: its player first chooses whether it does.
+        let mut attackable = Vec::new();
+        if self.step == Step::Move {
+            let mut options = Vec::new();
+            self.attack_options(&mut options);
+            attackable = options.into_iter().filter(|(set, _, _)| set.contains(&u)).map(|(_, t, _)| t).collect();
+        }
+        let mut faced = Vec::new();
         for v in 0..self.units.len() {
             if self.side_of(v) == self.side || !self.on_board(v) || !self.kind(v).is_infantry() || self.units[v].dis {
                 continue;
@@ -111,8 +119,50 @@ impl Austerlitz {
                 continue;
             }
             let chance = mine.contains(&vat) && self.below_the_table(u, vat);
-            if (self.front_cells(v).contains(&at) && !mine.contains(&vat)) || chance {
+            if chance {
                 self.pending.push(Pending::OpportunityFire { by: v as u8, at: u as u8, chance });
+            } else if self.front_cells(v).contains(&at) {
+                if attackable.contains(&vat) {
+                    faced.push(v as u8);
+                } else {
+                    self.pending.push(Pending::OpportunityFire { by: v as u8, at: u as u8, chance: false });
+                }
+            }
+        }
+        if !faced.is_empty() {
+            self.pending.push(Pending::Faced { unit: u as u8, by: faced });
+        }
+    }
+
+    /// The attacks the unit that faced enemy infantry may make on them now.
+    pub(super) fn list_faced(&self, unit: u8, by: &[u8], out: &mut Vec<Action>) {
+        let cells: Vec<Cell> = by.iter().filter_map(|&v| self.units[v as usize].at).collect();
+        let mut options = Vec::new();
+        self.attack_options(&mut options);
+        // A column that used its extra MF must attack (Movement): any of its attacks, no leaving.
+        let owed = self.units[unit as usize].extra && !self.units[unit as usize].attacked;
+        out.extend(
+            options
+                .into_iter()
+                .filter(|(set, t, _)| set.contains(&(unit as usize)) && (owed || cells.contains(t)))
+                .map(|(set, target, charge)| Action::Attack {
+                    units: set.into_iter().map(|u| u as u8).collect(),
+                    target,
+                    charge,
+                }),
+        );
+        if !owed {
+            out.push(Action::Decline);
+        }
+    }
+
+    /// The unit that faced enemy infantry attacks `target`, or (none) attacks none of them: each
+    /// it leaves unattacked may fire at it, once the attack (if any) is over.
+    pub(super) fn settle_faced(&mut self, target: Option<Cell>) {
+        let Some(Pending::Faced { unit, by }) = self.pending.pop() else { unreachable!("checked") };
+        for &v in by.iter().rev() {
+            if self.units[v as usize].at != target {
+                self.pending.push(Pending::OpportunityFire { by: v, at: unit, chance: false });
             }
         }
     }

@@ -52,6 +52,15 @@ pub fn coach(game: &Austerlitz, seat: SeatId, legal: &[Action]) -> Coach<Action>
                 legal.first(),
             );
         }
+        Some(Pending::Faced { .. }) => {
+            return Coach::step(
+                "Your unit faces enemy infantry: attack it now, or leave it and take its fire.".to_string(),
+                "A unit that moves into the front of enemy infantry without attacking it may be fired at.",
+                rule::REACTIONS.heading(),
+                Vec::new(),
+                legal.first(),
+            );
+        }
         Some(Pending::AttackReactions { .. }) | Some(Pending::OpportunityFire { .. }) => {
             return Coach::step(
                 "React to the enemy's move: fire, counter-charge, or let it pass.".to_string(),
