@@ -112,6 +112,15 @@ impl<G: Kit + Windowed> GameEntry for Registered<G> {
         G::SEATS
     }
 
+    fn conformance(
+        &self,
+        scenario: &Path,
+        seed: u64,
+        options: &crate::engine::conformance::Options,
+    ) -> Result<crate::engine::conformance::Report, String> {
+        crate::engine::conformance::check::<G>(scenario, seed, options)
+    }
+
     fn levels(&self) -> &'static [&'static str] {
         G::LADDER
     }

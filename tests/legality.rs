@@ -223,3 +223,28 @@ fn austerlitz_every_listed_action_is_accepted_and_every_accepted_one_listed() {
         assert!(n.games >= 1 && n.refused > 0);
     }
 }
+
+/// Issue 63: the rules' invariants, written once (`engine::conformance`) and run over every game
+/// the registry lists and every scenario it ships, naming no game: a fifth game is held to them
+/// by being registered. Random games and games of the computer's first level; a short run here,
+/// `GROGNARD_CASES=N` for N games of each.
+#[test]
+fn every_registered_game_keeps_the_rules_invariants_on_every_shipped_scenario() {
+    use grognard::engine::conformance::Options;
+    let games = cases(1);
+    for entry in grognard::registry::GAMES {
+        let scenarios = grognard::engine::entry::scenarios_beside(&entry.default_scenario(), entry.id()).unwrap();
+        assert!(!scenarios.is_empty(), "{}: no scenario", entry.id());
+        let mut finished = 0;
+        for (k, file) in scenarios.iter().enumerate() {
+            for player in ["random", "beginner"] {
+                let options = Options { games, player: player.into(), listed_checks: 24, max_actions: 4_000 };
+                let n = entry.conformance(file, 7_000 + k as u64 * 100, &options).unwrap_or_else(|e| panic!("{e}"));
+                report(format_args!("invariants, {} {} ({player}): {n:?}", entry.id(), file.display()));
+                assert!(n.positions > 0 && n.refused > 0 && n.views > 0, "{n:?}");
+                finished += n.finished;
+            }
+        }
+        assert!(finished > 0, "{}: no game played to its end, whose invariants went unchecked", entry.id());
+    }
+}

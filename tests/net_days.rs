@@ -777,8 +777,8 @@ fn the_time_a_host_was_down_is_not_charged_to_the_seat_to_move() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("ws://{}/live", listener.local_addr().unwrap());
         let limits = grognard::net::limits::Limits::default();
-        let (h, _) = Host::open_at(catalogue.clone(), Delay::default(), Some(data.path()), limits, Some(now.clone()))
-            .unwrap();
+        let (h, _) =
+            Host::open_at(catalogue.clone(), Delay::default(), Some(data.path()), limits, Some(now.clone())).unwrap();
         tokio::spawn(serve(listener, h));
         let mut a = Client::sit(&url, &Sit { clock: Some("live:1".into()), ..sit(0, None) }).await.unwrap();
         welcome(&mut a).await.unwrap();

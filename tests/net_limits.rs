@@ -210,15 +210,14 @@ fn a_joined_connection_that_answers_pings_stays_and_one_that_answers_none_is_clo
 fn a_connection_that_does_not_read_is_closed_with_a_reason_once_its_queue_is_full() {
     let rt = runtime();
     rt.block_on(async {
-        let url =
-            serving(Limits {
-                queue: 8,
-                write: Duration::from_secs(10),
-                unstarted_per_address: 1000,
-                connections_per_address: 1000,
-                ..quick()
-            })
-            .await;
+        let url = serving(Limits {
+            queue: 8,
+            write: Duration::from_secs(10),
+            unstarted_per_address: 1000,
+            connections_per_address: 1000,
+            ..quick()
+        })
+        .await;
         // 200 tables with long names, so that each list is some 20 KB.
         let mut seats = Vec::new();
         for k in 0..200u8 {
@@ -501,7 +500,9 @@ fn one_address_opens_only_so_many_tables_that_are_not_over_even_when_it_starts_e
         let mut seats = Vec::new();
         for k in 0..3u8 {
             for seat in 0..2u8 {
-                seats.push(Client::join(&format!("{url}/s{k}"), Some(seat), Some([k * 2 + seat + 1; 32])).await.unwrap());
+                seats.push(
+                    Client::join(&format!("{url}/s{k}"), Some(seat), Some([k * 2 + seat + 1; 32])).await.unwrap(),
+                );
             }
         }
         for c in &mut seats {

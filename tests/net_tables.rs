@@ -77,7 +77,8 @@ fn a_private_table_is_taken_only_with_its_invitation_code_and_never_listed() {
         assert!(e.contains("private"), "{e}");
         // Issue 63: a stranger is told nothing more of a private table, neither its scenario (asked
         // for another) nor which seats are taken.
-        let other = Sit { scenario: Some("leipzig-1813/1-historical-situation".into()), ..seat(1, [2; 32], [22; 32], None) };
+        let other =
+            Sit { scenario: Some("leipzig-1813/1-historical-situation".into()), ..seat(1, [2; 32], [22; 32], None) };
         let e = Client::sit(&url, &other).await.err().expect("refused");
         assert!(!e.contains("battle-of-the-nations") && !e.contains("plays"), "{e}");
         let e = Client::sit(&url, &seat(0, [4; 32], [44; 32], Some("00".repeat(12)))).await.err().expect("refused");

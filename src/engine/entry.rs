@@ -116,6 +116,14 @@ pub trait GameEntry: Sync {
     fn simulate(&self, scenario: &Path, options: &SimOptions) -> i32;
     /// The seats as the command line names them (`--player SEAT=…`), in seat order.
     fn seat_names(&self) -> &'static [&'static str];
+    /// Plays games on a scenario checking the rules' invariants at every decision
+    /// (`engine::conformance`): what was checked, or the first invariant broken.
+    fn conformance(
+        &self,
+        scenario: &Path,
+        seed: u64,
+        options: &crate::engine::conformance::Options,
+    ) -> Result<crate::engine::conformance::Report, String>;
     /// The players the ladder measures, weakest first: `random`, then the computer levels (the
     /// same names in every game).
     fn levels(&self) -> &'static [&'static str] {

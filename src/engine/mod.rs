@@ -2,6 +2,7 @@
 //! Bevy plugin that runs a game's rules as systems.
 
 pub mod autoplay;
+pub mod conformance;
 pub mod digest;
 pub mod entry;
 pub mod geometry;

@@ -399,9 +399,7 @@ pub(crate) async fn serve_spectator(edge: &Arc<Edge>, id: Option<&str>, first: O
                 | ToHost::ListHereAfter { .. }
                 | ToHost::MineHere { .. },
                 _,
-            ) => {
-                refuse("an edge serves spectators: ask a host for its tables")
-            }
+            ) => refuse("an edge serves spectators: ask a host for its tables"),
             (_, None) => refuse("join as a spectator first"),
             (_, Some(_)) => refuse("a spectator does not act"),
         }

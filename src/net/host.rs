@@ -2215,7 +2215,11 @@ async fn connection(stream: TcpStream, from: std::net::IpAddr, slot: AddressSlot
                 };
                 let everywhere = everywhere && host.is_shared();
                 // The same page asked for within a second is the same bytes, shared.
-                let key = format!("{}{}", if everywhere { "*" } else { "" }, after.as_ref().map_or(String::new(), |a| format!(">{a}")));
+                let key = format!(
+                    "{}{}",
+                    if everywhere { "*" } else { "" },
+                    after.as_ref().map_or(String::new(), |a| format!(">{a}"))
+                );
                 let page = match host.page_kept(&key) {
                     Some(page) => page,
                     None => {
