@@ -158,6 +158,11 @@ pub enum Command {
         /// quarter of the connections the host serves.
         #[arg(long, default_value_t = crate::net::limits::Limits::default().connections_per_address)]
         connections_per_address: usize,
+        /// The host listens behind a TLS-terminating proxy on this machine: a connection from
+        /// the loopback address is counted at the address the proxy names in X-Forwarded-For, so
+        /// that the limits per address hold for each player.
+        #[arg(long)]
+        behind_proxy: bool,
         /// Keep the tables in this PostgreSQL (postgres://USER@HOST:PORT/DATABASE, or
         /// GROGNARD_STORE, kept out of the process list) instead of --data, shared with any other
         /// host given the same: each table is served by one host at a time, through the others.
@@ -481,6 +486,7 @@ pub fn run() -> i32 {
             unstarted_per_address,
             tables_per_address,
             connections_per_address,
+            behind_proxy,
             store,
             store_ca,
             advertise,
@@ -493,6 +499,7 @@ pub fn run() -> i32 {
                 unstarted_per_address,
                 tables_per_address,
                 connections_per_address,
+                behind_proxy,
                 ..Default::default()
             };
             let notify = crate::net::notify::NotifyConfig { allow_local: notify_local, link, ..Default::default() };

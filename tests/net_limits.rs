@@ -513,3 +513,38 @@ fn one_address_opens_only_so_many_tables_that_are_not_over_even_when_it_starts_e
         assert_eq!(Client::list(&format!("{url}/")).await.unwrap().len(), 3);
     });
 }
+
+/// Issue 63, item 4, behind a proxy (`--behind-proxy`): every player reaches the host from the
+/// proxy's loopback address, so each is counted at the address the proxy names in
+/// `X-Forwarded-For` (its last entry); one player's connections fill only that player's share.
+#[test]
+fn behind_a_proxy_each_player_is_counted_at_the_address_the_proxy_names() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let rt = runtime();
+    rt.block_on(async {
+        let url = serving(Limits { connections_per_address: 2, behind_proxy: true, ..quick() }).await;
+        let from = |address: &'static str| {
+            let mut req = format!("{url}/t").into_client_request().unwrap();
+            // A client may send its own header: the proxy appends the address it saw.
+            let chain = format!("10.9.9.9, {address}");
+            req.headers_mut().insert("X-Forwarded-For", chain.parse().unwrap());
+            req
+        };
+        let mut held = Vec::new();
+        for _ in 0..2 {
+            held.push(tokio_tungstenite::connect_async(from("203.0.113.7")).await.unwrap().0);
+        }
+        // The player's third is closed at once, with the reason.
+        let (mut third, _) = tokio_tungstenite::connect_async(from("203.0.113.7")).await.unwrap();
+        let reason = match tokio::time::timeout(Duration::from_secs(5), third.next()).await {
+            Ok(Some(Ok(Message::Close(Some(f))))) => f.reason.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert!(reason.contains("2 connections"), "{reason}");
+        // Another player through the same proxy is served.
+        let (mut other, _) = tokio_tungstenite::connect_async(from("198.51.100.4")).await.unwrap();
+        other.send(Message::text(r#""List""#)).await.unwrap();
+        let answer = tokio::time::timeout(Duration::from_secs(5), other.next()).await.unwrap().unwrap().unwrap();
+        assert!(answer.to_text().unwrap().contains("Tables"), "{answer:?}");
+    });
+}

@@ -109,8 +109,14 @@ impl Seen {
     /// Takes the next part of the stream: whether it follows on from what the edge has (if not,
     /// the edge asks for the stream again).
     fn next(&mut self, from: u64, update: Update) -> bool {
-        if !self.ready || update.index < self.index {
+        if !self.ready || update.index == self.index && from <= self.index {
             return true;
+        }
+        // An update behind what the edge has: either one it had already (after a catch-up), or
+        // the edge was told of actions that never were (a message forged on an open bus, issue
+        // 63): asked again, the table's host says which, and the edge follows it again.
+        if update.index < self.index {
+            return false;
         }
         if from > self.index {
             return false;
@@ -182,9 +188,10 @@ impl Edge {
     /// Asks the table's host for the stream so far; whether it answered. Spectators still waiting
     /// for their welcome are told to come back when nobody answers.
     async fn ask(&self, id: &str, w: &Watched) -> bool {
-        let answer = tokio::time::timeout(ASK, self.nats.request(format!("{CATCHUP}{id}"), bytes::Bytes::new())).await;
+        let subject = format!("{CATCHUP}{id}");
+        let answer = tokio::time::timeout(ASK, self.nats.request(subject.clone(), bytes::Bytes::new())).await;
         let caught = match answer {
-            Ok(Ok(m)) => serde_json::from_slice::<Catchup>(&m.payload).ok(),
+            Ok(Ok(m)) => super::bus::open(&subject, &m.payload).and_then(|b| serde_json::from_slice::<Catchup>(b).ok()),
             _ => None,
         };
         let mut seen = w.seen.lock().expect("not poisoned");
@@ -216,15 +223,17 @@ impl Edge {
             return Err("an empty line".into());
         }
         let line = ChatLine { from: format!("spectator {}-{conn}", self.tag), text };
-        let payload = serde_json::to_vec(&line).expect("plain data");
-        self.nats.publish(format!("{CHAT}{id}"), payload.into()).await.map_err(|e| e.to_string())
+        let subject = format!("{CHAT}{id}");
+        let payload = super::bus::seal(&subject, serde_json::to_vec(&line).expect("plain data"));
+        self.nats.publish(subject, payload).await.map_err(|e| e.to_string())
     }
 }
 
 /// Follows table `id` on the bus for as long as a spectator here watches it.
 async fn follow(edge: Arc<Edge>, id: String, w: Arc<Watched>) {
+    let (table_subject, chat_subject) = (format!("{TABLE}{id}"), format!("{CHAT}{id}"));
     let (Ok(mut stream), Ok(mut chat)) =
-        (edge.nats.subscribe(format!("{TABLE}{id}")).await, edge.nats.subscribe(format!("{CHAT}{id}")).await)
+        (edge.nats.subscribe(table_subject.clone()).await, edge.nats.subscribe(chat_subject.clone()).await)
     else {
         let seen = w.seen.lock().expect("not poisoned");
         for x in &seen.watchers {
@@ -240,7 +249,9 @@ async fn follow(edge: Arc<Edge>, id: String, w: Arc<Watched>) {
             _ = w.stop.notified() => break,
             m = stream.next() => {
                 let Some(m) = m else { break };
-                let follows = match serde_json::from_slice::<OnBus>(&m.payload) {
+                // Unsigned, forged or not JSON: not the host's, dropped.
+                let Some(body) = super::bus::open(&table_subject, &m.payload) else { continue };
+                let follows = match serde_json::from_slice::<OnBus>(body) {
                     Ok(OnBus::Update { from, update }) => w.seen.lock().expect("not poisoned").next(from, *update),
                     Ok(OnBus::Finished { save }) => {
                         let mut seen = w.seen.lock().expect("not poisoned");
@@ -257,7 +268,11 @@ async fn follow(edge: Arc<Edge>, id: String, w: Arc<Watched>) {
                 }
             }
             m = chat.next() => {
-                let Some(line) = m.and_then(|m| serde_json::from_slice::<ChatLine>(&m.payload).ok()) else { continue };
+                let Some(m) = m else { continue };
+                let Some(line) = super::bus::open(&chat_subject, &m.payload).and_then(|b| serde_json::from_slice::<ChatLine>(b).ok())
+                else {
+                    continue;
+                };
                 let seen = w.seen.lock().expect("not poisoned");
                 for x in seen.watchers.iter().filter(|x| x.welcomed) {
                     let _ = x.tx.send(ToSeat::Chat { from: line.from.clone(), text: line.text.clone() });
@@ -301,7 +316,7 @@ pub async fn serve(listener: TcpListener, edge: Arc<Edge>) {
 /// One spectator's connection: its join, then its chat, until it leaves.
 async fn spectator(stream: TcpStream, edge: Arc<Edge>) {
     let limits = edge.limits;
-    let Some((ws, path)) = super::host::accept(stream, limits).await else { return };
+    let Some((ws, path, _)) = super::host::accept(stream, limits).await else { return };
     let (sink, mut incoming) = ws.split();
     let (tx, rx, mut closing) = Outbox::new(limits.queue, super::limits::Budget::new(&limits, None));
     let (ping, pings) = mpsc::channel::<()>(1);
@@ -406,5 +421,40 @@ pub(crate) async fn serve_spectator(edge: &Arc<Edge>, id: Option<&str>, first: O
     }
     if let Some(id) = &joined {
         edge.leave(id, conn);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn update(index: u64) -> Update {
+        Update {
+            index,
+            view: serde_json::Value::Null,
+            active: None,
+            legal: Vec::new(),
+            over: false,
+            log: Vec::new(),
+            restart: false,
+            clock: None,
+            summary: None,
+        }
+    }
+
+    /// Issue 63: after one forged update (a million actions on an open bus) the edge dropped
+    /// every real update of the table, each being "behind". Now an update behind what the edge
+    /// has sends it back to the table's host for the stream, which sets it right.
+    #[test]
+    fn an_update_behind_what_the_edge_has_sends_it_back_to_the_host() {
+        let mut seen = Seen { ready: true, index: 5, ..Seen::default() };
+        assert!(seen.next(5, update(1_000_000)), "taken: it follows on");
+        assert_eq!(seen.index, 1_000_000);
+        assert!(!seen.next(5, update(6)), "the real next one: asked again");
+        // The same index again is nothing new, and no question.
+        let mut seen = Seen { ready: true, index: 6, ..Seen::default() };
+        assert!(seen.next(6, update(6)));
+        // A gap is asked about, as before.
+        assert!(!seen.next(9, update(10)));
     }
 }

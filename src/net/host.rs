@@ -2030,8 +2030,11 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
             Ok((stream, from)) => {
                 pause = ACCEPT_PAUSE;
                 // One address holds only so many connections: the next is told so and closed at
-                // once, before its handshake, and takes no slot (issue 63, item 4).
-                let Some(slot) = host.admit(from.ip()) else {
+                // once, before its handshake, and takes no slot (issue 63, item 4). Behind a proxy
+                // on this machine the address is known only from the handshake's header.
+                let proxied = host.limits.behind_proxy && from.ip().is_loopback();
+                let slot = if proxied { None } else { host.admit(from.ip()) };
+                if !proxied && slot.is_none() {
                     let most = host.limits.connections_per_address;
                     let body = format!("this address has {most} connections to this host already\n");
                     let answer = format!(
@@ -2041,7 +2044,7 @@ pub async fn serve(listener: TcpListener, host: Arc<Host>) {
                     let _ = stream.try_write(answer.as_bytes());
                     drop(permit);
                     continue;
-                };
+                }
                 let host = host.clone();
                 tokio::spawn(async move {
                     connection(stream, from.ip(), slot, host).await;
@@ -2098,31 +2101,57 @@ pub(crate) fn table_name(path: &str) -> Option<String> {
         .then(|| name.to_string())
 }
 
-/// A connection's WebSocket handshake, within `Limits::handshake`: the socket and the address's
-/// path (the table's name), none when it failed or took too long.
+/// A connection's WebSocket handshake, within `Limits::handshake`: the socket, the address's
+/// path (the table's name) and the client's address a proxy put in `X-Forwarded-For` (its last
+/// entry, the one the proxy itself appended); none when it failed or took too long.
 pub(crate) async fn accept(
     stream: TcpStream,
     limits: Limits,
-) -> Option<(tokio_tungstenite::WebSocketStream<TcpStream>, String)> {
+) -> Option<(tokio_tungstenite::WebSocketStream<TcpStream>, String, Option<std::net::IpAddr>)> {
     // Small frames, each awaited by a player: sent at once, not held for more to follow.
     let _ = stream.set_nodelay(true);
     let mut path = String::new();
+    let mut forwarded = None;
     let config = WebSocketConfig::default().max_message_size(Some(MAX_FRAME)).max_frame_size(Some(MAX_FRAME));
     // The handshake's only business here is the address's path (the table's name); the
     // library's callback type fixes its error type.
     #[allow(clippy::result_large_err)]
     let callback = |req: &Request, resp: Response| {
         path = req.uri().path().to_string();
+        forwarded = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .next_back()
+            .and_then(|a| a.trim().parse().ok());
         Ok(resp)
     };
     let handshake = tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(config));
     let Ok(Ok(ws)) = tokio::time::timeout(limits.handshake, handshake).await else { return None };
-    Some((ws, path))
+    Some((ws, path, forwarded))
 }
 
-async fn connection(stream: TcpStream, from: std::net::IpAddr, slot: AddressSlot, host: Arc<Host>) {
+async fn connection(stream: TcpStream, from: std::net::IpAddr, slot: Option<AddressSlot>, host: Arc<Host>) {
     let limits = host.limits;
-    let Some((ws, path)) = accept(stream, limits).await else { return };
+    let Some((ws, path, forwarded)) = accept(stream, limits).await else { return };
+    // Behind a proxy: the player's address, as the proxy names it, counted now.
+    let (from, slot) = match slot {
+        Some(slot) => (from, slot),
+        None => {
+            let player = forwarded.unwrap_or(from);
+            let Some(slot) = host.admit(player) else {
+                let mut ws = ws;
+                let most = host.limits.connections_per_address;
+                let text = format!("this address has {most} connections to this host already");
+                let frame = CloseFrame { code: CloseCode::Policy, reason: text.into() };
+                let _ = tokio::time::timeout(limits.write, ws.close(Some(frame))).await;
+                return;
+            };
+            (player, slot)
+        }
+    };
     let (sink, mut incoming) = ws.split();
     let budget = limits::Budget::new(&limits, Some(slot.bytes.clone()));
     let (tx, rx, mut closing) = Outbox::new(limits.queue, budget);

@@ -37,6 +37,10 @@ pub struct Limits {
     /// The most tables not over that one address may have opened, started or not (issue 63: a
     /// client sitting at both seats started ten thousand).
     pub tables_per_address: usize,
+    /// The host sits behind a proxy on this machine: a connection from the loopback address is
+    /// counted at the address its `X-Forwarded-For` header names (the proxy's last entry), so
+    /// that the limits per address hold for each player, not for the proxy.
+    pub behind_proxy: bool,
     /// How long one message may take to be written to a connection.
     pub write: Duration,
     /// How many tables not yet started (a seat still empty) one address may have opened.
@@ -61,6 +65,7 @@ impl Default for Limits {
             address_bytes: 16 << 20,
             connections_per_address: 128,
             tables_per_address: 256,
+            behind_proxy: false,
             write: Duration::from_secs(30),
             unstarted_per_address: 8,
             unstarted_expiry: Duration::from_secs(24 * 3600),
