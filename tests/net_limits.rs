@@ -462,7 +462,9 @@ fn one_address_holds_only_so_many_connections_and_listing_keeps_no_connection() 
         for _ in 0..4 {
             held.push(tokio_tungstenite::connect_async(format!("{url}/t")).await.unwrap().0);
         }
-        let refused = tokio_tungstenite::connect_async(format!("{url}/t")).await.err().expect("a fifth is refused");
+        let Err(refused) = tokio_tungstenite::connect_async(format!("{url}/t")).await else {
+            panic!("a fifth is refused")
+        };
         assert!(refused.to_string().contains("429"), "{refused}");
         drop(held.pop());
         let mut again = None;

@@ -178,7 +178,7 @@ fn position<G: Kit>(
     for other in (0..seats).map(SeatId).chain([SeatId(255)]).filter(|s| *s != seat) {
         candidates.push((other, legal[rng.below(legal.len())].clone()));
     }
-    let mut untouched_checked = n.positions % 4 != 0;
+    let mut untouched_checked = !n.positions.is_multiple_of(4);
     for (s, c) in candidates {
         n.candidates += 1;
         let accepted = t.game.check(t.mode, s, &c).is_ok();

@@ -1885,7 +1885,9 @@ impl Host {
     fn expire(&self, now: Instant) {
         let expiry = self.limits.unstarted_expiry;
         let now_ms = unix_ms_now(self);
-        let gone: Vec<(String, Arc<Mutex<HostTable>>, (String, Reason))> = {
+        // Each table going: its name, the table, and what its seats are told.
+        type Going = (String, Arc<Mutex<HostTable>>, (String, Reason));
+        let gone: Vec<Going> = {
             let mut tables = self.tables.lock().expect("not poisoned");
             let ids: Vec<(String, (String, Reason))> = tables
                 .iter()
