@@ -277,6 +277,33 @@ fn a_failing_address_is_tried_again_then_told_to_its_seat_and_never_holds_up_the
     });
 }
 
+#[test]
+fn a_webhook_answering_with_a_redirect_has_not_taken_the_post() {
+    // Issue 63, item 6: a redirect is never followed, so a 3xx answer delivered nothing: it is
+    // tried again like any failure, then told to the seat.
+    runtime().block_on(async {
+        let (hook, got) = receiver(302).await;
+        let base = notifying_host(20).await;
+        let url = format!("{base}/redirected");
+        let mut first = Client::sit(&url, &Sit { notify: Some(hook.clone()), ..sit(0, None) }).await.unwrap();
+        welcome(&mut first).await.unwrap();
+        let mut second = Client::sit(&url, &Sit { notify: Some(hook.clone()), ..sit(1, None) }).await.unwrap();
+        welcome(&mut second).await.unwrap();
+        // The seat to play first is posted to: three tries, each answered 302, then told.
+        let u = next_update(&mut first).await;
+        let seat = u.active.unwrap();
+        assert_eq!(bodies(&got, 3).await.len(), 3);
+        let c = if seat == 0 { &mut first } else { &mut second };
+        let told = loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), c.recv()).await.expect("told").expect("open");
+            if let ToSeat::Notice { text } = m {
+                break text;
+            }
+        };
+        assert!(told.contains("failed 3 times") && told.contains("302"), "{told}");
+    });
+}
+
 /// A web server on loopback that takes every connection and never answers (a slow webhook).
 async fn silent_receiver() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
