@@ -149,8 +149,9 @@ pub const NOT_READING: Reason = Reason { code: 1008, text: "the connection did n
 /// A table whose other seats did not join in time.
 pub const EXPIRED: Reason = Reason { code: 1008, text: "the table expired before its other seats joined" };
 /// A started table left without a move for longer than the host keeps one (`host::lapses_after`).
+/// (A normal closure, 1000: the refusal that says why is written before it.)
 pub const LAPSED: Reason =
-    Reason { code: 1008, text: "the table lapsed: no move for longer than the host keeps a table" };
+    Reason { code: 1000, text: "the table lapsed: no move for longer than the host keeps a table" };
 /// A table another host serves now (this host's lease on it lapsed): come back, to be served there.
 pub const TABLE_MOVED: Reason =
     Reason { code: 1012, text: "this table is now served by another host: come back to be served there" };

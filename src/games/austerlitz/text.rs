@@ -114,6 +114,10 @@ impl Austerlitz {
             Action::ReactFire { gun } => format!("{} fires in reaction", n(gun)),
             Action::CounterCharge => "Counter-charge".into(),
             Action::OpportunityFire => "Opportunity fire".into(),
+            // Facing enemy infantry (Infantry Opportunity fire), the mover leaves it alone.
+            Action::Decline if matches!(self.pending.last(), Some(Pending::Faced { .. })) => {
+                "No attack (it may fire: opportunity fire)".into()
+            }
             Action::Decline => "No reaction".into(),
         }
     }
