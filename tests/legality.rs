@@ -4,12 +4,11 @@
 //! listed earlier in the same game (another kind of action, from another step), and every listed
 //! action from another seat. After every refusal the table is untouched.
 mod common;
+use grognard::engine::conformance::mutated;
 use grognard::engine::rng::TableRng;
 use grognard::engine::rules::{Game, Mode};
 use grognard::engine::seats::SeatId;
 use grognard::engine::table::{Act, Table};
-use serde::{Serialize, de::DeserializeOwned};
-use serde_json::Value;
 use std::collections::HashSet;
 
 /// How many random games each property plays (`GROGNARD_CASES` overrides it).
@@ -22,59 +21,6 @@ fn report(line: std::fmt::Arguments) {
 
 fn cases(default: u64) -> u64 {
     std::env::var("GROGNARD_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// Every variant of `v` with one number changed (to 0, one less, one or two more, 255, 65535)
-/// or one boolean flipped or one optional value removed.
-fn mutations(v: &Value) -> Vec<Value> {
-    let mut out = Vec::new();
-    match v {
-        Value::Number(n) => {
-            let n = n.as_i64().unwrap_or(0);
-            for m in [0, n - 1, n + 1, n + 2, 255, 65535] {
-                if m != n && m >= 0 {
-                    out.push(Value::from(m));
-                }
-            }
-        }
-        Value::Bool(b) => out.push(Value::Bool(!b)),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                for m in mutations(item) {
-                    let mut c = items.clone();
-                    c[i] = m;
-                    out.push(Value::Array(c));
-                }
-            }
-            if !items.is_empty() {
-                out.push(Value::Array(items[..items.len() - 1].to_vec()));
-                let mut longer = items.clone();
-                longer.push(items[0].clone());
-                out.push(Value::Array(longer));
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                for m in mutations(item) {
-                    let mut c = map.clone();
-                    c.insert(k.clone(), m);
-                    out.push(Value::Object(c));
-                }
-                if !item.is_null() && !item.is_object() && !item.is_array() {
-                    let mut c = map.clone();
-                    c.insert(k.clone(), Value::Null);
-                    out.push(Value::Object(c));
-                }
-            }
-        }
-        Value::Null | Value::String(_) => {}
-    }
-    out
-}
-
-fn mutated<A: Serialize + DeserializeOwned>(a: &A) -> Vec<A> {
-    let v = serde_json::to_value(a).expect("actions serialize");
-    mutations(&v).into_iter().filter_map(|m| serde_json::from_value(m).ok()).collect()
 }
 
 /// Counts of what one property run checked.
