@@ -32,7 +32,7 @@ fn nations_and_units_are_entities_and_follow_the_table() {
     let mut app = app(1);
     let world = app.world_mut();
     assert_eq!(world.query::<&NationSpace>().iter(world).count(), 11);
-    assert_eq!(world.query::<&UnitPiece>().iter(world).count(), 88);
+    assert_eq!(world.query::<&UnitPiece>().iter(world).count(), 89);
     let in_front = world.query::<&UnitAt>().iter(world).filter(|a| a.0 == Loc::Army(Player::Britain)).count();
     assert_eq!(in_front, 9, "4 British and 5 Austrian units");
     assert_eq!(*world.resource::<State<VgPhase>>().get(), VgPhase::Play);
