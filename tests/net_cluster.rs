@@ -37,13 +37,22 @@ fn a_lease_fences_the_host_that_lost_it_and_a_restarted_host_takes_its_tables_ba
     assert_eq!(b.locate("u").unwrap(), Whereabouts::Nowhere);
     assert_eq!(b.take("t").unwrap(), None, "a live lease is not taken");
     assert!(b.append("t", "b's").is_err(), "only the holder writes");
+    // When a host was last known alive is when it last renewed (issue 63: a new holder excuses
+    // the seat to move from then on).
+    let ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let renewing = ms();
     assert_eq!(a.renew().unwrap(), vec!["t".to_string()], "a holds t");
+    let renewed = ms();
     // a stops renewing (killed, cut off): its lease runs out and b takes the table with its log.
     std::thread::sleep(short + Duration::from_millis(300));
     // Run out but not taken: a still writes (nobody else can have).
     a.append("t", "late").unwrap();
     assert_eq!(b.locate("t").unwrap(), Whereabouts::Free);
+    let taking = ms();
     assert_eq!(b.take("t").unwrap(), Some(vec!["zero".to_string(), "one".to_string(), "late".to_string()]));
+    let took = ms();
+    let alive = b.last_alive("t").expect("a's last renewal");
+    assert!(alive + 20 >= renewing && alive <= renewed + 20, "{renewing} ≤ {alive} ≤ {renewed}");
     let refused = a.append("t", "a's, too late").unwrap_err();
     assert!(refused.contains("no longer holds"), "{refused}");
     assert!(!a.still_holds("t") && b.still_holds("t"));
@@ -54,6 +63,8 @@ fn a_lease_fences_the_host_that_lost_it_and_a_restarted_host_takes_its_tables_ba
     assert_eq!(b2.locate("t").unwrap(), Whereabouts::Free, "b's earlier run is gone");
     let taken = b2.take_free(10, &[]).unwrap();
     assert_eq!(taken, vec![("t".to_string(), vec!["zero".into(), "one".into(), "late".into(), "two".into()])]);
+    let b_alive = b2.last_alive("t").expect("b's take");
+    assert!(b_alive + 20 >= taking && b_alive <= took + 20, "b took t at {b_alive}, between {taking} and {took}");
     assert!(b.append("t", "old b's").is_err(), "the earlier run is fenced off");
     b2.forget("t");
     assert_eq!(a.locate("t").unwrap(), Whereabouts::Nowhere);

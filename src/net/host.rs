@@ -1084,7 +1084,7 @@ impl Host {
         // The time the host was away is not the seat's to pay (issue 63, item 5): from the last
         // moment the run before this one was alive, kept in the log for the runs after.
         let now = unix_ms_now(self);
-        if let (Some(down_from), Some(clock)) = (self.store.as_ref().and_then(|s| s.last_alive()), &mut t.clock)
+        if let (Some(down_from), Some(clock)) = (self.store.as_ref().and_then(|s| s.last_alive(id)), &mut t.clock)
             && t.claimed.is_none()
         {
             let excused = clock.excuse_downtime(down_from, now);

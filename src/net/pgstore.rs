@@ -29,6 +29,9 @@ pub struct PgStore {
     address: String,
     lease: Duration,
     conns: Vec<Mutex<Option<Client>>>,
+    /// Each table this host took: when the host holding it before last renewed its lease (in
+    /// milliseconds since 1970), the last moment it was known alive (issue 63).
+    renewed_before: Mutex<std::collections::HashMap<String, u64>>,
     /// TLS when the database offers it (`sslmode=require` in the address: only TLS), its
     /// certificate checked against the system's roots and the CA given.
     tls: MakeRustlsConnect,
@@ -87,6 +90,7 @@ const SCHEMA: &str = "
         line TEXT NOT NULL,
         PRIMARY KEY (id, n)
     );
+    ALTER TABLE grognard_tables ADD COLUMN IF NOT EXISTS renewed TIMESTAMPTZ;
 ";
 
 impl PgStore {
@@ -102,6 +106,7 @@ impl PgStore {
             address: address.to_string(),
             lease,
             conns: (0..CONNECTIONS).map(|_| Mutex::new(None)).collect(),
+            renewed_before: Mutex::new(std::collections::HashMap::new()),
             tls: tls(ca)?,
         };
         store.with(SWEEP, |c| {
@@ -152,6 +157,16 @@ impl PgStore {
         said
     }
 
+    /// Keeps when table `id`'s holder before this host last renewed its lease (none: never, a
+    /// table opened by an older host).
+    fn keep_renewed(&self, id: &str, renewed: Option<i64>) {
+        let mut kept = self.renewed_before.lock().expect("not poisoned");
+        match renewed {
+            Some(ms) => kept.insert(id.to_string(), ms.max(0) as u64),
+            None => kept.remove(id),
+        };
+    }
+
     /// The lines of the tables `ids`, in order.
     fn lines_of(&self, ids: Vec<String>) -> Result<Vec<(String, Vec<String>)>, String> {
         let mut out = Vec::with_capacity(ids.len());
@@ -177,8 +192,8 @@ impl Store for PgStore {
         self.with(Self::conn_of(id), |c| {
             let mut tx = c.transaction()?;
             tx.execute(
-                "INSERT INTO grognard_tables (id, owner, lease_until)
-                 VALUES ($1, $2, now() + make_interval(secs => $3::float8))",
+                "INSERT INTO grognard_tables (id, owner, lease_until, renewed)
+                 VALUES ($1, $2, now() + make_interval(secs => $3::float8), now())",
                 &[&id, &self.me, &lease],
             )?;
             tx.execute("INSERT INTO grognard_lines (id, n, line) VALUES ($1, 0, $2)", &[&id, &first])?;
@@ -246,18 +261,21 @@ impl Store for PgStore {
 
     fn take(&self, id: &str) -> Result<Option<Vec<String>>, String> {
         let lease = self.lease_secs();
+        // The row as it was (its holder's last renewal) read in the same statement as it is taken.
         let taken = self.with(Self::conn_of(id), |c| {
-            c.execute(
+            c.query(
                 &format!(
-                    "UPDATE grognard_tables SET owner = $1, lease_until = now() + make_interval(secs => $3::float8)
-                     WHERE id = $2 AND (owner = $1 OR {FREE})"
+                    "WITH old AS (SELECT id, renewed FROM grognard_tables WHERE id = $2 FOR UPDATE)
+                     UPDATE grognard_tables t
+                     SET owner = $1, lease_until = now() + make_interval(secs => $3::float8), renewed = now()
+                     FROM old WHERE t.id = old.id AND (owner = $1 OR {FREE})
+                     RETURNING (extract(epoch FROM old.renewed) * 1000)::bigint"
                 ),
                 &[&self.me, &id, &lease, &self.address],
             )
         })?;
-        if taken == 0 {
-            return Ok(None);
-        }
+        let Some(row) = taken.first() else { return Ok(None) };
+        self.keep_renewed(id, row.get(0));
         Ok(self.lines_of(vec![id.to_string()])?.pop().map(|(_, l)| l))
     }
 
@@ -269,17 +287,22 @@ impl Store for PgStore {
         let rows = self.with(SWEEP, |c| {
             c.query(
                 &format!(
-                    "UPDATE grognard_tables SET owner = $1, lease_until = now() + make_interval(secs => $2::float8)
-                     WHERE id IN (
-                         SELECT id FROM grognard_tables
+                    "WITH old AS (
+                         SELECT id, renewed FROM grognard_tables
                          WHERE {FREE} AND NOT (id = ANY($5))
                          LIMIT $3 FOR UPDATE SKIP LOCKED
                      )
-                     RETURNING id"
+                     UPDATE grognard_tables t
+                     SET owner = $1, lease_until = now() + make_interval(secs => $2::float8), renewed = now()
+                     FROM old WHERE t.id = old.id
+                     RETURNING t.id, (extract(epoch FROM old.renewed) * 1000)::bigint"
                 ),
                 &[&self.me, &lease, &most, &self.address, &except],
             )
         })?;
+        for r in &rows {
+            self.keep_renewed(r.get::<_, String>(0).as_str(), r.get(1));
+        }
         let mut ids: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
         ids.sort();
         self.lines_of(ids)
@@ -295,7 +318,7 @@ impl Store for PgStore {
                 &[&self.me, &self.address],
             )?;
             let rows = tx.query(
-                "UPDATE grognard_tables SET lease_until = now() + make_interval(secs => $2::float8)
+                "UPDATE grognard_tables SET lease_until = now() + make_interval(secs => $2::float8), renewed = now()
                  WHERE owner = $1 RETURNING id",
                 &[&self.me, &lease],
             )?;
@@ -307,6 +330,10 @@ impl Store for PgStore {
 
     fn lease(&self) -> Option<Duration> {
         Some(self.lease)
+    }
+
+    fn last_alive(&self, id: &str) -> Option<u64> {
+        self.renewed_before.lock().expect("not poisoned").get(id).copied()
     }
 
     fn release(&self, id: &str) {

@@ -65,8 +65,10 @@ pub trait Store: Send + Sync {
 
     /// Marks this host alive at `unix_ms`.
     fn mark_alive(&self, _unix_ms: u64) {}
-    /// When the run before this one was last marked alive (none: never, or not kept).
-    fn last_alive(&self) -> Option<u64> {
+    /// When the host that served table `id` before this one was last known alive (a store of
+    /// one host's own: its run before this one; a shared store: the table's last renewal before
+    /// this host took it); none: never, or not kept.
+    fn last_alive(&self, _id: &str) -> Option<u64> {
         None
     }
 }
@@ -264,7 +266,7 @@ impl Store for SqliteStore {
         );
     }
 
-    fn last_alive(&self) -> Option<u64> {
+    fn last_alive(&self, _id: &str) -> Option<u64> {
         self.previous_alive
     }
 }
@@ -311,12 +313,12 @@ mod tests {
         assert!(e.contains("grognard.sqlite") && e.contains("empty (0 bytes)"), "{e}");
         std::fs::remove_file(dir.join("grognard.sqlite")).unwrap();
         let (store, _) = SqliteStore::open_in(&dir).unwrap();
-        assert_eq!(store.last_alive(), None);
+        assert_eq!(store.last_alive("t"), None);
         store.mark_alive(1_000);
         store.mark_alive(2_000);
-        assert_eq!(store.last_alive(), None, "this run's own marks are the next run's");
+        assert_eq!(store.last_alive("t"), None, "this run's own marks are the next run's");
         drop(store);
-        assert_eq!(SqliteStore::open_in(&dir).unwrap().0.last_alive(), Some(2_000));
+        assert_eq!(SqliteStore::open_in(&dir).unwrap().0.last_alive("t"), Some(2_000));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
