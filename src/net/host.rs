@@ -414,7 +414,10 @@ impl HostTable {
     /// Brings what the list shows up to date: what a spectator sees, never ahead of the host's
     /// delay (issue 30, item 7).
     fn relist(&self) {
-        self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Only a public table is on the list's pages: a private one's moves leave them as written.
+        if self.private.is_none() {
+            self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         let seen = self.source(None);
         let info = TableInfo {
             name: self.id.clone(),
@@ -432,7 +435,7 @@ impl HostTable {
         l.started = self.game.is_some();
         l.info = info;
         l.clock = self.clock.clone().map(|c| (c, self.claimed));
-        l.moved_ms = self.accepted.last().map(|t| unix_ms(*t)).or(self.started_ms).max(self.started_ms);
+        l.moved_ms = self.accepted.last().map(|t| unix_ms(*t)).max(self.started_ms);
     }
 }
 
@@ -1093,7 +1096,7 @@ impl Host {
             }
         }
         // A seat out of time before the host stopped was told then.
-        t.out_told = t.out_of_time(unix_ms_now(self));
+        t.out_told = t.out_of_time(now);
         self.release(&mut t, self.now());
         self.keep_save(&t);
         // Whoever was to play was told before the host stopped; the bus was told what its
@@ -1770,30 +1773,28 @@ impl Host {
     /// Tells every connection of a table whose clock has just run out (called every second).
     fn clocks(&self) {
         let now = unix_ms_now(self);
-        // While some seat's time runs, the store hears every second that the host is alive: the
-        // next run excuses the seats for the time after the last mark (issue 63, item 5).
-        if let Some(store) = &self.store {
-            let running = self.tables.lock().expect("not poisoned").values().any(|e| {
-                let l = e.listing.lock().expect("not poisoned");
-                l.clock.as_ref().is_some_and(|(c, claimed)| claimed.is_none() && c.is_running())
-            });
-            if running {
-                store.mark_alive(now);
-            }
-        }
-        // The listings tell whose time has run out: the sweep waits for no table busy with its
-        // disk, and locks only the few it has news for.
+        // The listings tell whose time runs and whose has run out, in one pass: the sweep waits
+        // for no table busy with its disk, and locks only the few it has news for.
+        let mut running = false;
         let late: Vec<Arc<Mutex<HostTable>>> = {
             let tables = self.tables.lock().expect("not poisoned");
             tables
                 .values()
                 .filter(|e| {
                     let l = e.listing.lock().expect("not poisoned");
-                    l.clock.as_ref().is_some_and(|(c, claimed)| claimed.is_none() && c.out_of_time(now).is_some())
+                    let Some((c, None)) = &l.clock else { return false };
+                    running |= c.is_running();
+                    c.out_of_time(now).is_some()
                 })
                 .map(|e| e.table.clone())
                 .collect()
         };
+        // While some seat's time runs, the store hears every second that the host is alive (no
+        // lock held): the next run excuses the seats for the time after the last mark (issue 63,
+        // item 5).
+        if let Some(store) = self.store.as_ref().filter(|_| running) {
+            store.mark_alive(now);
+        }
         for table in late {
             let mut t = table.lock().expect("not poisoned");
             let late = t.out_of_time(now);
@@ -1917,7 +1918,9 @@ impl Host {
                     })
                 })
                 .collect();
-            self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if !ids.is_empty() {
+                self.list_changed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             ids.into_iter().map(|(id, why)| (id.clone(), tables.remove(&id).expect("listed").table, why)).collect()
         };
         for (id, table, (why, reason)) in gone {
